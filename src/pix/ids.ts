@@ -1,0 +1,57 @@
+/**
+ * Identifiers (docs/decisions.md, Identifiers): `<prefix>_` + 24 lower-case hex (96 random bits), and the
+ * deterministic recipientId.
+ */
+import { createHash } from 'node:crypto';
+import type { DocumentType } from './documents.ts';
+import { stripDocument } from './documents.ts';
+import type { RandomBytes } from './random.ts';
+import { cryptoRandomBytes, randomHex } from './random.ts';
+
+export const ID_PREFIXES = ['tx', 'acc', 'key', 'hold', 'evt', 'wh', 'dlv'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+/** 12 random bytes = 96 bits = 24 hex characters. */
+const ID_RANDOM_BYTES = 12;
+const TRANSACTION_ID = /^tx_[0-9a-f]{24}$/;
+const RECIPIENT_ID = /^[0-9a-f]{24}$/;
+
+/** `newId('tx')` -> `tx_3f9c0a5e1b2d4c6e8f0a1b2c`. */
+export function newId(prefix: IdPrefix, random: RandomBytes = cryptoRandomBytes): string {
+  if (!(ID_PREFIXES as readonly string[]).includes(prefix)) throw new RangeError(`unknown id prefix '${prefix}'`);
+  return `${prefix}_${randomHex(ID_RANDOM_BYTES, random)}`;
+}
+
+/** `<prefix>_` + exactly 24 lower-case hex. */
+export function isPrefixedId(prefix: IdPrefix, value: unknown): value is string {
+  return typeof value === 'string' && new RegExp(`^${prefix}_[0-9a-f]{24}$`).test(value);
+}
+
+/** `^tx_[0-9a-f]{24}$`: anything else is a 400 `transactionId inválido.`, never a lookup. */
+export function isTransactionId(value: unknown): value is string {
+  return typeof value === 'string' && TRANSACTION_ID.test(value);
+}
+
+/** 24 lower-case hex, the form `recipientIdFor` produces. */
+export function isRecipientId(value: unknown): value is string {
+  return typeof value === 'string' && RECIPIENT_ID.test(value);
+}
+
+/**
+ * A recipientId as received (`recipientId` of POST /v1/withdraw): 24 hex in any case, returned lower-case;
+ * `undefined` when it is not 24 hex (the contract's 400 `recipientId inválido.`).
+ */
+export function normalizeRecipientId(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^[0-9a-fA-F]{24}$/.test(value)) return undefined;
+  return value.toLowerCase();
+}
+
+/**
+ * The recipientId of a document in an account: the first 24 hex digits of
+ * SHA-256(`<accountId>:<documentType>:<document>`). The document is stripped first, so `529.982.247-25`
+ * and `52998224725` give the same id.
+ */
+export function recipientIdFor(accountId: string, documentType: DocumentType, document: string): string {
+  const input = `${accountId}:${documentType}:${stripDocument(document)}`;
+  return createHash('sha256').update(input, 'utf8').digest('hex').slice(0, 24);
+}
