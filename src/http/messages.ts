@@ -82,12 +82,13 @@ export const messages = {
   customerCnpjInvalid: 'customer.document.number não é um CNPJ válido (dígito verificador incorreto).',
   customerEmail: 'customer.email é obrigatório e deve ser válido.',
   customerPhone: 'customer.phone é obrigatório (DDD + número, 10 ou 11 dígitos).',
-  // Contract gives both variants. Decision: the plain text for the service-wide default range, the
-  // "permitido" text when the service team set a range of the account's own.
+  // Contract gives both variants. Decision (docs/decisions.md): the plain texts for the account's configured
+  // amount range, the "permitido" texts for the smallest amount that covers a fixed fee and for the platform
+  // ceiling per charge, which no account range lifts.
   amountBelowMinimum: (cents: number) => `Valor abaixo do mínimo (${formatBrl(cents)}).`,
-  amountBelowAccountMinimum: (cents: number) => `Valor abaixo do mínimo permitido (${formatBrl(cents)}).`,
+  amountBelowPermitted: (cents: number) => `Valor abaixo do mínimo permitido (${formatBrl(cents)}).`,
   amountAboveMaximum: (cents: number) => `Valor acima do máximo (${formatBrl(cents)}).`,
-  amountAboveAccountMaximum: (cents: number) => `Valor acima do máximo permitido (${formatBrl(cents)}).`,
+  amountAbovePermitted: (cents: number) => `Valor acima do máximo permitido (${formatBrl(cents)}).`,
 
   // 400, POST /v1/pix (ours: fields the contract bounds without giving a message)
   customerMissing: 'customer é obrigatório (objeto com name, email, phone e document).',

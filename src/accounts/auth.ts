@@ -1,0 +1,117 @@
+import { BlockList, isIP } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { AccountRow, Database } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { messages } from '../http/messages.ts';
+import { hashApiKey, looksLikeApiKey } from '../pix/apiKeys.ts';
+import { findActiveKeyByHash } from './account.repository.ts';
+
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+  account: AccountRow;
+}
+
+interface CacheEntry {
+  expiresAtMs: number;
+  context: AuthContext;
+  allowlist: BlockList | undefined;
+}
+
+/** Which 403 text an IP refusal uses: the contract words it per endpoint family. */
+export type IpMessageFamily = 'default' | 'withdraw' | 'recipients';
+
+const MAX_CACHED_KEYS = 10_000;
+
+function buildAllowlist(entries: string[]): BlockList | undefined {
+  if (entries.length === 0) return undefined;
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split('/');
+    if (!address) continue;
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+function ipAllowed(allowlist: BlockList, ip: string): boolean {
+  // Express may report IPv4 clients as IPv4-mapped IPv6 (`::ffff:10.0.0.1`).
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1]) return allowlist.check(mapped[1], 'ipv4') || allowlist.check(ip, 'ipv6');
+  return allowlist.check(ip, isIP(ip) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * API-key authentication and the account checks of the contract (KYC, blocked, IP allowlist).
+ *
+ * A key lookup (key + account, one query) is cached for `ttlMs` (default 5 s): revocation and account
+ * changes made through another process act within that time, as the contract allows ("within seconds";
+ * account checks cached up to 30 s). Changes made through this process's back office invalidate at once.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly db: Kysely<Database>;
+  private readonly clock: Clock;
+  private readonly ttlMs: number;
+
+  constructor(db: Kysely<Database>, clock: Clock, ttlMs: number) {
+    this.db = db;
+    this.clock = clock;
+    this.ttlMs = ttlMs;
+  }
+
+  async authenticate(authorization: string | undefined, ip: string, family: IpMessageFamily): Promise<AuthContext> {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match?.[1]) throw new ApiError(401, messages.apiKeyMissing);
+    const secret = match[1];
+    if (!looksLikeApiKey(secret)) throw new ApiError(401, messages.apiKeyInvalid);
+
+    const entry = await this.lookup(hashApiKey(secret));
+    if (!entry) throw new ApiError(401, messages.apiKeyInvalid);
+
+    const { account } = entry.context;
+    if (account.kyc_status !== 'approved') throw new ApiError(403, messages.accountNotApproved);
+    if (account.blocked) throw new ApiError(403, messages.accountBlocked);
+    if (entry.allowlist && !ipAllowed(entry.allowlist, ip)) {
+      const message =
+        family === 'withdraw'
+          ? messages.ipNotAllowedWithdraw
+          : family === 'recipients'
+            ? messages.ipNotAllowedRecipients
+            : messages.ipNotAllowed;
+      throw new ApiError(403, message);
+    }
+    return entry.context;
+  }
+
+  /** Drops cached lookups of one account (after a back-office change in this process). */
+  invalidateAccount(accountId: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.context.accountId === accountId) this.cache.delete(hash);
+    }
+  }
+
+  private async lookup(keyHash: string): Promise<CacheEntry | undefined> {
+    const nowMs = this.clock.now();
+    const cached = this.cache.get(keyHash);
+    if (cached && cached.expiresAtMs > nowMs) return cached;
+    this.cache.delete(keyHash);
+
+    const found = await findActiveKeyByHash(this.db, keyHash);
+    if (!found) return undefined;
+    const entry: CacheEntry = {
+      expiresAtMs: nowMs + this.ttlMs,
+      context: { accountId: found.account.id, keyId: found.key.id, account: found.account },
+      allowlist: buildAllowlist(found.account.ip_allowlist),
+    };
+    if (this.cache.size >= MAX_CACHED_KEYS) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    if (this.ttlMs > 0) this.cache.set(keyHash, entry);
+    return entry;
+  }
+}

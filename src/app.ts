@@ -1,0 +1,34 @@
+import express, { type Express } from 'express';
+import { adminApi } from './admin/admin.routes.ts';
+import type { Deps } from './deps.ts';
+import { errorMiddleware } from './http/errorMiddleware.ts';
+import { ApiError } from './http/errors.ts';
+import { messages } from './http/messages.ts';
+import { merchantApi } from './http/merchantApi.ts';
+import { adminSpec, generatedDocsDir, merchantSpec } from './http/spec.ts';
+
+export interface AppOptions {
+  operatorToken: string;
+}
+
+/**
+ * The HTTP application: health and docs (outside the contract), the back office under /admin/v1, and the
+ * merchant API, whose route guard answers every other path with a JSON 404.
+ */
+export function createApp(deps: Deps, options: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.set('etag', false);
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use('/docs', express.static(generatedDocsDir, { index: 'index.html', fallthrough: true }));
+  const admin = adminApi(deps, adminSpec(), options.operatorToken);
+  app.use((req, res, next) => (req.path.startsWith('/admin/') ? admin(req, res, next) : next()));
+  app.use(merchantApi(deps, merchantSpec()));
+  app.use((_req, _res, next) => next(new ApiError(404, messages.routeNotFound)));
+  app.use(errorMiddleware(deps.logger));
+  return app;
+}

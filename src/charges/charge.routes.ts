@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import type { components } from '../../generated/api-types.ts';
+import type { Deps } from '../deps.ts';
+import { authOf } from '../http/merchantApi.ts';
+import { createCharge } from './charge.service.ts';
+
+type CreateChargeRequest = components['schemas']['CreateChargeRequest'];
+
+export function chargeRoutes(deps: Deps): Router {
+  const router = Router();
+  router.post('/v1/pix', async (req, res) => {
+    const outcome = await createCharge(deps, authOf(res), req.body as CreateChargeRequest);
+    res.status(outcome.status).json(outcome.body);
+  });
+  return router;
+}

@@ -1,0 +1,65 @@
+import { resolve } from 'node:path';
+
+/**
+ * Configuration comes from environment variables only; each one is documented in the README.
+ */
+export interface Config {
+  /** Postgres connection string; when absent the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  /** PGlite data directory (used when databaseUrl is absent). */
+  dataDir: string;
+  port: number;
+  host: string;
+  /** 'production' turns response validation off (see the benchmark) and enforces webhook URL safety. */
+  nodeEnv: string;
+  /** Validate responses against the spec (default: on except in production). */
+  validateResponses: boolean;
+  /** Express `trust proxy` setting: which proxies' X-Forwarded-For to believe for the IP allowlist. */
+  trustProxy: boolean | number | string;
+  /** Bearer token of the back-office API; generated into the data directory when absent. */
+  adminToken: string | undefined;
+  /** Create the demo account and print its API key at start-up when the database has no account. */
+  seedDemo: boolean;
+  /** How long an API key lookup (key + account status) may be served from cache. */
+  authCacheTtlMs: number;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  const hops = Number(raw);
+  return Number.isInteger(hops) && hops >= 0 ? hops : raw;
+}
+
+function parseBool(raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
+}
+
+function parsePort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got '${raw}'`);
+  return port;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const authCacheTtlMs = Number(env.AUTH_CACHE_TTL_MS ?? 5000);
+  if (!Number.isFinite(authCacheTtlMs) || authCacheTtlMs < 0 || authCacheTtlMs > 30_000) {
+    // The contract allows account checks to be cached up to 30 s; revocation must act within seconds.
+    throw new Error('AUTH_CACHE_TTL_MS must be between 0 and 30000');
+  }
+  return {
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: resolve(env.PIXGATE_DATA_DIR ?? '.data/pglite'),
+    port: parsePort(env.PORT, 3000),
+    host: env.HOST ?? '127.0.0.1',
+    nodeEnv,
+    validateResponses: parseBool(env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    seedDemo: parseBool(env.SEED_DEMO, true),
+    authCacheTtlMs,
+  };
+}

@@ -1,0 +1,186 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Row types of every table, in one place. Money is integer cents (bigint columns parsed to number:
+ * safe up to 2^53 cents). Times are timestamptz read as Date; API mappers turn them into Unix ms or s.
+ */
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  transactions: TransactionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  balances: BalancesTable;
+  ledger_entries: LedgerEntriesTable;
+  holds: HoldsTable;
+  rate_limit_counters: RateLimitCountersTable;
+  outbox_events: OutboxEventsTable;
+}
+
+type Json<T> = ColumnType<T, string, string>;
+
+export type KycStatus = 'pending' | 'approved' | 'rejected';
+
+export interface AccountsTable {
+  id: string;
+  legal_name: string;
+  responsible_cpf: string;
+  company_cnpj: string;
+  email: string;
+  kyc_status: KycStatus;
+  blocked: boolean;
+  /** IPs and CIDR ranges; empty means no allowlist. */
+  ip_allowlist: Json<string[]>;
+  /** Null: the service-wide default range applies. */
+  charge_min_cents: number | null;
+  charge_max_cents: number | null;
+  charge_fee_fixed_cents: number;
+  charge_fee_bps: number;
+  withdrawal_fee_fixed_cents: number;
+  withdrawal_fee_bps: number;
+  charge_rate_per_hour: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  public_prefix: string;
+  key_hash: string;
+  label: string | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export type TransactionType = 'pix_in' | 'withdrawal';
+export type TransactionStatus =
+  | 'pending'
+  | 'processing'
+  | 'pending_approval'
+  | 'paid'
+  | 'failed'
+  | 'failed_unknown'
+  | 'cancelled'
+  | 'expired'
+  | 'refunded'
+  | 'partially_refunded';
+
+export interface PartyJson {
+  name: string;
+  document: string;
+  documentType: 'cpf' | 'cnpj';
+  bankAccount: { ispb: string; branch: string; account: string };
+}
+
+export interface CustomerJson {
+  name: string;
+  email: string;
+  phone: string;
+  document: { number: string; type: 'cpf' | 'cnpj' };
+}
+
+export interface TransactionsTable {
+  id: string;
+  account_id: string;
+  type: TransactionType;
+  status: TransactionStatus;
+  amount_cents: number;
+  fee_cents: number;
+  net_cents: number;
+  external_ref: string | null;
+  pix_payload: string | null;
+  expires_at: Date | null;
+  /** When a final state was reached (exposed as paidAt, ms). */
+  paid_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  end_to_end_id: string | null;
+  payer: Json<PartyJson> | null;
+  beneficiary: Json<PartyJson> | null;
+  refund_end_to_end_id: string | null;
+  refunded_cents: number | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  customer: Json<CustomerJson> | null;
+  provider_ref: string | null;
+  pix_key: string | null;
+  pix_key_type: string | null;
+  description: string | null;
+  recipient_id: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  scope: 'charge' | 'withdrawal';
+  external_ref: string;
+  transaction_id: string;
+  expires_at: Date;
+}
+
+export interface BalancesTable {
+  account_id: string;
+  available_cents: number;
+  held_cents: number;
+  updated_at: Date;
+}
+
+export type LedgerEntryKind =
+  | 'charge_credit'
+  | 'withdrawal_debit'
+  | 'withdrawal_reversal'
+  | 'refund_debit'
+  | 'hold_placed'
+  | 'hold_released'
+  | 'adjustment';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  account_id: string;
+  transaction_id: string | null;
+  hold_id: string | null;
+  kind: LedgerEntryKind;
+  /** Signed effect on available_cents. */
+  amount_cents: number;
+  /** Signed effect on held_cents. */
+  held_delta_cents: number;
+  created_at: Date;
+}
+
+export type HoldReason = 'med' | 'dispute' | 'protest' | 'administrative';
+
+export interface HoldsTable {
+  id: string;
+  account_id: string;
+  transaction_id: string | null;
+  amount_cents: number;
+  reason: HoldReason;
+  note: string | null;
+  status: 'active' | 'released';
+  created_at: Date;
+  released_at: Date | null;
+}
+
+export interface RateLimitCountersTable {
+  account_id: string;
+  bucket: string;
+  window_index: number;
+  count: number;
+  expires_at: Date;
+}
+
+export interface OutboxEventsTable {
+  id: string;
+  account_id: string;
+  event: string;
+  transaction_id: string | null;
+  payload: Json<Record<string, unknown>>;
+  created_at: Date;
+}
+
+export type AccountRow = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type AccountUpdate = Updateable<AccountsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type TransactionRow = Selectable<TransactionsTable>;
+export type NewTransaction = Insertable<TransactionsTable>;
+export type HoldRow = Selectable<HoldsTable>;

@@ -1,0 +1,40 @@
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors.ts';
+import { messages } from './messages.ts';
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+interface RouteEntry {
+  pattern: RegExp;
+  methods: string[];
+}
+
+export interface SpecPaths {
+  paths?: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], unknown>> | undefined>;
+}
+
+/**
+ * Answers unknown routes (404) and known routes with an unknown method (405 with `Allow`) before
+ * authentication runs, so a typo in a path never looks like a credentials problem.
+ */
+export function routeGuard(spec: SpecPaths): RequestHandler {
+  const routes: RouteEntry[] = Object.entries(spec.paths ?? {}).map(([template, item]) => ({
+    pattern: new RegExp(
+      `^${template
+        .split(/\{[^}]+\}/)
+        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+        .join('[^/]+')}/?$`,
+    ),
+    methods: HTTP_METHODS.filter((method) => item?.[method] !== undefined).map((method) => method.toUpperCase()),
+  }));
+
+  return (req, _res, next) => {
+    const route = routes.find((candidate) => candidate.pattern.test(req.path));
+    if (!route) return next(new ApiError(404, messages.routeNotFound));
+    if (!route.methods.includes(req.method)) {
+      const allowed = route.methods.join(', ');
+      return next(new ApiError(405, messages.methodNotAllowed(allowed), { headers: { Allow: allowed } }));
+    }
+    next();
+  };
+}

@@ -1,0 +1,149 @@
+import { ApiError } from './errors.ts';
+import { messages } from './messages.ts';
+
+/**
+ * Turns express-openapi-validator's Ajv errors (English, one per failing keyword) into the one Portuguese
+ * message the contract gives for that field of that operation.
+ *
+ * Each operation lists its fields in the contract's order; when several fields fail, the first one in
+ * that order wins, so the answer is deterministic and names the field a merchant should fix first.
+ */
+
+export interface ValidatorIssue {
+  path: string;
+  message: string;
+  errorCode?: string;
+}
+
+interface IssueContext {
+  keyword: string;
+  value: unknown;
+  issue: ValidatorIssue;
+}
+
+type Rule = { path: string; message: (context: IssueContext) => string };
+
+const keywordOf = (issue: ValidatorIssue): string => issue.errorCode?.replace(/\.openapi\.validation$/, '') ?? '';
+
+const chargeRules: Rule[] = [
+  { path: '/body/amountCents', message: () => messages.chargeAmount },
+  { path: '/body/customer', message: () => messages.customerMissing },
+  {
+    path: '/body/customer/name',
+    message: ({ keyword }) => (keyword === 'maxLength' ? messages.customerNameTooLong : messages.customerName),
+  },
+  { path: '/body/customer/email', message: () => messages.customerEmail },
+  { path: '/body/customer/phone', message: () => messages.customerPhone },
+  { path: '/body/customer/document', message: () => messages.customerDocumentMissing },
+  {
+    path: '/body/customer/document/number',
+    message: ({ keyword }) =>
+      keyword === 'required' || keyword === 'type' || keyword === 'minLength'
+        ? messages.customerDocumentMissing
+        : messages.customerDocumentNumber,
+  },
+  {
+    path: '/body/customer/document/type',
+    message: ({ keyword, value }) =>
+      keyword === 'required' ? messages.customerDocumentTypeMissing : messages.customerDocumentType(value ?? ''),
+  },
+  { path: '/body/externalRef', message: () => messages.externalRef },
+  { path: '/body/expiresInDays', message: ({ value }) => messages.expiresInDays(value ?? '') },
+];
+
+const withdrawalRules: Rule[] = [
+  { path: '/body/amountCents', message: () => messages.withdrawAmount },
+  {
+    path: '/body/pixKey',
+    message: ({ keyword }) => (keyword === 'maxLength' ? messages.pixKeyTooLong : messages.pixKeyRequired),
+  },
+  { path: '/body/pixKeyType', message: ({ value }) => messages.pixKeyType(value ?? '') },
+  { path: '/body/recipientId', message: () => messages.recipientIdInvalid },
+  { path: '/body/description', message: () => messages.description },
+  { path: '/body/externalRef', message: () => messages.externalRef },
+];
+
+const recipientRules: Rule[] = [
+  {
+    path: '/body/legalName',
+    message: ({ keyword }) => (keyword === 'maxLength' ? messages.legalNameTooLong : messages.legalName),
+  },
+  { path: '/body/document', message: () => messages.recipientDocumentRequired },
+  { path: '/body/documentType', message: ({ value }) => messages.recipientDocumentType(value ?? '') },
+  {
+    path: '/body/pixKey',
+    message: ({ keyword }) => (keyword === 'maxLength' ? messages.pixKeyTooLong : messages.pixKeyRequired),
+  },
+  { path: '/body/pixKeyType', message: ({ value }) => messages.pixKeyType(value ?? '') },
+  { path: '/body/label', message: () => messages.label },
+];
+
+const listRules: Rule[] = [
+  { path: '/query/type', message: ({ value }) => messages.listType(value ?? '') },
+  { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+];
+
+const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];
+
+const rulesByOperation: Record<string, Rule[]> = {
+  createCharge: chargeRules,
+  createWithdrawal: withdrawalRules,
+  createRecipient: recipientRules,
+  listTransactions: listRules,
+  getTransaction: getRules,
+};
+
+export interface RequestView {
+  body: unknown;
+  /** Raw query values as received (before coercion). */
+  query: URLSearchParams;
+  params: Record<string, string>;
+}
+
+/** Reads the received value a validator path points at, e.g. `/body/customer/document/type`. */
+function valueAt(path: string, request: RequestView): unknown {
+  const [, location, ...segments] = path.split('/');
+  if (location === 'query') return segments[0] === undefined ? undefined : (request.query.get(segments[0]) ?? undefined);
+  if (location === 'params') return segments[0] === undefined ? undefined : request.params[segments[0]];
+  let current: unknown = location === 'body' ? request.body : undefined;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+function fieldName(path: string): string {
+  return path.split('/').slice(2).join('.');
+}
+
+/** An issue that names a field the operation does not have (unknown body field or query parameter). */
+function unknownFieldMessage(issue: ValidatorIssue): string | undefined {
+  if (/^Unknown query parameter/.test(issue.message)) return messages.unknownQueryParameter(fieldName(issue.path));
+  if (keywordOf(issue) === 'additionalProperties') return messages.unknownField(fieldName(issue.path));
+  return undefined;
+}
+
+export function translateValidationIssues(
+  operationId: string | undefined,
+  issues: ValidatorIssue[],
+  request: RequestView,
+): ApiError {
+  const rules = (operationId && rulesByOperation[operationId]) || [];
+  // Ajv reports a wrong body type at the root (`/body`): the body is not a JSON object.
+  if (issues.some((issue) => issue.path === '/body' && keywordOf(issue) === 'type')) {
+    return new ApiError(400, messages.bodyNotObject);
+  }
+  for (const rule of rules) {
+    const issue = issues.find((candidate) => candidate.path === rule.path && !unknownFieldMessage(candidate));
+    if (issue) {
+      return new ApiError(400, rule.message({ keyword: keywordOf(issue), value: valueAt(issue.path, request), issue }));
+    }
+  }
+  for (const issue of issues) {
+    const unknown = unknownFieldMessage(issue);
+    if (unknown) return new ApiError(400, unknown);
+  }
+  const first = issues[0];
+  return new ApiError(400, first ? messages.invalidField(fieldName(first.path)) : messages.bodyNotObject);
+}

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Server } from 'node:http';
+import { Authenticator } from './accounts/auth.ts';
+import { countAccounts } from './accounts/account.repository.ts';
+import { createAccount, issueApiKey } from './accounts/account.service.ts';
+import { createApp } from './app.ts';
+import { expireDueCharges } from './charges/charge.expiry.ts';
+import { systemClock } from './clock.ts';
+import { loadConfig, type Config } from './config.ts';
+import { connectDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { Deps } from './deps.ts';
+import { consoleLogger } from './http/errorMiddleware.ts';
+import { SimulatedProvider } from './provider/simulated.ts';
+import { startScheduler } from './scheduler.ts';
+
+/**
+ * The operator token of the back office: ADMIN_TOKEN, or one generated once into the data directory's
+ * parent (`.data/admin-token`, mode 0600) so the CLI on the same machine finds it without configuration.
+ */
+function operatorToken(config: Config): { token: string; file?: string } {
+  if (config.adminToken) return { token: config.adminToken };
+  const file = join(dirname(config.dataDir), 'admin-token');
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), file };
+  mkdirSync(dirname(file), { recursive: true });
+  const token = `adm_${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { token, file };
+}
+
+/** On a fresh database: a demo account with approved KYC and one API key, printed once. */
+async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
+  if ((await countAccounts(deps.db)) > 0) return undefined;
+  const now = new Date(deps.clock.now());
+  const account = await createAccount(
+    deps.db,
+    {
+      legalName: 'Loja Demo PixGate Ltda',
+      responsibleCpf: '529.982.247-25',
+      companyCnpj: '11.222.333/0001-81',
+      email: 'financeiro@lojademo.com.br',
+      kycStatus: 'approved',
+    },
+    now,
+  );
+  const key = await issueApiKey(deps.db, account, 'demo', now);
+  return `Demo account ${account.id} created (KYC approved).\nIts API key, shown only this once:\n\n  ${key.secret}\n`;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(database.db);
+  const provider = new SimulatedProvider();
+  const deps: Deps = {
+    db: database.db,
+    dbKind: database.kind,
+    clock: systemClock,
+    provider,
+    simulatedProvider: provider,
+    authenticator: new Authenticator(database.db, systemClock, config.authCacheTtlMs),
+    config,
+    logger: consoleLogger,
+  };
+  const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
+  const admin = operatorToken(config);
+  const app = createApp(deps, { operatorToken: admin.token });
+  const scheduler = startScheduler(deps, [{ name: 'expire-charges', everyMs: 5_000, run: expireDueCharges }]);
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host}:${port}`;
+  const where = database.kind === 'pglite' ? `embedded PGlite at ${config.dataDir}` : 'Postgres (DATABASE_URL)';
+  console.log(`PixGate listening on ${base} (database: ${where})`);
+  if (seeded) console.log(`\n${seeded}`);
+  console.log(`API docs:    ${base}/docs/`);
+  console.log(`Back office: ${base}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'})`);
+  if (seeded) {
+    console.log(`\nTry it:\n  curl -s ${base}/v1/balance -H "Authorization: Bearer <the key above>"`);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal} received: finishing requests in flight, then stopping.`);
+    scheduler.stop();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await scheduler.idle();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error('PixGate failed to start:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});

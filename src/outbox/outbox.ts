@@ -1,0 +1,39 @@
+import type { Transaction } from 'kysely';
+import type { Database, TransactionRow } from '../db/schema.ts';
+import { categoryOf, type EventName } from '../events/catalog.ts';
+import { newId } from '../pix/ids.ts';
+import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+
+/**
+ * Writes an event to the outbox in the caller's database transaction, so an event exists if and only if
+ * the state change that caused it was committed. Delivery reads the outbox (see the webhooks module).
+ */
+export async function enqueueEvent(
+  trx: Transaction<Database>,
+  event: EventName,
+  transaction: TransactionRow,
+  at: Date,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const eventId = newId('evt');
+  const payload = {
+    eventId,
+    event,
+    category: categoryOf(event),
+    occurredAt: at.getTime(),
+    ...toApiTransaction(transaction, 'event'),
+    ...extra,
+  };
+  await trx
+    .insertInto('outbox_events')
+    .values({
+      id: eventId,
+      account_id: transaction.account_id,
+      event,
+      transaction_id: transaction.id,
+      payload: JSON.stringify(payload),
+      created_at: at,
+    })
+    .execute();
+  return eventId;
+}

@@ -1,0 +1,57 @@
+import type { components } from '../../generated/api-types.ts';
+import type { TransactionRow, TransactionStatus } from '../db/schema.ts';
+
+export type ApiTransaction = components['schemas']['Transaction'];
+
+/** Statuses in which settlement data (endToEndId, payer/beneficiary, refund id) is shown. */
+const SETTLED: ReadonlySet<TransactionStatus> = new Set(['paid', 'refunded', 'partially_refunded']);
+
+/** Statuses after which nothing changes but returns and disputes: `paidAt` is set from then on. */
+export const FINAL: ReadonlySet<TransactionStatus> = new Set([
+  'paid',
+  'failed',
+  'cancelled',
+  'expired',
+  'refunded',
+  'partially_refunded',
+]);
+
+export type TransactionView = 'single' | 'list' | 'event';
+
+/**
+ * The one row-to-API mapper of transactions. It applies the contract's omission rules: settlement fields
+ * appear only on settled transactions and are omitted (never null) otherwise; `refusedCode`/`refusedReason`
+ * only when known; `pixPayload` is null for withdrawals in the single read and omitted in the list.
+ */
+export function toApiTransaction(row: TransactionRow, view: TransactionView): ApiTransaction {
+  const tx: ApiTransaction = {
+    transactionId: row.id,
+    type: row.type,
+    amountCents: row.amount_cents,
+    feeCents: row.fee_cents,
+    netCents: row.net_cents,
+    status: row.status,
+    paidAt: row.paid_at ? row.paid_at.getTime() : null,
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+  if (row.external_ref !== null) tx.externalRef = row.external_ref;
+  if (row.type === 'pix_in') {
+    if (view !== 'event') tx.pixPayload = row.pix_payload;
+    if (row.expires_at) tx.expiresAt = Math.floor(row.expires_at.getTime() / 1000);
+  } else if (view === 'single') {
+    tx.pixPayload = null;
+  }
+  if (SETTLED.has(row.status)) {
+    if (row.end_to_end_id) tx.endToEndId = row.end_to_end_id;
+    if (row.type === 'pix_in' && row.payer) tx.payer = row.payer;
+    if (row.type === 'withdrawal' && row.beneficiary) tx.beneficiary = row.beneficiary;
+    if (row.status !== 'paid') {
+      if (row.refund_end_to_end_id) tx.refundEndToEndId = row.refund_end_to_end_id;
+      if (row.refunded_cents !== null) tx.refundedCents = row.refunded_cents;
+    }
+  }
+  if (row.refused_code !== null) tx.refusedCode = row.refused_code;
+  if (row.refused_reason !== null) tx.refusedReason = row.refused_reason;
+  return tx;
+}

@@ -1,0 +1,164 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import createClient, { type Client } from 'openapi-fetch';
+import pg from 'pg';
+import type { paths as AdminPaths } from '../../generated/admin-types.ts';
+import type { paths } from '../../generated/api-types.ts';
+import { Authenticator } from '../../src/accounts/auth.ts';
+import { createApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import type { Deps } from '../../src/deps.ts';
+import type { Logger } from '../../src/http/errorMiddleware.ts';
+import { SimulatedProvider } from '../../src/provider/simulated.ts';
+
+/**
+ * Starts a real gateway in the test process on an ephemeral port, on PGlite (default) or, when
+ * PIXGATE_TEST_DATABASE_URL is set (CI), on a fresh Postgres database created for this test file.
+ * Tests talk to it over HTTP with the typed clients generated from the specs.
+ */
+
+export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
+
+export interface Gateway {
+  baseUrl: string;
+  api: Client<paths>;
+  admin: Client<AdminPaths>;
+  clock: ManualClock;
+  provider: SimulatedProvider;
+  deps: Deps;
+  /** Errors logged by the server: a test asserting "no 500" checks this stays empty. */
+  loggedErrors: string[];
+  /** A typed client authenticated with the given API key. */
+  as(apiKey: string): Client<paths>;
+  close(): Promise<void>;
+}
+
+async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  const serverUrl = process.env.PIXGATE_TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = await connectDatabase({ dataDir: 'memory://' });
+    return { handle, drop: async () => undefined };
+  }
+  const name = `pixgate_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await connectDatabase({ databaseUrl: url.toString(), poolSize: 20 });
+  return {
+    handle,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startGateway(options: { authCacheTtlMs?: number; trustProxy?: string } = {}): Promise<Gateway> {
+  const { handle, drop } = await openDatabase();
+  await migrateToLatest(handle.db);
+  const clock = new ManualClock();
+  const provider = new SimulatedProvider();
+  const loggedErrors: string[] = [];
+  const logger: Logger = {
+    error: (message, details) => loggedErrors.push(`${message} ${JSON.stringify(details)}`),
+    info: () => undefined,
+  };
+  const config = {
+    ...loadConfig({ NODE_ENV: 'test', TRUST_PROXY: options.trustProxy }),
+    authCacheTtlMs: options.authCacheTtlMs ?? 5000,
+  };
+  const deps: Deps = {
+    db: handle.db,
+    dbKind: handle.kind,
+    clock,
+    provider,
+    simulatedProvider: provider,
+    authenticator: new Authenticator(handle.db, clock, config.authCacheTtlMs),
+    config,
+    logger,
+  };
+  const app = createApp(deps, { operatorToken: ADMIN_TOKEN });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const as = (apiKey: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
+  return {
+    baseUrl,
+    api: createClient<paths>({ baseUrl }),
+    admin: createClient<AdminPaths>({ baseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    clock,
+    provider,
+    deps,
+    loggedErrors,
+    as,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+let documentCounter = 0;
+
+/** A valid CPF that differs per call (check digits computed), for accounts and customers. */
+export function makeCpf(seed = ++documentCounter): string {
+  const base = String(100_000_000 + ((seed * 7919) % 899_999_999)).slice(0, 9).split('').map(Number);
+  const digit = (digits: number[], weight: number) => {
+    const rest = digits.reduce((sum, d, i) => sum + d * (weight - i), 0) % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  const d1 = digit(base, 10);
+  const d2 = digit([...base, d1], 11);
+  return [...base, d1, d2].join('');
+}
+
+export interface MerchantFixture {
+  accountId: string;
+  apiKey: string;
+  keyId: string;
+  client: Client<paths>;
+}
+
+/** Creates an approved account with one API key through the back office. */
+export async function createMerchant(gateway: Gateway, overrides: { legalName?: string } = {}): Promise<MerchantFixture> {
+  const created = await gateway.admin.POST('/admin/v1/accounts', {
+    body: {
+      legalName: overrides.legalName ?? 'Loja Teste Ltda',
+      responsibleCpf: '529.982.247-25',
+      companyCnpj: '11.222.333/0001-81',
+      email: 'financeiro@lojateste.com.br',
+      kycStatus: 'approved',
+    },
+  });
+  if (!created.data) throw new Error(`account creation failed: ${JSON.stringify(created.error)}`);
+  const key = await gateway.admin.POST('/admin/v1/accounts/{accountId}/api-keys', {
+    params: { path: { accountId: created.data.accountId } },
+    body: { label: 'test' },
+  });
+  if (!key.data) throw new Error(`key creation failed: ${JSON.stringify(key.error)}`);
+  return {
+    accountId: created.data.accountId,
+    apiKey: key.data.apiKey,
+    keyId: key.data.keyId,
+    client: gateway.as(key.data.apiKey),
+  };
+}
+
+export const validCustomer = {
+  name: 'Maria da Silva',
+  email: 'maria@example.com',
+  phone: '11987654321',
+  document: { number: '529.982.247-25', type: 'cpf' },
+} as const;
