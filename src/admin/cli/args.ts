@@ -1,0 +1,59 @@
+/**
+ * Converters from command-line strings to the typed values of the request bodies. Each throws a usage
+ * error naming the option, so nothing malformed is ever sent.
+ */
+import { usageError } from './errors.ts';
+import type { Party } from './types.ts';
+
+export function integer(option: string, raw: string): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw usageError(`--${option} must be an integer, got '${raw}'.`);
+  return Number(raw);
+}
+
+/** An integer, or `default` for null (the service-wide default applies). */
+export function integerOrDefault(option: string, raw: string): number | null {
+  return raw.trim().toLowerCase() === 'default' ? null : integer(option, raw);
+}
+
+export function boolean(option: string, raw: string): boolean {
+  const value = raw.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw usageError(`--${option} must be 'true' or 'false', got '${raw}'.`);
+}
+
+/**
+ * One of the values of a contract enumeration. `allowed` is a Record over the generated union type, so the
+ * compiler flags this list when the contract adds a value.
+ */
+export function oneOf<T extends string>(option: string, raw: string, allowed: Readonly<Record<T, true>>): T {
+  const names = Object.keys(allowed) as T[];
+  const match = names.find((name) => name === raw.trim());
+  if (match === undefined) throw usageError(`--${option} must be one of ${names.join(', ')}; got '${raw}'.`);
+  return match;
+}
+
+/** `a,b, c` -> ['a', 'b', 'c']; an empty value or `none` -> [] (clears the list). */
+export function list(raw: string): string[] {
+  if (raw.trim().toLowerCase() === 'none') return [];
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** The fictitious bank account given to payers set from the command line (the contract requires one). */
+const SANDBOX_BANK_ACCOUNT = { ispb: '99999004', branch: '0001', account: '000001' } as const;
+
+/**
+ * A payer from `--payer-name` and `--payer-document`: formatting is stripped, the type follows from the
+ * length (11 digits: CPF; 14 characters: CNPJ, numeric or alphanumeric).
+ */
+export function payer(name: string, document: string): Party {
+  const stripped = document.replace(/[.\-/\s]/g, '').toUpperCase();
+  const documentType = /^\d{11}$/.test(stripped) ? 'cpf' : /^[0-9A-Z]{12}\d{2}$/.test(stripped) ? 'cnpj' : undefined;
+  if (documentType === undefined) {
+    throw usageError(`--payer-document must be a CPF (11 digits) or a CNPJ (14 characters), got '${document}'.`);
+  }
+  return { name, document: stripped, documentType, bankAccount: { ...SANDBOX_BANK_ACCOUNT } };
+}
