@@ -1,0 +1,89 @@
+/**
+ * `npm run lint`: every static check, in order, always all of them, then a summary. Fails when any step
+ * reports an error or a warning.
+ *
+ *   openapi   redocly lint (redocly.yaml) of openapi/openapi.yaml, and of openapi/admin/admin.yaml when it exists
+ *   asyncapi  node scripts/validate-asyncapi.ts (@asyncapi/parser)
+ *   types     tsc -p tsconfig.json
+ *   eslint    eslint . --max-warnings 0
+ *
+ * `node scripts/lint.ts openapi asyncapi` runs only the named steps (`npm run lint:api` does that).
+ */
+import { existsSync } from 'node:fs';
+import { ADMIN_OPENAPI, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
+import { lintOpenApi } from './lib/redocly.ts';
+import { runNodeScript, runTool } from './lib/run.ts';
+
+interface StepResult {
+  ok: boolean;
+  detail: string;
+}
+
+async function openapiStep(): Promise<StepResult> {
+  const files = [MERCHANT_OPENAPI];
+  if (adminPresent()) files.push(ADMIN_OPENAPI);
+  else console.log(`notice: ${relativeToRoot(ADMIN_OPENAPI)} does not exist yet: not linted`);
+  if (!existsSync(MERCHANT_OPENAPI)) return { ok: false, detail: `${relativeToRoot(MERCHANT_OPENAPI)} not found` };
+  const results = await Promise.all(files.map((file) => lintOpenApi(file)));
+  let ok = true;
+  const details: string[] = [];
+  results.forEach((result, i) => {
+    const name = relativeToRoot(files[i] ?? '');
+    for (const line of result.lines) console.log(`  ${line}`);
+    details.push(`${name}: ${result.errors} error(s), ${result.warnings} warning(s)`);
+    if (result.errors > 0 || result.warnings > 0) ok = false;
+  });
+  return { ok, detail: details.join('; ') };
+}
+
+async function asyncapiStep(): Promise<StepResult> {
+  const script = fromRoot('scripts', 'validate-asyncapi.ts');
+  if (!existsSync(script)) return { ok: false, detail: 'scripts/validate-asyncapi.ts not found' };
+  const result = await runNodeScript(script, [], { inherit: true });
+  return { ok: result.code === 0, detail: `validate-asyncapi exit ${result.code}` };
+}
+
+async function typesStep(): Promise<StepResult> {
+  const result = await runTool('tsc', ['-p', 'tsconfig.json', '--pretty', 'false'], { inherit: true });
+  return { ok: result.code === 0, detail: `tsc exit ${result.code}` };
+}
+
+async function eslintStep(): Promise<StepResult> {
+  const result = await runTool('eslint', ['.', '--max-warnings', '0'], { inherit: true });
+  return { ok: result.code === 0, detail: `eslint exit ${result.code}` };
+}
+
+const STEPS: Record<string, () => Promise<StepResult>> = {
+  openapi: openapiStep,
+  asyncapi: asyncapiStep,
+  types: typesStep,
+  eslint: eslintStep,
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((name) => !(name in STEPS));
+if (unknown.length > 0) {
+  console.error(`Unknown lint step(s): ${unknown.join(', ')}. Steps: ${Object.keys(STEPS).join(', ')}`);
+  process.exit(2);
+}
+const names = requested.length > 0 ? requested : Object.keys(STEPS);
+
+const summary: string[] = [];
+let failed = false;
+for (const name of names) {
+  const step = STEPS[name];
+  if (!step) continue;
+  console.log(`\n== lint: ${name}`);
+  const started = performance.now();
+  let result: StepResult;
+  try {
+    result = await step();
+  } catch (error) {
+    result = { ok: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+  const ms = Math.round(performance.now() - started);
+  summary.push(`  ${result.ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(8)} ${result.detail} (${ms} ms)`);
+  if (!result.ok) failed = true;
+}
+console.log(`\nlint summary:\n${summary.join('\n')}`);
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,61 @@
+/**
+ * The bundled merchant spec has exactly the contract's operations, each fully described.
+ */
+import { describe, expect, it } from 'vitest';
+import { contractOperations, rateLimitedOperations } from '../../scripts/lib/contract.ts';
+import { isObject } from '../../scripts/lib/json.ts';
+import { effectiveSecurity, listOperations } from '../../scripts/lib/openapi.ts';
+import { contract, loadGenerated } from './helpers.ts';
+
+const expected = contractOperations(contract());
+const rateLimited = new Set(rateLimitedOperations(contract()));
+const spec = loadGenerated('openapi.json');
+const actual = listOperations(spec);
+const key = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
+
+describe('contract operations (generated/openapi.json)', () => {
+  it('reads the 7 operations and the 3 rate-limited ones from the contract', () => {
+    // Guards the parser: the contract's headings are `### POST /v1/pix - create a charge`.
+    expect(expected.map(key)).toHaveLength(7);
+    expect([...rateLimited]).toEqual(['POST /v1/pix', 'POST /v1/recipients', 'POST /v1/withdraw']);
+  });
+
+  it('has exactly the operations of the contract', () => {
+    expect(actual.map(key).sort()).toEqual(expected.map(key).sort());
+  });
+
+  it('has unique operationIds', () => {
+    const ids = actual.map((op) => op.operation['operationId']);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  describe.each(expected.map((op) => ({ name: key(op), op })))('$name', ({ op }) => {
+    const found = actual.find((candidate) => key(candidate) === key(op));
+    const operation = found?.operation ?? {};
+    const responses = isObject(operation['responses']) ? operation['responses'] : {};
+
+    it('has an operationId and a summary', () => {
+      expect(found, `${key(op)} is missing from the spec`).toBeDefined();
+      expect(operation['operationId']).toMatch(/^[A-Za-z][A-Za-z0-9]+$/);
+      expect(typeof operation['summary'] === 'string' && operation['summary'].trim().length > 0).toBe(true);
+    });
+
+    it('requires a security scheme (its own or the global one)', () => {
+      const security = effectiveSecurity(spec, operation);
+      expect(Array.isArray(security) && security.length > 0, 'no security requirement').toBe(true);
+      for (const requirement of Array.isArray(security) ? security : []) {
+        expect(isObject(requirement) && Object.keys(requirement).length > 0, 'empty requirement {} makes auth optional').toBe(true);
+      }
+    });
+
+    it('documents 401', () => {
+      expect(Object.keys(responses)).toContain('401');
+    });
+
+    if (rateLimited.has(key(op))) {
+      it('documents 429 (rate limited in the contract)', () => {
+        expect(Object.keys(responses)).toContain('429');
+      });
+    }
+  });
+});
