@@ -22,6 +22,8 @@ export interface Config {
   seedDemo: boolean;
   /** How long an API key lookup (key + account status) may be served from cache. */
   authCacheTtlMs: number;
+  /** The simulated PSP settles accepted withdrawals this long after acceptance (null: only on command). */
+  simSettleAfterMs: number | null;
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -61,5 +63,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminToken: env.ADMIN_TOKEN || undefined,
     seedDemo: parseBool(env.SEED_DEMO, true),
     authCacheTtlMs,
+    simSettleAfterMs: env.SIM_SETTLE_AFTER_MS === 'never' ? null : Number(env.SIM_SETTLE_AFTER_MS ?? 3000),
   };
 }

@@ -15,6 +15,7 @@ import type { Deps } from './deps.ts';
 import { consoleLogger } from './http/errorMiddleware.ts';
 import { SimulatedProvider } from './provider/simulated.ts';
 import { startScheduler } from './scheduler.ts';
+import { reconcileWithdrawals } from './withdrawals/withdrawal.settlement.ts';
 
 /**
  * The operator token of the back office: ADMIN_TOKEN, or one generated once into the data directory's
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
-  const provider = new SimulatedProvider();
+  const provider = new SimulatedProvider(database.db, systemClock, { settleAfterMs: config.simSettleAfterMs });
   const deps: Deps = {
     db: database.db,
     dbKind: database.kind,
@@ -68,7 +69,10 @@ async function main(): Promise<void> {
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
   const admin = operatorToken(config);
   const app = createApp(deps, { operatorToken: admin.token });
-  const scheduler = startScheduler(deps, [{ name: 'expire-charges', everyMs: 5_000, run: expireDueCharges }]);
+  const scheduler = startScheduler(deps, [
+    { name: 'expire-charges', everyMs: 5_000, run: expireDueCharges },
+    { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
+  ]);
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));

@@ -25,7 +25,10 @@ export interface NewAccountInput {
 
 function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): string {
   const result = validateDocument(type, value);
-  if (!result.ok) throw new ApiError(400, `${field} is not a valid ${type.toUpperCase()} (${result.reason}).`);
+  if (!result.ok) {
+    const why = { characters: 'invalid characters', length: 'wrong length', checkDigits: 'wrong check digits' }[result.reason];
+    throw new ApiError(400, `${field} is not a valid ${type.toUpperCase()} (${why}).`);
+  }
   return result.document;
 }
 

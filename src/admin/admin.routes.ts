@@ -12,35 +12,85 @@ import { openApiValidator } from '../http/validator.ts';
 import { checkLedger, readBalance } from '../ledger/ledger.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { toAdminAccount, toAdminApiKey } from './admin.mapper.ts';
+import { moneyOutAdminRoutes } from './moneyOut.routes.ts';
 import { operatorAuth } from './operatorAuth.ts';
 
 type CreateAccountRequest = components['schemas']['CreateAccountRequest'];
 type UpdateAccountRequest = components['schemas']['UpdateAccountRequest'];
 type QueueOutcomeRequest = components['schemas']['QueueProviderOutcomeRequest'];
 
-/** Validation failures of the back office are answered in the validator's own (English) words. */
-const adminValidationErrors: ErrorRequestHandler = (error, _req, _res, next) => {
-  const issues = (error as { status?: number; errors?: { path: string; message: string }[] }).errors;
-  if ((error as { status?: number }).status === 400 && Array.isArray(issues)) {
-    const text = issues.map((issue) => `${issue.path.replace(/^\//, '').replace(/\//g, '.')} ${issue.message}`).join('; ');
-    return next(new ApiError(400, `Invalid request: ${text}.`));
+const ipAllowlistEntry = /^\/body\/ipAllowlist\/\d+$/;
+
+/** One line per failing field, in the validator's own (English) words; alternatives collapsed. */
+function describeIssues(issues: { path: string; message: string }[]): string {
+  const byPath = new Map<string, string>();
+  for (const issue of issues) {
+    if (byPath.has(issue.path)) continue;
+    byPath.set(
+      issue.path,
+      ipAllowlistEntry.test(issue.path) ? 'must be an IPv4 or IPv6 address or a CIDR range' : issue.message,
+    );
+  }
+  return [...byPath].map(([path, message]) => `${path.replace(/^\//, '').replace(/\//g, '.')} ${message}`).join('; ');
+}
+
+/**
+ * The back office answers in English (operators read it): validation failures in the validator's words,
+ * transport failures (JSON, size, media type, method) with their own short texts.
+ */
+const adminErrors: ErrorRequestHandler = (error, _req, _res, next) => {
+  if (error instanceof ApiError) return next(error);
+  const failure = error as { status?: number; type?: string; errors?: { path: string; message: string }[] };
+  if (failure.type === 'entity.parse.failed') return next(new ApiError(400, 'Malformed JSON body.'));
+  if (failure.type === 'entity.too.large' || failure.status === 413) {
+    return next(new ApiError(413, 'Request body exceeds 64 KB.'));
+  }
+  if (failure.status === 415) return next(new ApiError(415, 'Content-Type must be application/json.'));
+  if (failure.status === 400 && Array.isArray(failure.errors)) {
+    return next(new ApiError(400, `Invalid request: ${describeIssues(failure.errors)}.`));
   }
   next(error);
 };
 
+const englishRouteTexts = {
+  notFound: 'Route not found.',
+  methodNotAllowed: (allowed: string) => `Method not allowed on this route. Allowed: ${allowed}.`,
+};
+
+/** PATCH body field → column, for the settings that are copied as they are. */
+const SETTINGS = {
+  kycStatus: 'kyc_status',
+  blocked: 'blocked',
+  chargeMinCents: 'charge_min_cents',
+  chargeMaxCents: 'charge_max_cents',
+  chargeFeeFixedCents: 'charge_fee_fixed_cents',
+  chargeFeeBps: 'charge_fee_bps',
+  withdrawalFeeFixedCents: 'withdrawal_fee_fixed_cents',
+  withdrawalFeeBps: 'withdrawal_fee_bps',
+  chargeRatePerHour: 'charge_rate_per_hour',
+  withdrawalMaxCents: 'withdrawal_max_cents',
+  withdrawalDailyCapCents: 'withdrawal_daily_cap_cents',
+  withdrawalMonthlyCapCents: 'withdrawal_monthly_cap_cents',
+  withdrawalApprovalMode: 'withdrawal_approval_mode',
+  withdrawalApprovalThresholdCents: 'withdrawal_approval_threshold_cents',
+  withdrawalsPerSecond: 'withdrawals_per_second',
+  withdrawalsPerMinute: 'withdrawals_per_minute',
+  withdrawalsPerHour: 'withdrawals_per_hour',
+  recipientLimit: 'recipient_limit',
+  recipientsPerHour: 'recipients_per_hour',
+} as const satisfies Partial<Record<keyof UpdateAccountRequest, keyof AccountUpdate>>;
+
 function accountChanges(body: UpdateAccountRequest): AccountUpdate {
-  const changes: AccountUpdate = {};
-  if (body.kycStatus !== undefined) changes.kyc_status = body.kycStatus;
-  if (body.blocked !== undefined) changes.blocked = body.blocked;
+  const changes: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(SETTINGS)) {
+    const value = (body as Record<string, unknown>)[field];
+    if (value !== undefined) changes[column] = value;
+  }
+  // JSON columns are written as text.
   if (body.ipAllowlist !== undefined) changes.ip_allowlist = JSON.stringify(body.ipAllowlist);
-  if (body.chargeMinCents !== undefined) changes.charge_min_cents = body.chargeMinCents;
-  if (body.chargeMaxCents !== undefined) changes.charge_max_cents = body.chargeMaxCents;
-  if (body.chargeFeeFixedCents !== undefined) changes.charge_fee_fixed_cents = body.chargeFeeFixedCents;
-  if (body.chargeFeeBps !== undefined) changes.charge_fee_bps = body.chargeFeeBps;
-  if (body.withdrawalFeeFixedCents !== undefined) changes.withdrawal_fee_fixed_cents = body.withdrawalFeeFixedCents;
-  if (body.withdrawalFeeBps !== undefined) changes.withdrawal_fee_bps = body.withdrawalFeeBps;
-  if (body.chargeRatePerHour !== undefined) changes.charge_rate_per_hour = body.chargeRatePerHour;
-  return changes;
+  const keyTypes = (body as { withdrawalKeyTypes?: string[] }).withdrawalKeyTypes;
+  if (keyTypes !== undefined) changes.withdrawal_key_types = JSON.stringify(keyTypes);
+  return changes as AccountUpdate;
 }
 
 function simulated(deps: Deps) {
@@ -58,7 +108,7 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
     return account;
   };
 
-  router.use(routeGuard(spec));
+  router.use(routeGuard(spec, englishRouteTexts));
   router.use(operatorAuth(operatorToken));
   router.use(express.json({ limit: '64kb', strict: false }));
   router.use(openApiValidator(spec, deps.config.validateResponses));
@@ -117,6 +167,7 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
     res.json({
       availableCents: balance.availableCents,
       heldCents: balance.heldCents,
+      reservedCents: balance.reservedCents,
       withdrawableCents: balance.withdrawableCents,
       ledgerConsistent: violations.length === 0,
       violations: violations.map((violation) => violation.problem),
@@ -147,16 +198,19 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
   });
 
   router.post('/admin/v1/sandbox/charges/:transactionId/pay', async (req, res) => {
+    simulated(deps);
     const body = (req.body ?? {}) as { payer?: PartyJson; endToEndId?: string };
     const paid = await payCharge(deps, req.params.transactionId, body);
     res.json(toApiTransaction(paid, 'single'));
   });
 
   router.post('/admin/v1/sandbox/charges/:transactionId/expire', async (req, res) => {
+    simulated(deps);
     res.json(toApiTransaction(await endCharge(deps, req.params.transactionId, 'expired'), 'single'));
   });
 
   router.post('/admin/v1/sandbox/charges/:transactionId/cancel', async (req, res) => {
+    simulated(deps);
     res.json(toApiTransaction(await endCharge(deps, req.params.transactionId, 'cancelled'), 'single'));
   });
 
@@ -173,6 +227,7 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
     res.json({ pending: provider.pendingOutcomes() });
   });
 
-  router.use(adminValidationErrors);
+  router.use(moneyOutAdminRoutes(deps, () => simulated(deps)));
+  router.use(adminErrors);
   return router;
 }

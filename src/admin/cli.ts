@@ -3,7 +3,7 @@
  * A small dependency-free client of the admin API (openapi/admin/admin.yaml) over fetch. `help` lists the
  * commands; the pieces live in src/admin/cli/.
  */
-import { findCommand, COMMANDS } from './cli/commands/index.ts';
+import { findCommand, SECTIONS } from './cli/commands/index.ts';
 import type { Command } from './cli/command.ts';
 import { adminBaseUrl, operatorToken, type Env } from './cli/config.ts';
 import { CliError, EXIT_FAILURE, usageError } from './cli/errors.ts';
@@ -25,7 +25,7 @@ export interface CliIo {
 }
 
 function helpFor(name: string | undefined): string {
-  if (name === undefined) return generalHelp(COMMANDS);
+  if (name === undefined) return generalHelp(SECTIONS);
   const command = findCommand(name);
   if (!command) throw usageError(`Unknown command '${name}'.`);
   return commandHelp(command);
@@ -53,7 +53,7 @@ async function execute(command: Command, args: readonly string[], io: CliIo): Pr
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.stderr(generalHelp(COMMANDS));
+    io.stderr(generalHelp(SECTIONS));
     return EXIT_FAILURE;
   }
   if (HELP_WORDS.has(name)) {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../deps.ts';
-import type { PartyJson, TransactionRow, TransactionStatus } from '../db/schema.ts';
+import type { PartyJson, StoredTransactionStatus, TransactionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { credit } from '../ledger/ledger.ts';
 import { enqueueEvent } from '../outbox/outbox.ts';
@@ -15,8 +15,8 @@ const SANDBOX_PAYER: PartyJson = {
   bankAccount: { ispb: '99999004', branch: '0001', account: '123456-7' },
 };
 
-function notPayable(row: TransactionRow, status: TransactionStatus | 'past expiry'): ApiError {
-  return new ApiError(409, `Charge is not payable: status ${status}.`, { extra: { transactionId: row.id } });
+function notPayable(status: StoredTransactionStatus): ApiError {
+  return new ApiError(409, `Charge is not payable: status ${status}.`);
 }
 
 async function lockCharge(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
@@ -39,8 +39,9 @@ export async function payCharge(
   const now = new Date(nowMs);
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'pending') throw notPayable(row, row.status);
-    if (row.expires_at && row.expires_at.getTime() <= nowMs) throw notPayable(row, 'past expiry');
+    if (row.status !== 'pending') throw notPayable(row.status);
+    // Past its expiresAt a charge is expired, even before the expiry job has marked it.
+    if (row.expires_at && row.expires_at.getTime() <= nowMs) throw notPayable('expired');
     const endToEndId =
       input.endToEndId ?? generateEndToEndId({ ispb: (input.payer ?? SANDBOX_PAYER).bankAccount.ispb, atMs: nowMs, kind: 'E' });
     const paid = await updateTransaction(trx, row.id, {

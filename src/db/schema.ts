@@ -14,6 +14,9 @@ export interface Database {
   holds: HoldsTable;
   rate_limit_counters: RateLimitCountersTable;
   outbox_events: OutboxEventsTable;
+  recipients: RecipientsTable;
+  withdrawal_alerts: WithdrawalAlertsTable;
+  sim_psp_transfers: SimPspTransfersTable;
 }
 
 type Json<T> = ColumnType<T, string, string>;
@@ -40,7 +43,21 @@ export interface AccountsTable {
   charge_rate_per_hour: number;
   created_at: Date;
   updated_at: Date;
+  withdrawal_key_types: ColumnType<PixKeyType[], string | undefined, string>;
+  withdrawal_max_cents: Generated<number>;
+  withdrawal_daily_cap_cents: Generated<number>;
+  withdrawal_monthly_cap_cents: Generated<number>;
+  withdrawal_approval_mode: Generated<'automatic' | 'manual'>;
+  /** Withdrawals above this amount wait for manual approval; null: none. */
+  withdrawal_approval_threshold_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  withdrawals_per_second: Generated<number>;
+  withdrawals_per_minute: Generated<number>;
+  withdrawals_per_hour: Generated<number>;
+  recipient_limit: Generated<number>;
+  recipients_per_hour: Generated<number>;
 }
+
+export type PixKeyType = 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';
 
 export interface ApiKeysTable {
   id: string;
@@ -65,6 +82,14 @@ export type TransactionStatus =
   | 'refunded'
   | 'partially_refunded';
 
+/**
+ * Internal states of a withdrawal created by POST /v1/withdraw while its provider call is in flight
+ * (`initiating`) or after the provider refused it synchronously (`aborted`: nothing debited, answered 502).
+ * The merchant never sees them: reads and listings leave such rows out.
+ */
+export type InternalTransactionStatus = 'initiating' | 'aborted';
+export type StoredTransactionStatus = TransactionStatus | InternalTransactionStatus;
+
 export interface PartyJson {
   name: string;
   document: string;
@@ -83,7 +108,7 @@ export interface TransactionsTable {
   id: string;
   account_id: string;
   type: TransactionType;
-  status: TransactionStatus;
+  status: StoredTransactionStatus;
   amount_cents: number;
   fee_cents: number;
   net_cents: number;
@@ -107,6 +132,9 @@ export interface TransactionsTable {
   pix_key_type: string | null;
   description: string | null;
   recipient_id: string | null;
+  /** Withdrawals: null (not sent yet), `sending` (provider call in flight), `sent` (accepted upstream). */
+  provider_state: ColumnType<'sending' | 'sent' | null, 'sending' | 'sent' | null | undefined, 'sending' | 'sent' | null>;
+  total_deducted_cents: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface IdempotencyKeysTable {
@@ -121,6 +149,8 @@ export interface BalancesTable {
   account_id: string;
   available_cents: number;
   held_cents: number;
+  /** Withdrawals being sent: reserved, not yet debited; not withdrawable. */
+  reserved_cents: Generated<number>;
   updated_at: Date;
 }
 
@@ -131,6 +161,10 @@ export type LedgerEntryKind =
   | 'refund_debit'
   | 'hold_placed'
   | 'hold_released'
+  | 'withdrawal_reserved'
+  | 'withdrawal_reservation_released'
+  | 'withdrawal_returned'
+  | 'chargeback_debit'
   | 'adjustment';
 
 export interface LedgerEntriesTable {
@@ -143,6 +177,8 @@ export interface LedgerEntriesTable {
   amount_cents: number;
   /** Signed effect on held_cents. */
   held_delta_cents: number;
+  /** Signed effect on reserved_cents. */
+  reserved_delta_cents: Generated<number>;
   created_at: Date;
 }
 
@@ -177,6 +213,55 @@ export interface OutboxEventsTable {
   created_at: Date;
 }
 
+export type RecipientStatus = 'pending_review' | 'active' | 'rejected' | 'deactivated';
+
+export interface RecipientsTable {
+  account_id: string;
+  id: string;
+  legal_name: string;
+  document: string;
+  document_type: 'cpf' | 'cnpj';
+  pix_key: string;
+  pix_key_type: PixKeyType;
+  label: string | null;
+  status: RecipientStatus;
+  review_note: string | null;
+  created_at: Date;
+  updated_at: Date;
+  approved_at: Date | null;
+  reviewed_at: Date | null;
+}
+
+export interface WithdrawalAlertsTable {
+  id: Generated<number>;
+  account_id: string;
+  transaction_id: string;
+  recipient_id: string;
+  amount_cents: number;
+  pix_key_type: string;
+  created_at: Date;
+}
+
+export type SimTransferState = 'accepted' | 'paid' | 'rejected' | 'returned';
+
+export interface SimPspTransfersTable {
+  transaction_id: string;
+  amount_cents: number;
+  pix_key: string;
+  pix_key_type: string;
+  state: SimTransferState;
+  settle_at: Date | null;
+  end_to_end_id: string | null;
+  beneficiary: Json<PartyJson> | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  refund_end_to_end_id: string | null;
+  returned_cents: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type RecipientRow = Selectable<RecipientsTable>;
 export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;

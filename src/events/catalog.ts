@@ -94,7 +94,7 @@ export const EVENT_STATUSES = {
   'transaction.protest': ['paid', 'partially_refunded', 'refunded'],
   'transaction.blocked': ['paid', 'partially_refunded', 'refunded'],
   'transaction.chargeback': ['refunded', 'partially_refunded'],
-  'transfer.created': ['processing', 'pending_approval', 'failed'],
+  'transfer.created': ['processing', 'pending_approval', 'failed', 'failed_unknown'],
   'transfer.processing': ['processing'],
   'transfer.pending_approval': ['pending_approval'],
   'transfer.approved': ['processing'],

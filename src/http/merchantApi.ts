@@ -3,7 +3,9 @@ import type { AuthContext, IpMessageFamily } from '../accounts/auth.ts';
 import { balanceRoutes } from '../balance/balance.routes.ts';
 import { chargeRoutes } from '../charges/charge.routes.ts';
 import type { Deps } from '../deps.ts';
+import { recipientRoutes } from '../recipients/recipient.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
+import { withdrawalRoutes } from '../withdrawals/withdrawal.routes.ts';
 import { ApiError } from './errors.ts';
 import { messages } from './messages.ts';
 import { routeGuard } from './routeGuard.ts';
@@ -55,5 +57,7 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   router.use(chargeRoutes(deps));
   router.use(transactionRoutes(deps));
   router.use(balanceRoutes(deps));
+  router.use(withdrawalRoutes(deps));
+  router.use(recipientRoutes(deps));
   return router;
 }

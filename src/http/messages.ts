@@ -108,6 +108,10 @@ export const messages = {
   recipientKeyTypeMismatch: 'Tipo de chave (CPF/CNPJ) não bate com o tipo do documento do destinatário.',
   // ours
   pixKeyTooLong: 'pixKey deve ter no máximo 150 caracteres.',
+  pixKeyInvalid: (keyType: string) => `pixKey inválida para o tipo '${echo(keyType)}'.`,
+  // refusedReason texts of withdrawals refused by a cap (status failed, refusedCode *_LIMIT_EXCEEDED)
+  dailyCapReason: (cents: number) => `Limite diário de saques da conta atingido (${formatBrl(cents)}).`,
+  monthlyCapReason: (cents: number) => `Limite mensal de saques da conta atingido (${formatBrl(cents)}).`,
   description: 'description deve ser texto de no máximo 200 caracteres.',
 
   // 400, POST /v1/recipients (contract)
@@ -118,6 +122,7 @@ export const messages = {
   recipientCnpjLength: (digits: number) => `document deve ter 14 dígitos para cnpj. Recebido: ${digits}.`,
   legalNameTooLong: 'legalName deve ter no máximo 120 caracteres.',
   recipientDocumentRequired: 'document é obrigatório.',
+  recipientDocumentCharacters: 'document deve conter apenas dígitos, pontos, traços e barras.',
   recipientDocumentType: (value: unknown) => `documentType deve ser 'cpf' ou 'cnpj'. Recebido: '${echo(value)}'.`,
   recipientCpfInvalid: 'document não é um CPF válido (dígito verificador incorreto).',
   recipientCnpjInvalid: 'document não é um CNPJ válido (dígito verificador incorreto).',

@@ -17,7 +17,14 @@ export interface SpecPaths {
  * Answers unknown routes (404) and known routes with an unknown method (405 with `Allow`) before
  * authentication runs, so a typo in a path never looks like a credentials problem.
  */
-export function routeGuard(spec: SpecPaths): RequestHandler {
+export interface RouteGuardTexts {
+  notFound: string;
+  methodNotAllowed: (allowed: string) => string;
+}
+
+const merchantTexts: RouteGuardTexts = { notFound: messages.routeNotFound, methodNotAllowed: messages.methodNotAllowed };
+
+export function routeGuard(spec: SpecPaths, texts: RouteGuardTexts = merchantTexts): RequestHandler {
   const routes: RouteEntry[] = Object.entries(spec.paths ?? {}).map(([template, item]) => ({
     pattern: new RegExp(
       `^${template
@@ -29,11 +36,12 @@ export function routeGuard(spec: SpecPaths): RequestHandler {
   }));
 
   return (req, _res, next) => {
-    const route = routes.find((candidate) => candidate.pattern.test(req.path));
-    if (!route) return next(new ApiError(404, messages.routeNotFound));
+    const path = req.baseUrl + req.path;
+    const route = routes.find((candidate) => candidate.pattern.test(path));
+    if (!route) return next(new ApiError(404, texts.notFound));
     if (!route.methods.includes(req.method)) {
       const allowed = route.methods.join(', ');
-      return next(new ApiError(405, messages.methodNotAllowed(allowed), { headers: { Allow: allowed } }));
+      return next(new ApiError(405, texts.methodNotAllowed(allowed), { headers: { Allow: allowed } }));
     }
     next();
   };

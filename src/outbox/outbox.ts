@@ -16,7 +16,7 @@ export async function enqueueEvent(
   extra: Record<string, unknown> = {},
 ): Promise<string> {
   const eventId = newId('evt');
-  const payload = {
+  const payload: Record<string, unknown> = {
     eventId,
     event,
     category: categoryOf(event),
@@ -24,6 +24,11 @@ export async function enqueueEvent(
     ...toApiTransaction(transaction, 'event'),
     ...extra,
   };
+  // transfer.created announces the withdrawal; a refusal reason comes with the transfer.failed that follows.
+  if (event === 'transfer.created') {
+    delete payload.refusedCode;
+    delete payload.refusedReason;
+  }
   await trx
     .insertInto('outbox_events')
     .values({

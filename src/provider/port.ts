@@ -3,6 +3,8 @@
  * The gateway never talks to a PSP any other way; `SimulatedProvider` is the default implementation.
  */
 
+import type { PartyJson } from '../db/schema.ts';
+
 export interface RegisterChargeInput {
   transactionId: string;
   amountCents: number;
@@ -15,6 +17,33 @@ export interface RegisteredCharge {
   /** Location of the dynamic BR Code payload, without scheme (BR Code field 26, sub-field 25). */
   locationUrl: string;
 }
+
+export interface SendWithdrawalInput {
+  /** Also the idempotency key at the PSP: sending the same id twice never pays twice. */
+  transactionId: string;
+  amountCents: number;
+  pixKey: string;
+  pixKeyType: string;
+  description?: string | undefined;
+  /** Who the key must resolve to (the account holder, or the approved recipient). */
+  expectedBeneficiary: { name: string; document: string; documentType: 'cpf' | 'cnpj' };
+}
+
+/** What the PSP knows of a withdrawal, for reconciliation. */
+export type ProviderWithdrawalStatus =
+  | { state: 'not_found' }
+  | { state: 'unknown' }
+  | { state: 'accepted'; providerRef: string }
+  | { state: 'paid'; providerRef: string; endToEndId: string; beneficiary: PartyJson; paidAtMs: number }
+  | { state: 'rejected'; providerRef: string; refusedCode: string; refusedReason: string }
+  | {
+      state: 'returned';
+      providerRef: string;
+      endToEndId: string;
+      beneficiary: PartyJson;
+      refundEndToEndId: string;
+      returnedCents: number;
+    };
 
 /** The provider answered with a failure: nothing was created upstream. */
 export class ProviderFailure extends Error {
@@ -32,9 +61,23 @@ export class ProviderTimeout extends Error {
   }
 }
 
+/** The provider took the order (we hold its reference) but its confirmation was cut short. */
+export class ProviderConfirmationLost extends Error {
+  readonly providerRef: string;
+
+  constructor(providerRef: string) {
+    super('provider confirmation lost');
+    this.name = 'ProviderConfirmationLost';
+    this.providerRef = providerRef;
+  }
+}
+
 export interface PixProvider {
   readonly name: string;
   /** ISPB of the PSP, used in the end-to-end ids it issues. */
   readonly ispb: string;
   registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge>;
+  /** Orders a payment out. Resolves with the PSP's reference when it was accepted. */
+  sendWithdrawal(input: SendWithdrawalInput): Promise<{ providerRef: string }>;
+  queryWithdrawal(transactionId: string): Promise<ProviderWithdrawalStatus>;
 }

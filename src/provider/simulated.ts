@@ -1,33 +1,65 @@
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Database, PartyJson } from '../db/schema.ts';
+import { generateEndToEndId } from '../pix/endToEndId.ts';
 import {
+  ProviderConfirmationLost,
   ProviderFailure,
   ProviderTimeout,
   type PixProvider,
+  type ProviderWithdrawalStatus,
   type RegisterChargeInput,
   type RegisteredCharge,
+  type SendWithdrawalInput,
 } from './port.ts';
 
 export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal';
-export type FaultOutcome = 'fail' | 'timeout' | 'succeed';
+
+/**
+ * Queued answers of the simulated PSP:
+ * - `succeed`: the default.
+ * - `fail`: a definite failure; nothing happens upstream.
+ * - `timeout`: no answer in time, but the PSP did take the order (reconciliation finds it).
+ * - `timeout_unsent`: no answer in time, and the order never reached the PSP (reconciliation: not found).
+ * - `cut`: the PSP took the order and its confirmation was cut short.
+ */
+export type FaultOutcome = 'succeed' | 'fail' | 'timeout' | 'timeout_unsent' | 'cut';
 
 interface Fault {
   outcome: FaultOutcome;
   remaining: number;
 }
 
+/** Bank of the simulated beneficiaries. */
+const BENEFICIARY_ISPB = '99999004';
+
+export interface SimulatedProviderOptions {
+  /** Accepted withdrawals settle as paid this long after acceptance; null: only when told to (tests). */
+  settleAfterMs?: number | null;
+  /** How long a simulated timeout takes before failing (tests keep it at 0). */
+  timeoutDelayMs?: number;
+}
+
 /**
- * An in-process PSP for development, the sandbox and tests. By default every call succeeds; the back
- * office (or a test) queues outcomes per operation so every branch of the contract can be produced on
- * demand: `fail` answers with a failure, `timeout` behaves as an upstream that never answered.
+ * An in-process PSP for development, the sandbox and tests. Its transfers live in a table of their own
+ * (`sim_psp_transfers`), as an external PSP's would: they survive restarts and are shared by every server
+ * process. By default every call succeeds; the back office (or a test) queues outcomes per operation so
+ * every branch of the contract can be produced on demand, and settles, rejects or returns transfers.
  */
 export class SimulatedProvider implements PixProvider {
   readonly name = 'simulated';
   readonly ispb = '99999008';
   private readonly faults = new Map<ProviderOperation, Fault[]>();
-  /** How long a simulated timeout takes before failing (tests keep it at 0). */
+  private readonly db: Kysely<Database>;
+  private readonly clock: Clock;
+  private readonly settleAfterMs: number | null;
   private readonly timeoutDelayMs: number;
 
-  constructor(options: { timeoutDelayMs?: number } = {}) {
+  constructor(db: Kysely<Database>, clock: Clock, options: SimulatedProviderOptions = {}) {
+    this.db = db;
+    this.clock = clock;
+    this.settleAfterMs = options.settleAfterMs ?? null;
     this.timeoutDelayMs = options.timeoutDelayMs ?? 0;
   }
 
@@ -47,23 +79,149 @@ export class SimulatedProvider implements PixProvider {
   }
 
   async registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge> {
-    await this.applyFault('registerCharge');
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated registerCharge failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
     return {
       providerRef: `sim-${randomBytes(8).toString('hex')}`,
       locationUrl: `pix.pixgate.com.br/qr/v2/${input.transactionId.replace(/^tx_/, '')}`,
     };
   }
 
-  private async applyFault(operation: ProviderOperation): Promise<void> {
+  async sendWithdrawal(input: SendWithdrawalInput): Promise<{ providerRef: string }> {
+    const outcome = this.nextOutcome('sendWithdrawal');
+    if (outcome === 'fail') throw new ProviderFailure('simulated sendWithdrawal failure');
+    if (outcome === 'timeout_unsent') await this.timeOut('sendWithdrawal');
+    const providerRef = `sim-${input.transactionId}`;
+    const nowMs = this.clock.now();
+    // Idempotent by transactionId, as a real PSP's order id: a second send changes nothing.
+    await this.db
+      .insertInto('sim_psp_transfers')
+      .values({
+        transaction_id: input.transactionId,
+        amount_cents: input.amountCents,
+        pix_key: input.pixKey,
+        pix_key_type: input.pixKeyType,
+        state: 'accepted',
+        settle_at: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
+        beneficiary: JSON.stringify(this.beneficiaryFor(input)),
+        created_at: new Date(nowMs),
+        updated_at: new Date(nowMs),
+      })
+      .onConflict((oc) => oc.column('transaction_id').doNothing())
+      .execute();
+    if (outcome === 'timeout') await this.timeOut('sendWithdrawal');
+    if (outcome === 'cut') throw new ProviderConfirmationLost(providerRef);
+    return { providerRef };
+  }
+
+  async queryWithdrawal(transactionId: string): Promise<ProviderWithdrawalStatus> {
+    const outcome = this.nextOutcome('queryWithdrawal');
+    if (outcome === 'fail' || outcome === 'timeout' || outcome === 'timeout_unsent') return { state: 'unknown' };
+    const nowMs = this.clock.now();
+    let row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+    if (!row) return { state: 'not_found' };
+    if (row.state === 'accepted' && row.settle_at && row.settle_at.getTime() <= nowMs) {
+      await this.settle(transactionId);
+      row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirstOrThrow();
+    }
+    const providerRef = `sim-${transactionId}`;
+    switch (row.state) {
+      case 'accepted':
+        return { state: 'accepted', providerRef };
+      case 'paid':
+        return {
+          state: 'paid',
+          providerRef,
+          endToEndId: row.end_to_end_id ?? '',
+          beneficiary: row.beneficiary as PartyJson,
+          paidAtMs: row.updated_at.getTime(),
+        };
+      case 'rejected':
+        return { state: 'rejected', providerRef, refusedCode: row.refused_code ?? 'PROVIDER_REJECTED', refusedReason: row.refused_reason ?? 'Recusado pelo provedor.' };
+      case 'returned':
+        return {
+          state: 'returned',
+          providerRef,
+          endToEndId: row.end_to_end_id ?? '',
+          beneficiary: row.beneficiary as PartyJson,
+          refundEndToEndId: row.refund_end_to_end_id ?? '',
+          returnedCents: row.returned_cents ?? 0,
+        };
+    }
+  }
+
+  /** Sandbox: the payment reached the beneficiary. Returns false when the transfer is not accepted. */
+  async settle(transactionId: string, beneficiary?: PartyJson): Promise<boolean> {
+    const nowMs = this.clock.now();
+    const result = await this.db
+      .updateTable('sim_psp_transfers')
+      .set({
+        state: 'paid',
+        end_to_end_id: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'E' }),
+        ...(beneficiary ? { beneficiary: JSON.stringify(beneficiary) } : {}),
+        updated_at: new Date(nowMs),
+      })
+      .where('transaction_id', '=', transactionId)
+      .where('state', '=', 'accepted')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Sandbox: the PSP or the receiving bank refused an accepted transfer. */
+  async reject(transactionId: string, refusedCode: string, refusedReason: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sim_psp_transfers')
+      .set({ state: 'rejected', refused_code: refusedCode, refused_reason: refusedReason, updated_at: new Date(this.clock.now()) })
+      .where('transaction_id', '=', transactionId)
+      .where('state', '=', 'accepted')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /**
+   * Sandbox: the beneficiary's bank returned (part of) a paid transfer. Returns accumulate up to the
+   * amount; each return gets its own `D` end-to-end id (the latest is reported).
+   */
+  async returnTransfer(transactionId: string, amountCents: number): Promise<boolean> {
+    const nowMs = this.clock.now();
+    const row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+    if (!row || (row.state !== 'paid' && row.state !== 'returned')) return false;
+    const returned = (row.returned_cents ?? 0) + amountCents;
+    if (amountCents <= 0 || returned > row.amount_cents) return false;
+    await this.db
+      .updateTable('sim_psp_transfers')
+      .set({
+        state: 'returned',
+        returned_cents: returned,
+        refund_end_to_end_id: generateEndToEndId({ ispb: BENEFICIARY_ISPB, atMs: nowMs, kind: 'D' }),
+        updated_at: new Date(nowMs),
+      })
+      .where('transaction_id', '=', transactionId)
+      .execute();
+    return true;
+  }
+
+  private beneficiaryFor(input: SendWithdrawalInput): PartyJson {
+    return {
+      name: input.expectedBeneficiary.name,
+      document: input.expectedBeneficiary.document,
+      documentType: input.expectedBeneficiary.documentType,
+      bankAccount: { ispb: BENEFICIARY_ISPB, branch: '0001', account: `${parseInt(randomBytes(3).toString('hex'), 16) % 1_000_000}-${randomBytes(1)[0]! % 10}` },
+    };
+  }
+
+  private nextOutcome(operation: ProviderOperation): FaultOutcome {
     const queue = this.faults.get(operation);
     const next = queue?.[0];
-    if (!queue || !next) return;
+    if (!queue || !next) return 'succeed';
     next.remaining -= 1;
     if (next.remaining <= 0) queue.shift();
-    if (next.outcome === 'fail') throw new ProviderFailure(`simulated ${operation} failure`);
-    if (next.outcome === 'timeout') {
-      if (this.timeoutDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.timeoutDelayMs));
-      throw new ProviderTimeout(`simulated ${operation} timeout`);
-    }
+    return next.outcome;
+  }
+
+  private async timeOut(operation: ProviderOperation): Promise<never> {
+    if (this.timeoutDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.timeoutDelayMs));
+    throw new ProviderTimeout(`simulated ${operation} timeout`);
   }
 }

@@ -24,13 +24,18 @@ export type TransactionView = 'single' | 'list' | 'event';
  * only when known; `pixPayload` is null for withdrawals in the single read and omitted in the list.
  */
 export function toApiTransaction(row: TransactionRow, view: TransactionView): ApiTransaction {
+  const status = row.status;
+  if (status === 'initiating' || status === 'aborted') {
+    // Reads leave these rows out (see transaction.repository.ts); reaching here is a bug, not input.
+    throw new Error(`internal status ${status} of ${row.id} must not be exposed`);
+  }
   const tx: ApiTransaction = {
     transactionId: row.id,
     type: row.type,
     amountCents: row.amount_cents,
     feeCents: row.fee_cents,
     netCents: row.net_cents,
-    status: row.status,
+    status,
     paidAt: row.paid_at ? row.paid_at.getTime() : null,
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
@@ -42,11 +47,11 @@ export function toApiTransaction(row: TransactionRow, view: TransactionView): Ap
   } else if (view === 'single') {
     tx.pixPayload = null;
   }
-  if (SETTLED.has(row.status)) {
+  if (SETTLED.has(status)) {
     if (row.end_to_end_id) tx.endToEndId = row.end_to_end_id;
     if (row.type === 'pix_in' && row.payer) tx.payer = row.payer;
     if (row.type === 'withdrawal' && row.beneficiary) tx.beneficiary = row.beneficiary;
-    if (row.status !== 'paid') {
+    if (status !== 'paid') {
       if (row.refund_end_to_end_id) tx.refundEndToEndId = row.refund_end_to_end_id;
       if (row.refunded_cents !== null) tx.refundedCents = row.refunded_cents;
     }

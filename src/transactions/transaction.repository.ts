@@ -7,13 +7,17 @@ export function insertTransaction(db: Db, row: NewTransaction): Promise<Transact
   return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** Scoped by account: another merchant's id is simply not found. */
+/** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
+const HIDDEN_STATUSES = ['initiating', 'aborted'] as const;
+
+/** Scoped by account: another merchant's id is simply not found; so is a row in an internal state. */
 export function findTransaction(db: Db, accountId: string, id: string): Promise<TransactionRow | undefined> {
   return db
     .selectFrom('transactions')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('id', '=', id)
+    .where('status', 'not in', HIDDEN_STATUSES)
     .executeTakeFirst();
 }
 
@@ -31,7 +35,11 @@ export function listTransactions(
   accountId: string,
   options: { type?: TransactionType | undefined; limit: number },
 ): Promise<TransactionRow[]> {
-  let query = db.selectFrom('transactions').selectAll().where('account_id', '=', accountId);
+  let query = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', 'not in', HIDDEN_STATUSES);
   if (options.type) query = query.where('type', '=', options.type);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
 }

@@ -1,4 +1,4 @@
-/** Canned answers of the back office for the CLI tests, typed by the contract's generated types. */
+/** Canned answers of the back office for the CLI tests (accounts, keys, charges), typed by the generated types. */
 import type {
   Account,
   AccountBalance,
@@ -32,6 +32,17 @@ export const account: Account = {
   withdrawalFeeFixedCents: 100,
   withdrawalFeeBps: 0,
   chargeRatePerHour: 200,
+  withdrawalKeyTypes: ['cpf', 'cnpj', 'email', 'phone', 'evp'],
+  withdrawalMaxCents: 5000000,
+  withdrawalDailyCapCents: 10000000,
+  withdrawalMonthlyCapCents: 100000000,
+  withdrawalApprovalMode: 'automatic',
+  withdrawalApprovalThresholdCents: null,
+  withdrawalsPerSecond: 1,
+  withdrawalsPerMinute: 2,
+  withdrawalsPerHour: 10,
+  recipientLimit: 10,
+  recipientsPerHour: 60,
   createdAt: 1795000000000,
   updatedAt: 1795000000000,
 };
@@ -59,9 +70,10 @@ export const keyList: ApiKeyList = { apiKeys: [{ ...revokedKey, revokedAt: null 
 export const balance: AccountBalance = {
   availableCents: 1523450,
   heldCents: 25990,
-  withdrawableCents: 1497460,
+  reservedCents: 250100,
+  withdrawableCents: 1247360,
   ledgerConsistent: false,
-  violations: ['availableCents is 1523450 but the ledger entries sum to 1522450 (difference 1000).'],
+  violations: ['available 1523450 != entries 1522450'],
 };
 
 export const paidCharge: Transaction = {

@@ -66,7 +66,7 @@ export async function startGateway(options: { authCacheTtlMs?: number; trustProx
   const { handle, drop } = await openDatabase();
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
-  const provider = new SimulatedProvider();
+  const provider = new SimulatedProvider(handle.db, clock);
   const loggedErrors: string[] = [];
   const logger: Logger = {
     error: (message, details) => loggedErrors.push(`${message} ${JSON.stringify(details)}`),
@@ -162,3 +162,41 @@ export const validCustomer = {
   phone: '11987654321',
   document: { number: '529.982.247-25', type: 'cpf' },
 } as const;
+
+/** Raises an account's limits so a test is not throttled by what it does not test. */
+export async function relaxLimits(gateway: Gateway, accountId: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const result = await gateway.admin.PATCH('/admin/v1/accounts/{accountId}', {
+    params: { path: { accountId } },
+    body: {
+      withdrawalsPerSecond: 100_000,
+      withdrawalsPerMinute: 100_000,
+      withdrawalsPerHour: 100_000,
+      withdrawalDailyCapCents: 1_000_000_000,
+      withdrawalMonthlyCapCents: 10_000_000_000,
+      withdrawalMaxCents: 100_000_000,
+      chargeFeeBps: 0,
+      ...extra,
+    } as never,
+  });
+  if (result.response.status !== 200) throw new Error(`relaxLimits failed: ${JSON.stringify(result.error)}`);
+}
+
+/** Credits an account through a real paid charge (charge fee set to 0 by relaxLimits). */
+export async function fund(gateway: Gateway, merchant: MerchantFixture, amountCents: number): Promise<void> {
+  const created = await merchant.client.POST('/v1/pix', { body: { amountCents, customer: validCustomer } });
+  if (!created.data) throw new Error(`funding charge failed: ${JSON.stringify(created.error)}`);
+  const paid = await gateway.admin.POST('/admin/v1/sandbox/charges/{transactionId}/pay', {
+    params: { path: { transactionId: created.data.transactionId } },
+  });
+  if (paid.response.status !== 200) throw new Error(`funding payment failed: ${JSON.stringify(paid.error)}`);
+}
+
+export async function availableOf(merchant: MerchantFixture): Promise<number> {
+  const { data } = await merchant.client.GET('/v1/balance');
+  return data?.available ?? -1;
+}
+
+export async function ledgerIsConsistent(gateway: Gateway): Promise<string[]> {
+  const { checkLedger } = await import('../../src/ledger/ledger.ts');
+  return (await checkLedger(gateway.deps.db)).map((violation) => violation.problem);
+}

@@ -15,6 +15,11 @@ export function integerOrDefault(option: string, raw: string): number | null {
   return raw.trim().toLowerCase() === 'default' ? null : integer(option, raw);
 }
 
+/** An integer, or `none` for null (the setting is switched off). */
+export function integerOrNone(option: string, raw: string): number | null {
+  return raw.trim().toLowerCase() === 'none' ? null : integer(option, raw);
+}
+
 export function boolean(option: string, raw: string): boolean {
   const value = raw.trim().toLowerCase();
   if (value === 'true') return true;
@@ -42,18 +47,36 @@ export function list(raw: string): string[] {
     .filter((item) => item !== '');
 }
 
-/** The fictitious bank account given to payers set from the command line (the contract requires one). */
+/** `cpf,email` -> each checked against the allowed values; `none` -> [] (see `list`). */
+export function listOf<T extends string>(option: string, raw: string, allowed: Readonly<Record<T, true>>): T[] {
+  return list(raw).map((item) => oneOf(option, item, allowed));
+}
+
+/** The fictitious bank account given to parties set from the command line (the contract requires one). */
 const SANDBOX_BANK_ACCOUNT = { ispb: '99999004', branch: '0001', account: '000001' } as const;
 
 /**
- * A payer from `--payer-name` and `--payer-document`: formatting is stripped, the type follows from the
- * length (11 digits: CPF; 14 characters: CNPJ, numeric or alphanumeric).
+ * A payer or beneficiary from `--<role>-name` and `--<role>-document`: formatting is stripped, the type
+ * follows from the length (11 digits: CPF; 14 characters: CNPJ, numeric or alphanumeric).
  */
-export function payer(name: string, document: string): Party {
+export function party(role: 'payer' | 'beneficiary', name: string, document: string): Party {
   const stripped = document.replace(/[.\-/\s]/g, '').toUpperCase();
   const documentType = /^\d{11}$/.test(stripped) ? 'cpf' : /^[0-9A-Z]{12}\d{2}$/.test(stripped) ? 'cnpj' : undefined;
   if (documentType === undefined) {
-    throw usageError(`--payer-document must be a CPF (11 digits) or a CNPJ (14 characters), got '${document}'.`);
+    throw usageError(`--${role}-document must be a CPF (11 digits) or a CNPJ (14 characters), got '${document}'.`);
   }
   return { name, document: stripped, documentType, bankAccount: { ...SANDBOX_BANK_ACCOUNT } };
+}
+
+/**
+ * The optional party of a sandbox body: both `--<role>-name` and `--<role>-document`, or neither.
+ */
+export function optionalParty(
+  role: 'payer' | 'beneficiary',
+  options: Readonly<Record<string, string | undefined>>,
+): Party | undefined {
+  const name = options[`${role}-name`];
+  const document = options[`${role}-document`];
+  if ((name === undefined) !== (document === undefined)) throw usageError(`--${role}-name and --${role}-document go together.`);
+  return name !== undefined && document !== undefined ? party(role, name, document) : undefined;
 }

@@ -55,3 +55,15 @@ export function arg(input: CommandInput, index: number): string {
   if (value === undefined) throw new Error(`positional argument ${index} was not checked`);
   return value;
 }
+
+/** The query string of a request: only the values given (`undefined` ones are left out), or none. */
+export function queryOf(values: Readonly<Record<string, string | undefined>>): { query?: Record<string, string> } {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) query[name] = value;
+  return Object.keys(query).length === 0 ? {} : { query };
+}
+
+/** The body of a request whose body is optional: none at all when there is nothing to send. */
+export function optionalBody(body: object): { body?: object } {
+  return Object.keys(body).length === 0 ? {} : { body };
+}

@@ -1,12 +1,19 @@
 /** The help texts, built from the command table so they never drift from what the parser accepts. */
 import type { Command } from './command.ts';
+import type { CommandSection } from './commands/index.ts';
 
-export function usageLine(command: Command): string {
+/** Beyond this many optional options the general help shows `[options]` (`help <command>` lists them). */
+const MAX_OPTIONS_IN_SUMMARY = 4;
+
+export function usageLine(command: Command, compact = false): string {
   const args = command.args.map((name) => `<${name}>`);
-  const options = command.options.map((option) =>
+  const optional = command.options.filter((option) => !option.required);
+  const shown = compact && optional.length > MAX_OPTIONS_IN_SUMMARY ? command.options.filter((option) => option.required) : command.options;
+  const options = shown.map((option) =>
     option.required ? `--${option.name} ${option.value}` : `[--${option.name} ${option.value}]`,
   );
-  return [command.name, ...args, ...options].join(' ');
+  const more = shown === command.options ? [] : ['[options]'];
+  return [command.name, ...args, ...options, ...more].join(' ');
 }
 
 export function commandHelp(command: Command): string {
@@ -21,18 +28,25 @@ export function commandHelp(command: Command): string {
   ].join('\n');
 }
 
-export function generalHelp(commands: readonly Command[]): string {
+export function generalHelp(sections: readonly CommandSection[]): string {
   return [
     "PixGate back-office CLI: a client of the admin API (/admin/v1), for PixGate's service team.",
     '',
     'Usage: node src/admin/cli.ts <command> [arguments] [options]   (or: npm run admin -- <command> ...)',
     '',
     'Commands:',
-    ...commands.flatMap((command) => [`  ${usageLine(command)}`, `      ${command.summary}`]),
+    '',
+    ...sections.flatMap((section) => [
+      `${section.title}`,
+      ...section.commands.flatMap((command) => [`  ${usageLine(command, true)}`, `      ${command.summary}`]),
+      '',
+    ]),
+    'Help',
     '  help [command]',
     '      This text, or the details of one command.',
     '',
-    'Every command accepts --json (print the server\'s JSON answer as is) and --help.',
+    "Every command accepts --json (print the server's JSON answer as is) and --help; 'help <command>' lists",
+    'its options. Amounts are integer cents (1000 = R$ 10,00); times are printed in UTC.',
     '',
     'Environment:',
     '  PIXGATE_ADMIN_URL  admin API address (default http://127.0.0.1:$PORT, PORT defaulting to 3000)',

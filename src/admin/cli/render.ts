@@ -8,8 +8,7 @@ import type {
   ApiKey,
   ApiKeyCreated,
   ApiKeyList,
-  ProviderOutcomes,
-  Transaction,
+  LedgerCheck,
 } from './types.ts';
 
 const DEFAULT_CHARGE_MIN_CENTS = 100;
@@ -17,6 +16,28 @@ const DEFAULT_CHARGE_MAX_CENTS = 10_000_000;
 
 function bound(cents: number | null, fallback: number): string {
   return cents === null ? `${brl(fallback)} (default)` : brl(cents);
+}
+
+function approval(account: Account): string {
+  if (account.withdrawalApprovalMode === 'manual') return 'manual (every withdrawal waits for approval)';
+  const threshold = account.withdrawalApprovalThresholdCents;
+  return threshold === null ? 'automatic' : `automatic; manual above ${brl(threshold)}`;
+}
+
+/** The money-out settings, one line each. */
+function moneyOutRows(account: Account): [string, string][] {
+  const keyTypes = account.withdrawalKeyTypes;
+  return [
+    ['Withdrawal keys', keyTypes.length === 0 ? '(none: every withdrawal refused)' : keyTypes.join(', ')],
+    ['Withdrawal max', brl(account.withdrawalMaxCents)],
+    ['Withdrawal caps', `${brl(account.withdrawalDailyCapCents)} per day, ${brl(account.withdrawalMonthlyCapCents)} per month (São Paulo)`],
+    ['Approval', approval(account)],
+    [
+      'Withdrawal rate',
+      `${account.withdrawalsPerSecond}/s, ${account.withdrawalsPerMinute}/min, ${account.withdrawalsPerHour}/UTC hour`,
+    ],
+    ['Recipients', `up to ${account.recipientLimit} (active + pending review), ${account.recipientsPerHour} new per UTC hour`],
+  ];
 }
 
 export function renderAccount(account: Account): string {
@@ -36,6 +57,7 @@ export function renderAccount(account: Account): string {
     ['Charge fee', `${brl(account.chargeFeeFixedCents)} + ${bps(account.chargeFeeBps)}`],
     ['Withdrawal fee', `${brl(account.withdrawalFeeFixedCents)} + ${bps(account.withdrawalFeeBps)}`],
     ['Charge rate', `${account.chargeRatePerHour} per UTC hour`],
+    ...moneyOutRows(account),
     ['Created', time(account.createdAt)],
     ['Updated', time(account.updatedAt)],
   ]);
@@ -87,6 +109,7 @@ export function renderBalance(balance: AccountBalance): string {
   const summary = fields([
     ['Available', money(balance.availableCents)],
     ['Held', money(balance.heldCents)],
+    ['Reserved', `${money(balance.reservedCents)}, withdrawals being sent`],
     ['Withdrawable', money(balance.withdrawableCents)],
     ['Ledger', balance.ledgerConsistent ? 'consistent' : 'INCONSISTENT: investigate before moving money'],
   ]);
@@ -99,29 +122,8 @@ export function renderEvents(list: AccountEventList): string {
   return `${table}${counted(list.count, 'event')}`;
 }
 
-export function renderTransaction(transaction: Transaction): string {
-  const rows: [string, string][] = [
-    ['Transaction', transaction.transactionId],
-    ['Type', transaction.type],
-    ['Status', transaction.status],
-    ['Amount', money(transaction.amountCents)],
-    ['Fee', money(transaction.feeCents)],
-    ['Net', money(transaction.netCents)],
-  ];
-  if (transaction.externalRef !== undefined) rows.push(['External ref', transaction.externalRef]);
-  if (transaction.endToEndId !== undefined) rows.push(['End-to-end id', transaction.endToEndId]);
-  if (transaction.payer !== undefined) {
-    rows.push(['Payer', `${transaction.payer.name} (${transaction.payer.documentType} ${transaction.payer.document})`]);
-  }
-  if (transaction.paidAt !== null && transaction.paidAt !== undefined) rows.push(['Final state at', time(transaction.paidAt)]);
-  rows.push(['Updated', time(transaction.updatedAt)]);
-  return fields(rows);
-}
-
-export function renderProviderOutcomes(outcomes: ProviderOutcomes): string {
-  const lines = Object.entries(outcomes.pending)
-    .filter(([, queue]) => queue !== undefined && queue.length > 0)
-    .map(([operation, queue]) => `${operation}: ${(queue ?? []).map((entry) => `${entry.outcome} x${entry.remaining}`).join(', then ')}`);
-  if (lines.length === 0) return 'Nothing queued: every call to the simulated PSP succeeds.';
-  return [...lines, 'Afterwards every call succeeds.'].join('\n');
+export function renderLedgerCheck(check: LedgerCheck): string {
+  if (check.consistent) return 'Ledger consistent: every account agrees with its entries, holds and withdrawals.';
+  const lines = check.violations.map((violation) => `  - ${violation.accountId}: ${violation.problem}`);
+  return [`Ledger INCONSISTENT (${counted(check.violations.length, 'problem')}): investigate before moving money.`, ...lines].join('\n');
 }

@@ -1,12 +1,22 @@
 /** accounts:create, accounts:list, accounts:show, accounts:update. */
-import { boolean, integer, integerOrDefault, list, oneOf } from '../args.ts';
+import { boolean, integer, integerOrDefault, integerOrNone, list, listOf, oneOf } from '../args.ts';
 import { arg, defineCommand, required, type CommandInput } from '../command.ts';
 import { usageError } from '../errors.ts';
 import { segment } from '../http.ts';
 import { renderAccount, renderAccountList } from '../render.ts';
-import type { Account, AccountList, CreateAccountRequest, KycStatus, UpdateAccountRequest } from '../types.ts';
+import type {
+  Account,
+  AccountList,
+  CreateAccountRequest,
+  KycStatus,
+  PixKeyType,
+  UpdateAccountRequest,
+  WithdrawalApprovalMode,
+} from '../types.ts';
 
 export const KYC_STATUSES: Readonly<Record<KycStatus, true>> = { pending: true, approved: true, rejected: true };
+const PIX_KEY_TYPES: Readonly<Record<PixKeyType, true>> = { cpf: true, cnpj: true, email: true, phone: true, evp: true };
+const APPROVAL_MODES: Readonly<Record<WithdrawalApprovalMode, true>> = { automatic: true, manual: true };
 
 const accountPath = (input: CommandInput) => `/admin/v1/accounts/${segment(arg(input, 0))}`;
 
@@ -72,6 +82,17 @@ const UPDATE_OPTIONS: ReadonlyArray<{
   { option: 'withdrawal-fee-fixed', property: 'withdrawalFeeFixedCents', value: '<N>', help: 'fixed withdrawal fee in cents', parse: integer },
   { option: 'withdrawal-fee-bps', property: 'withdrawalFeeBps', value: '<N>', help: 'proportional withdrawal fee, 0-10000 bps', parse: integer },
   { option: 'charge-rate', property: 'chargeRatePerHour', value: '<N>', help: 'charges allowed per UTC hour', parse: integer },
+  { option: 'withdrawal-key-types', property: 'withdrawalKeyTypes', value: '<cpf,cnpj,email,phone,evp|none>', help: 'PIX key types allowed for withdrawals; none refuses every withdrawal', parse: (o, raw) => listOf(o, raw, PIX_KEY_TYPES) },
+  { option: 'withdrawal-max', property: 'withdrawalMaxCents', value: '<N>', help: 'largest withdrawal in cents (>= 100)', parse: integer },
+  { option: 'daily-cap', property: 'withdrawalDailyCapCents', value: '<N>', help: 'cents withdrawable per São Paulo day', parse: integer },
+  { option: 'monthly-cap', property: 'withdrawalMonthlyCapCents', value: '<N>', help: 'cents withdrawable per São Paulo month', parse: integer },
+  { option: 'approval-mode', property: 'withdrawalApprovalMode', value: '<automatic|manual>', help: 'whether every withdrawal waits for approval', parse: (o, raw) => oneOf(o, raw, APPROVAL_MODES) },
+  { option: 'approval-threshold', property: 'withdrawalApprovalThresholdCents', value: '<N|none>', help: 'automatic mode: withdrawals above N cents wait for approval; none: no threshold', parse: integerOrNone },
+  { option: 'withdrawals-per-second', property: 'withdrawalsPerSecond', value: '<N>', help: 'withdrawals allowed per second', parse: integer },
+  { option: 'withdrawals-per-minute', property: 'withdrawalsPerMinute', value: '<N>', help: 'withdrawals allowed per minute', parse: integer },
+  { option: 'withdrawals-per-hour', property: 'withdrawalsPerHour', value: '<N>', help: 'withdrawals allowed per UTC hour', parse: integer },
+  { option: 'recipient-limit', property: 'recipientLimit', value: '<N>', help: 'ceiling of active + pending_review recipients', parse: integer },
+  { option: 'recipients-per-hour', property: 'recipientsPerHour', value: '<N>', help: 'recipient registrations per UTC hour', parse: integer },
 ];
 
 export const updateAccount = defineCommand<Account>({

@@ -1,15 +1,15 @@
-/** balance, events. */
+/** balance, events, ledger:check. */
 import { integer } from '../args.ts';
 import { arg, defineCommand, type CommandInput } from '../command.ts';
 import { segment } from '../http.ts';
-import { renderBalance, renderEvents } from '../render.ts';
-import type { AccountBalance, AccountEventList } from '../types.ts';
+import { renderBalance, renderEvents, renderLedgerCheck } from '../render.ts';
+import type { AccountBalance, AccountEventList, LedgerCheck } from '../types.ts';
 
 const accountPath = (input: CommandInput) => `/admin/v1/accounts/${segment(arg(input, 0))}`;
 
 export const balance = defineCommand<AccountBalance>({
   name: 'balance',
-  summary: "Show an account's balance (available, held, withdrawable) and check its ledger.",
+  summary: "Show an account's balance (available, held, reserved, withdrawable) and check its ledger.",
   args: ['accountId'],
   options: [],
   request: (input) => ({ method: 'GET', path: `${accountPath(input)}/balance` }),
@@ -30,4 +30,13 @@ export const events = defineCommand<AccountEventList>({
     };
   },
   render: renderEvents,
+});
+
+export const ledgerCheck = defineCommand<LedgerCheck>({
+  name: 'ledger:check',
+  summary: "Check the whole ledger's consistency, every account at once.",
+  args: [],
+  options: [],
+  request: () => ({ method: 'GET', path: '/admin/v1/ledger/check' }),
+  render: renderLedgerCheck,
 });

@@ -1,9 +1,8 @@
 /** charges:pay, charges:expire, charges:cancel, provider:queue, provider:clear (simulated PSP only). */
-import { integer, oneOf, payer } from '../args.ts';
+import { integer, oneOf, optionalParty } from '../args.ts';
 import { arg, defineCommand, required, type CommandInput } from '../command.ts';
-import { usageError } from '../errors.ts';
 import { segment } from '../http.ts';
-import { renderProviderOutcomes, renderTransaction } from '../render.ts';
+import { renderProviderOutcomes, renderTransaction } from '../renderTransactions.ts';
 import type {
   PayChargeRequest,
   ProviderOperation,
@@ -13,21 +12,17 @@ import type {
   Transaction,
 } from '../types.ts';
 
-const OPERATIONS: Readonly<Record<ProviderOperation, true>> = { registerCharge: true, sendWithdrawal: true };
-const OUTCOMES: Readonly<Record<ProviderOutcome, true>> = { fail: true, timeout: true, succeed: true };
+const OPERATIONS: Readonly<Record<ProviderOperation, true>> = { registerCharge: true, sendWithdrawal: true, queryWithdrawal: true };
+const OUTCOMES: Readonly<Record<ProviderOutcome, true>> = { succeed: true, fail: true, timeout: true, timeout_unsent: true, cut: true };
 
 const chargePath = (input: CommandInput, action: string) =>
   `/admin/v1/sandbox/charges/${segment(arg(input, 0))}/${action}`;
 
 function payBody(input: CommandInput): PayChargeRequest | undefined {
-  const name = input.options['payer-name'];
-  const document = input.options['payer-document'];
+  const payer = optionalParty('payer', input.options);
   const endToEndId = input.options['end-to-end-id'];
-  if ((name === undefined) !== (document === undefined)) {
-    throw usageError('--payer-name and --payer-document go together.');
-  }
   const body: PayChargeRequest = {};
-  if (name !== undefined && document !== undefined) body.payer = payer(name, document);
+  if (payer !== undefined) body.payer = payer;
   if (endToEndId !== undefined) body.endToEndId = endToEndId;
   return Object.keys(body).length === 0 ? undefined : body;
 }
@@ -71,8 +66,13 @@ export const queueOutcome = defineCommand<ProviderOutcomes>({
   summary: "Script the simulated PSP's next answers to an operation.",
   args: [],
   options: [
-    { name: 'operation', value: '<registerCharge|sendWithdrawal>', required: true, help: 'which PSP call' },
-    { name: 'outcome', value: '<fail|timeout|succeed>', required: true, help: 'how the PSP answers it' },
+    { name: 'operation', value: '<registerCharge|sendWithdrawal|queryWithdrawal>', required: true, help: 'which PSP call' },
+    {
+      name: 'outcome',
+      value: '<succeed|fail|timeout|timeout_unsent|cut>',
+      required: true,
+      help: 'how the PSP answers it (timeout: took the order; timeout_unsent: never got it; cut: took it, reply lost)',
+    },
     { name: 'count', value: '<N>', help: 'for how many consecutive calls, 1 to 100 (default 1)' },
   ],
   request(input) {

@@ -1,0 +1,103 @@
+import type { TransactionRow } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { reserve } from '../ledger/ledger.ts';
+import { enqueueEvent } from '../outbox/outbox.ts';
+import { findRecipient } from '../recipients/recipient.repository.ts';
+import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
+import { findAccount } from '../accounts/account.repository.ts';
+
+const INSUFFICIENT_AT_APPROVAL = 'Saldo insuficiente no momento da aprovação.';
+const REJECTED_BY_REVIEW = 'Saque recusado na análise da equipe PixGate.';
+const CANCELLED_BY_REQUEST = 'Saque cancelado a pedido, antes do envio.';
+
+async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
+  const row = await lockTransaction(trx, id);
+  if (!row || row.type !== 'withdrawal') throw new ApiError(404, 'Withdrawal not found.');
+  if (row.status !== 'pending_approval') throw new ApiError(409, `Withdrawal is not pending approval: status ${row.status}.`);
+  return row;
+}
+
+/**
+ * The service team approves a withdrawal in manual approval mode: amount + fee is reserved now (it was
+ * not debited while pending), `transfer.approved` is emitted, and the withdrawal is sent like an automatic
+ * one. When the balance no longer covers it, it fails with `INSUFFICIENT_BALANCE` instead.
+ */
+export async function approveWithdrawal(deps: Deps, transactionId: string): Promise<TransactionRow> {
+  const now = new Date(deps.clock.now());
+  const approved = await deps.db.transaction().execute(async (trx) => {
+    const row = await lockPending(trx, transactionId);
+    await trx.selectFrom('balances').select('account_id').where('account_id', '=', row.account_id).forUpdate().execute();
+    const covered = await reserve(trx, { accountId: row.account_id, transactionId: row.id, kind: 'withdrawal_reserved', at: now }, row.net_cents);
+    if (!covered) {
+      const failed = await updateTransaction(trx, row.id, {
+        status: 'failed',
+        refused_code: 'INSUFFICIENT_BALANCE',
+        refused_reason: INSUFFICIENT_AT_APPROVAL,
+        paid_at: now,
+        updated_at: now,
+      });
+      await enqueueEvent(trx, 'transfer.failed', failed, now);
+      return failed;
+    }
+    const processing = await updateTransaction(trx, row.id, { status: 'processing', provider_state: 'sending', updated_at: now });
+    await enqueueEvent(trx, 'transfer.approved', processing, now);
+    return processing;
+  });
+  if (approved.status !== 'processing') return approved;
+  const outcome = await sendToProvider(deps, approved, await beneficiaryOf(deps, approved));
+  return finishSend(deps, approved.id, outcome);
+}
+
+/** Who an approved withdrawal pays: the recipient, or the account holder (Mode 1). */
+async function beneficiaryOf(deps: Deps, row: TransactionRow) {
+  if (row.recipient_id) {
+    const recipient = await findRecipient(deps.db, row.account_id, row.recipient_id);
+    if (recipient) return { name: recipient.legal_name, document: recipient.document, documentType: recipient.document_type };
+  }
+  const account = await findAccount(deps.db, row.account_id);
+  const documentType: 'cpf' | 'cnpj' = row.pix_key_type === 'cnpj' ? 'cnpj' : 'cpf';
+  return { name: account?.legal_name ?? '', document: row.pix_key ?? '', documentType };
+}
+
+/** The service team refuses a pending withdrawal: `failed`, `REJECTED_BY_COMPLIANCE`, nothing was debited. */
+export async function rejectWithdrawal(deps: Deps, transactionId: string, reason?: string): Promise<TransactionRow> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockPending(trx, transactionId);
+    const rejected = await updateTransaction(trx, row.id, {
+      status: 'failed',
+      refused_code: 'REJECTED_BY_COMPLIANCE',
+      refused_reason: reason ?? REJECTED_BY_REVIEW,
+      paid_at: now,
+      updated_at: now,
+    });
+    await enqueueEvent(trx, 'transfer.rejected', rejected, now);
+    return rejected;
+  });
+}
+
+/**
+ * Cancels a withdrawal that has not been sent (pending approval): `cancelled`, nothing was debited.
+ * Used on request and when the recipient it pays is deactivated (`RECIPIENT_DEACTIVATED`).
+ */
+export async function cancelWithdrawal(
+  deps: Deps,
+  transactionId: string,
+  refusal: { code: string; reason: string } = { code: 'CANCELLED_BY_REQUEST', reason: CANCELLED_BY_REQUEST },
+): Promise<TransactionRow> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockPending(trx, transactionId);
+    const cancelled = await updateTransaction(trx, row.id, {
+      status: 'cancelled',
+      refused_code: refusal.code,
+      refused_reason: refusal.reason,
+      paid_at: now,
+      updated_at: now,
+    });
+    await enqueueEvent(trx, 'transfer.cancelled', cancelled, now);
+    return cancelled;
+  });
+}

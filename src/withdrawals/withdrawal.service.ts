@@ -1,0 +1,221 @@
+import type { Transaction } from 'kysely';
+import type { components } from '../../generated/api-types.ts';
+import type { AuthContext } from '../accounts/auth.ts';
+import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { ApiError, unprocessable } from '../http/errors.ts';
+import { messages } from '../http/messages.ts';
+import { claimIdempotencyKey, findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS } from '../idempotency/idempotency.ts';
+import { reserve } from '../ledger/ledger.ts';
+import { enqueueEvent } from '../outbox/outbox.ts';
+import { newId } from '../pix/ids.ts';
+import { feeCents } from '../pix/money.ts';
+import { findRecipient } from '../recipients/recipient.repository.ts';
+import { findTransactionById, insertTransaction } from '../transactions/transaction.repository.ts';
+import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
+import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
+import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
+
+type CreateWithdrawalRequest = components['schemas']['CreateWithdrawalRequest'];
+type WithdrawalCreated = components['schemas']['WithdrawalCreated'];
+type WithdrawalIdempotent = components['schemas']['WithdrawalIdempotent'];
+type WithdrawalUnknown = components['schemas']['WithdrawalUnknown'];
+
+export type CreateWithdrawalOutcome =
+  | { status: 201; body: WithdrawalCreated }
+  | { status: 200; body: WithdrawalIdempotent }
+  | { status: 202; body: WithdrawalUnknown };
+
+/** How long a retry waits for a concurrent identical request that is still talking to the PSP. */
+const IN_FLIGHT_WAIT_MS = 15_000;
+const IN_FLIGHT_POLL_MS = 25;
+
+function withdrawalBody(row: TransactionRow) {
+  return {
+    transactionId: row.id,
+    amountCents: row.amount_cents,
+    feeCents: row.fee_cents,
+    totalDeducted: row.net_cents,
+    ...(row.refused_code !== null ? { refusedCode: row.refused_code } : {}),
+    ...(row.refused_reason !== null ? { refusedReason: row.refused_reason } : {}),
+  };
+}
+
+function idempotentAnswer(row: TransactionRow): CreateWithdrawalOutcome {
+  // A concurrent original still in flight is reported as processing: its money is already reserved.
+  const status = row.status === 'initiating' ? 'processing' : row.status;
+  if (status === 'aborted' || status === 'pending' || status === 'expired') {
+    throw new Error(`withdrawal ${row.id} in unexpected state ${status}`);
+  }
+  return { status: 200, body: { ...withdrawalBody(row), status, idempotent: true } };
+}
+
+async function recordAlert(trx: Transaction<Database>, row: TransactionRow, destination: Destination, at: Date) {
+  if (!destination.recipient) return;
+  // Every third-party withdrawal raises an internal alert (the contract); the back office lists them.
+  await trx
+    .insertInto('withdrawal_alerts')
+    .values({
+      account_id: row.account_id,
+      transaction_id: row.id,
+      recipient_id: destination.recipient.id,
+      amount_cents: row.amount_cents,
+      pix_key_type: destination.pixKeyType,
+      created_at: at,
+    })
+    .execute();
+}
+
+type Phase1 =
+  | { kind: 'existing'; row: TransactionRow }
+  | { kind: 'answered'; row: TransactionRow }
+  | { kind: 'sending'; row: TransactionRow };
+
+/**
+ * POST /v1/withdraw, in two phases so no money is lost or doubled, even if the process dies mid-way:
+ * 1. one database transaction (holding the account's balance row, so caps and balance are exact): claim
+ *    the externalRef, apply the caps and the approval rule, and for an automatic withdrawal reserve
+ *    amount + fee (422 when not covered) and record it as `initiating` (internal, invisible);
+ * 2. send it to the PSP, then turn the reservation into the debit (`processing`, 201; `failed_unknown`,
+ *    202) or release it (502, nothing debited). A withdrawal left `initiating` by a crash is finished by
+ *    reconciliation, which asks the PSP what it knows.
+ */
+export async function createWithdrawal(
+  deps: Deps,
+  auth: AuthContext,
+  body: CreateWithdrawalRequest,
+): Promise<CreateWithdrawalOutcome> {
+  const { account } = auth;
+  const recipientId = requestedRecipientId(body);
+  const recipient = recipientId === undefined ? undefined : await findRecipient(deps.db, account.id, recipientId);
+  const destination = resolveDestination(account, body, recipient, recipientId);
+  checkMaximum(account, body.amountCents);
+  const nowMs = deps.clock.now();
+  const externalRef = body.externalRef;
+
+  if (externalRef !== undefined) {
+    const existing = await findLiveIdempotentTransaction(deps.db, account.id, 'withdrawal', externalRef, nowMs);
+    if (existing) return answerExisting(deps, auth, body, existing);
+  }
+
+  const slots = await takeWithdrawalSlots(deps, account, nowMs);
+  const fee = feeCents({
+    amountCents: body.amountCents,
+    fixedCents: account.withdrawal_fee_fixed_cents,
+    bps: account.withdrawal_fee_bps,
+    capAtAmount: false,
+  });
+  const now = new Date(nowMs);
+  const base: NewTransaction = {
+    id: newId('tx'),
+    account_id: account.id,
+    type: 'withdrawal',
+    status: 'initiating',
+    amount_cents: body.amountCents,
+    fee_cents: fee,
+    net_cents: body.amountCents + fee,
+    total_deducted_cents: body.amountCents + fee,
+    external_ref: externalRef ?? null,
+    pix_key: destination.pixKey,
+    pix_key_type: destination.pixKeyType,
+    description: body.description ?? null,
+    recipient_id: destination.recipient?.id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+
+  let phase1: Phase1;
+  try {
+    phase1 = await deps.db.transaction().execute(async (trx): Promise<Phase1> => {
+      await trx.selectFrom('balances').select('account_id').where('account_id', '=', account.id).forUpdate().execute();
+      if (externalRef !== undefined) {
+        const claim = await claimIdempotencyKey(trx, {
+          accountId: account.id,
+          scope: 'withdrawal',
+          externalRef,
+          transactionId: base.id,
+          expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS),
+          now,
+        });
+        if (!claim.claimed) return { kind: 'existing', row: claim.existing };
+      }
+      const cap = await checkCaps(trx, account, body.amountCents, nowMs);
+      if (cap) {
+        const refused = await insertTransaction(trx, {
+          ...base,
+          status: 'failed',
+          refused_code: cap.code,
+          refused_reason: cap.reason,
+          paid_at: now,
+        });
+        await recordAlert(trx, refused, destination, now);
+        await enqueueEvent(trx, 'transfer.created', refused, now);
+        await enqueueEvent(trx, 'transfer.failed', refused, now);
+        return { kind: 'answered', row: refused };
+      }
+      if (needsApproval(account, body.amountCents)) {
+        const pending = await insertTransaction(trx, { ...base, status: 'pending_approval' });
+        await recordAlert(trx, pending, destination, now);
+        await enqueueEvent(trx, 'transfer.created', pending, now);
+        await enqueueEvent(trx, 'transfer.pending_approval', pending, now);
+        return { kind: 'answered', row: pending };
+      }
+      const initiating = await insertTransaction(trx, { ...base, provider_state: 'sending' });
+      const covered = await reserve(
+        trx,
+        { accountId: account.id, transactionId: initiating.id, kind: 'withdrawal_reserved', at: now },
+        initiating.net_cents,
+      );
+      if (!covered) throw unprocessable(messages.insufficientBalance);
+      await recordAlert(trx, initiating, destination, now);
+      return { kind: 'sending', row: initiating };
+    });
+  } catch (error) {
+    await giveBack(deps, account.id, slots);
+    throw error;
+  }
+
+  if (phase1.kind === 'existing') {
+    await giveBack(deps, account.id, slots);
+    return answerExisting(deps, auth, body, phase1.row);
+  }
+  if (phase1.kind === 'answered') {
+    return { status: 201, body: { ...withdrawalBody(phase1.row), status: phase1.row.status as WithdrawalCreated['status'] } };
+  }
+
+  const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
+  const finished = await finishSend(deps, phase1.row.id, outcome);
+  if (finished.status === 'aborted') {
+    await giveBack(deps, account.id, slots);
+    throw new ApiError(502, messages.withdrawProviderError);
+  }
+  if (outcome.kind === 'confirmation_lost') throw new ApiError(502, messages.withdrawConfirmationCut(finished.id));
+  if (finished.status === 'failed_unknown') {
+    return {
+      status: 202,
+      body: { error: messages.withdrawUnknown, transactionId: finished.id, status: 'failed_unknown' },
+    };
+  }
+  return { status: 201, body: { ...withdrawalBody(finished), status: 'processing' } };
+}
+
+/**
+ * A repeated externalRef: the original, with 200 and `idempotent: true`. When the original is still
+ * talking to the PSP the retry waits for it; when the PSP refused it (502, nothing debited) its
+ * externalRef was freed and the retry is a new withdrawal.
+ */
+async function answerExisting(
+  deps: Deps,
+  auth: AuthContext,
+  body: CreateWithdrawalRequest,
+  existing: TransactionRow,
+): Promise<CreateWithdrawalOutcome> {
+  let row: TransactionRow | undefined = existing;
+  const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+  while (row?.status === 'initiating' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+    row = await findTransactionById(deps.db, existing.id);
+  }
+  if (!row || row.status === 'aborted') return createWithdrawal(deps, auth, body);
+  return idempotentAnswer(row);
+}

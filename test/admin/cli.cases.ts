@@ -1,0 +1,98 @@
+/** The request each command line of the original commands (accounts, keys, balance, charges) must send. */
+import type { CommandCase } from './cli.harness.ts';
+import * as fx from './cli.fixtures.ts';
+
+const A = fx.ACCOUNT_ID;
+const TX = fx.TRANSACTION_ID;
+
+export const baseCases: CommandCase[] = [
+  {
+    name: 'accounts:create sends the documents as typed and KYC pending by default',
+    argv: ['accounts:create', '--legal-name', 'Loja Exemplo Ltda', '--cpf', '529.982.247-25', '--cnpj', '11.222.333/0001-81', '--email', 'financeiro@lojaexemplo.com.br'],
+    method: 'POST',
+    url: '/admin/v1/accounts',
+    body: { legalName: 'Loja Exemplo Ltda', responsibleCpf: '529.982.247-25', companyCnpj: '11.222.333/0001-81', email: 'financeiro@lojaexemplo.com.br', kycStatus: 'pending' },
+    answer: fx.account,
+    shows: A,
+  },
+  {
+    name: 'accounts:create --kyc approved',
+    argv: ['accounts:create', '--legal-name=Loja', '--cpf=52998224725', '--cnpj=11222333000181', '--email=a@b.com.br', '--kyc', 'approved'],
+    method: 'POST',
+    url: '/admin/v1/accounts',
+    body: { legalName: 'Loja', responsibleCpf: '52998224725', companyCnpj: '11222333000181', email: 'a@b.com.br', kycStatus: 'approved' },
+    answer: fx.account,
+    shows: 'KYC',
+  },
+  { name: 'accounts:list', argv: ['accounts:list'], method: 'GET', url: '/admin/v1/accounts', answer: fx.accountList, shows: '1 account' },
+  { name: 'accounts:show', argv: ['accounts:show', A], method: 'GET', url: `/admin/v1/accounts/${A}`, answer: fx.account, shows: 'R$ 1,00 (default)' },
+  {
+    name: 'accounts:update converts every option to its typed property',
+    argv: ['accounts:update', A, '--kyc', 'rejected', '--blocked', 'true', '--ip-allowlist', '203.0.113.10, 198.51.100.0/24', '--charge-min', '500', '--charge-max', 'default', '--charge-fee-fixed', '10', '--charge-fee-bps', '79', '--withdrawal-fee-fixed', '50', '--withdrawal-fee-bps', '0', '--charge-rate', '500'],
+    method: 'PATCH',
+    url: `/admin/v1/accounts/${A}`,
+    body: { kycStatus: 'rejected', blocked: true, ipAllowlist: ['203.0.113.10', '198.51.100.0/24'], chargeMinCents: 500, chargeMaxCents: null, chargeFeeFixedCents: 10, chargeFeeBps: 79, withdrawalFeeFixedCents: 50, withdrawalFeeBps: 0, chargeRatePerHour: 500 },
+    answer: fx.account,
+    shows: '99 bps (0.99 %)',
+  },
+  {
+    name: 'accounts:update converts every money-out option to its typed property',
+    argv: ['accounts:update', A, '--withdrawal-key-types', 'cpf, cnpj,email', '--withdrawal-max', '2000000', '--daily-cap', '5000000', '--monthly-cap', '50000000', '--approval-mode', 'manual', '--approval-threshold', '1000000', '--withdrawals-per-second', '2', '--withdrawals-per-minute', '5', '--withdrawals-per-hour', '30', '--recipient-limit', '25', '--recipients-per-hour', '0'],
+    method: 'PATCH',
+    url: `/admin/v1/accounts/${A}`,
+    body: { withdrawalKeyTypes: ['cpf', 'cnpj', 'email'], withdrawalMaxCents: 2000000, withdrawalDailyCapCents: 5000000, withdrawalMonthlyCapCents: 50000000, withdrawalApprovalMode: 'manual', withdrawalApprovalThresholdCents: 1000000, withdrawalsPerSecond: 2, withdrawalsPerMinute: 5, withdrawalsPerHour: 30, recipientLimit: 25, recipientsPerHour: 0 },
+    answer: fx.account,
+    shows: 'R$ 100.000,00 per day, R$ 1.000.000,00 per month',
+  },
+  {
+    name: 'accounts:update --approval-threshold none and --withdrawal-key-types none send null and []',
+    argv: ['accounts:update', A, '--approval-threshold', 'none', '--withdrawal-key-types', 'none'],
+    method: 'PATCH',
+    url: `/admin/v1/accounts/${A}`,
+    body: { withdrawalApprovalThresholdCents: null, withdrawalKeyTypes: [] },
+    answer: { ...fx.account, withdrawalKeyTypes: [], withdrawalApprovalMode: 'manual' },
+    shows: '(none: every withdrawal refused)',
+  },
+  { name: 'accounts:update --ip-allowlist none clears the list', argv: ['accounts:update', A, '--ip-allowlist', 'none'], method: 'PATCH', url: `/admin/v1/accounts/${A}`, body: { ipAllowlist: [] }, answer: fx.account, shows: '(none: any address)' },
+  { name: 'keys:create --label', argv: ['keys:create', A, '--label', 'Loja virtual'], method: 'POST', url: `/admin/v1/accounts/${A}/api-keys`, body: { label: 'Loja virtual' }, answer: fx.keyCreated, shows: fx.API_KEY_SECRET },
+  { name: 'keys:create without a label sends no body', argv: ['keys:create', A], method: 'POST', url: `/admin/v1/accounts/${A}/api-keys`, answer: fx.keyCreated, shows: fx.KEY_ID },
+  { name: 'keys:list', argv: ['keys:list', A], method: 'GET', url: `/admin/v1/accounts/${A}/api-keys`, answer: fx.keyList, shows: 'active' },
+  { name: 'keys:revoke', argv: ['keys:revoke', A, fx.KEY_ID], method: 'POST', url: `/admin/v1/accounts/${A}/api-keys/${fx.KEY_ID}/revoke`, answer: fx.revokedKey, shows: 'revoked 2026-' },
+  { name: 'balance', argv: ['balance', A], method: 'GET', url: `/admin/v1/accounts/${A}/balance`, answer: fx.balance, shows: 'R$ 2.501,00 (250100 cents), withdrawals being sent' },
+  { name: 'events --limit', argv: ['events', A, '--limit', '20'], method: 'GET', url: `/admin/v1/accounts/${A}/events?limit=20`, answer: fx.events, shows: 'transaction.paid' },
+  { name: 'events without --limit', argv: ['events', A], method: 'GET', url: `/admin/v1/accounts/${A}/events`, answer: fx.events, shows: '1 event' },
+  { name: 'charges:pay with defaults sends no body', argv: ['charges:pay', TX], method: 'POST', url: `/admin/v1/sandbox/charges/${TX}/pay`, answer: fx.paidCharge, shows: 'PAGADOR SANDBOX' },
+  {
+    name: 'charges:pay with a payer and an end-to-end id',
+    argv: ['charges:pay', TX, '--payer-name', 'MARIA DA SILVA', '--payer-document', '529.982.247-25', '--end-to-end-id', 'E00360305202611201405a1B2c3D4e5F'],
+    method: 'POST',
+    url: `/admin/v1/sandbox/charges/${TX}/pay`,
+    body: {
+      payer: { name: 'MARIA DA SILVA', document: '52998224725', documentType: 'cpf', bankAccount: { ispb: '99999004', branch: '0001', account: '000001' } },
+      endToEndId: 'E00360305202611201405a1B2c3D4e5F',
+    },
+    answer: fx.paidCharge,
+    shows: 'paid',
+  },
+  { name: 'charges:expire', argv: ['charges:expire', TX], method: 'POST', url: `/admin/v1/sandbox/charges/${TX}/expire`, answer: { ...fx.paidCharge, status: 'expired' }, shows: 'expired' },
+  { name: 'charges:cancel', argv: ['charges:cancel', TX], method: 'POST', url: `/admin/v1/sandbox/charges/${TX}/cancel`, answer: { ...fx.paidCharge, status: 'cancelled' }, shows: 'cancelled' },
+  {
+    name: 'provider:queue with --count',
+    argv: ['provider:queue', '--operation', 'sendWithdrawal', '--outcome', 'timeout', '--count', '2'],
+    method: 'POST',
+    url: '/admin/v1/sandbox/provider/outcomes',
+    body: { operation: 'sendWithdrawal', outcome: 'timeout', count: 2 },
+    answer: fx.outcomes,
+    shows: 'sendWithdrawal: timeout x2',
+  },
+  {
+    name: 'provider:queue sends the default count 1',
+    argv: ['provider:queue', '--operation', 'registerCharge', '--outcome', 'fail'],
+    method: 'POST',
+    url: '/admin/v1/sandbox/provider/outcomes',
+    body: { operation: 'registerCharge', outcome: 'fail', count: 1 },
+    answer: fx.outcomes,
+    shows: 'timeout',
+  },
+  { name: 'provider:clear', argv: ['provider:clear'], method: 'DELETE', url: '/admin/v1/sandbox/provider/outcomes', answer: fx.noOutcomes, shows: 'Nothing queued' },
+];
