@@ -177,11 +177,203 @@ export interface paths {
          *     the same database transaction as the change that caused them. Each item carries the webhook body
          *     (`payload`) exactly as delivered. Use it to check that a change produced its event (for example
          *     `transaction.paid` after POST /admin/v1/sandbox/charges/{transactionId}/pay) and to answer "was the event
-         *     sent?" questions. Delivery attempts are not part of this list.
+         *     sent?" questions. Delivery attempts are not part of this list: see GET
+         *     /admin/v1/accounts/{accountId}/webhook-attempts (and resend an event with POST
+         *     /admin/v1/accounts/{accountId}/events/{eventId}/resend).
          */
         get: operations["listAccountEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's webhook URLs
+         * @description Every webhook URL of the account, enabled and disabled, in creation order (oldest first): URL, filter,
+         *     description, state and the first 12 characters of the signing secret. Never the secret itself. Deleted
+         *     URLs are not listed.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook URL to an account
+         * @description Adds a URL to which the account's events are delivered (signed `POST`s, see the AsyncAPI document), with
+         *     an optional filter of events and a description. The URL is enabled at once: events produced from now on
+         *     are delivered to it when its filter selects them (earlier events are not; resend them if needed).
+         *
+         *     The response is the ONLY time the signing secret (`secret`, `whsec_` + base64 of 24 random bytes) is
+         *     shown; the list shows its first 12 characters only. Hand it to the merchant over a secure channel. A lost
+         *     secret is replaced by POST .../webhooks/{endpointId}/rotate-secret.
+         *
+         *     An account has at most 6 URLs (enabled or disabled; deleted ones do not count): a seventh is answered
+         *     409. The URL is checked before anything is stored: an absolute `http(s)` URL without credentials, and on
+         *     a server running with `NODE_ENV=production` an `https` URL whose host resolves to public addresses only
+         *     (see WebhookUrl). It is stored normalised (`https://Shop.example.com` becomes
+         *     `https://shop.example.com/`). Each filter entry must be a canonical event name, a category or a
+         *     pre-May-2026 name.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/webhooks/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook URL
+         * @description Removes the URL from the account: it receives nothing more, and its deliveries still pending (first
+         *     attempts and retries not yet made, manual resends) are dropped. Its past attempts stay in the delivery
+         *     history (60 days). The account can then add another URL (at most 6). Deleting is permanent: a deleted
+         *     URL is answered 404 by every operation, a second DELETE included.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook URL
+         * @description Changes what is sent and leaves the rest as it is; at least one property. Typical uses:
+         *
+         *     - **Move** the endpoint: `url` (checked and normalised as at creation). Deliveries not yet made,
+         *       retries included, go to the new URL.
+         *     - **Filter**: `events` replaces the whole filter; `[]` receives every event.
+         *     - **Stop** or **resume**: `enabled: false` / `true`. While disabled nothing is delivered to the URL: new
+         *       events are not queued for it and queued deliveries (retries included) are dropped when they come due.
+         *       Resend what the merchant missed afterwards if needed.
+         *     - **Describe**: `description`, `null` to remove it.
+         *
+         *     The signing secret does not change (rotate it with POST .../rotate-secret). The answer is the whole URL
+         *     after the change, with a new `updatedAt`.
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/webhooks/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook URL's signing secret
+         * @description Gives the URL a new signing secret (`whsec_` + base64 of 24 random bytes), shown in this response ONLY.
+         *     For the next 24 hours (`previousSecretExpiresAt`) every delivery to the URL carries two signatures in
+         *     `X-Service-Signature` (and `webhook-signature`), space-separated as Standard Webhooks allows: one with
+         *     the new secret and one with the previous secret. The merchant can therefore install the new secret at
+         *     any time within the 24 hours without rejecting a delivery; afterwards only the new secret signs.
+         *
+         *     Only one previous secret is kept: rotating again within the 24 hours replaces it with the secret being
+         *     rotated out. `secretPrefix` in the URL's listing changes to the new secret's first 12 characters. Use it
+         *     when a secret leaked or was lost; nothing else about the URL changes.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/webhook-attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's webhook delivery attempts
+         * @description The delivery history of the account, newest first: every attempt (automatic or manual) to every URL, with
+         *     the exact body sent, the HTTP status, the duration, the start of the answer and why an attempt failed.
+         *     Use it to answer "did the merchant receive the event?" and to see why a URL fails. Filter by event
+         *     and/or URL. Attempts are kept 60 days, then purged; attempts to deleted URLs stay until then.
+         */
+        get: operations["listWebhookAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/events/{eventId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an event to the account's webhook URLs
+         * @description A manual resend, as the dashboard offers it: queues a new delivery (trigger `manual`) of the event to
+         *     each chosen URL and answers 202 at once; the delivery worker sends them within seconds (or now, with
+         *     POST /admin/v1/webhooks/dispatch). The event keeps its `eventId` and its body; the timestamp and the
+         *     signature are regenerated for each attempt. Use it after the merchant fixed the cause of a failure that
+         *     is not retried (a `4xx`, a redirect) or when automatic retries ran out.
+         *
+         *     - Without `endpointId` (or without a body): to every **enabled** URL of the account whose filter selects
+         *       the event.
+         *     - With `endpointId`: to that URL only, whatever its filter (to send an event it does not subscribe to);
+         *       it must be an enabled URL of the account: a disabled or deleted one is answered 404.
+         *
+         *     At most **10 manual resends per account per fixed UTC hour** (a resend counts once, whatever the number
+         *     of URLs; a request answered 404 or 409 does not count); beyond it 429, and the counter resets when the
+         *     UTC hour changes. 404 when the event is not an event of this account, or `endpointId` is not an enabled
+         *     URL of it; 409 when, without `endpointId`, no enabled URL receives the event. Nothing is queued in these
+         *     cases.
+         */
+        post: operations["resendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/webhooks/dispatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run one round of the webhook delivery worker now
+         * @description Runs one round of the delivery worker at once instead of waiting for it (the server also runs it
+         *     continuously): up to 100 deliveries that are due (new events, retries whose time has come, manual
+         *     resends), oldest due first, are attempted once, and each attempt is written to the delivery history with its outcome and, when it
+         *     failed in a retryable way, the time of the next attempt (1 min, 5 min, 30 min, 2 h, 6 h after the
+         *     failures). Deliveries not yet due are left alone: this does not shorten the retry schedule.
+         *
+         *     For operators (push a resend out now) and for tests (deliver without waiting). Works for every account;
+         *     it is not a sandbox action and also runs with a real PSP.
+         */
+        post: operations["dispatchWebhooks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -611,6 +803,59 @@ export interface paths {
          *     Only with the simulated PSP (409 otherwise); 409 when the charge is not `pending`.
          */
         post: operations["sandboxCancelCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/charges/{transactionId}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail a pending charge (simulated PSP)
+         * @description Makes a `pending` charge `failed`, as when the PSP reports that it could not complete it: it stops being
+         *     payable, `paidAt` records the moment (the time of the final state) and the event `transaction.failed` is
+         *     written to the outbox. The balance does not change.
+         *
+         *     Only with the simulated PSP (409 otherwise); 409 when the charge is not `pending`.
+         */
+        post: operations["sandboxFailCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/charges/{transactionId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund (part of) a paid charge (simulated PSP)
+         * @description Plays the merchant returning money to the payer of a paid charge (a PIX devolução asked by the
+         *     merchant). In one database transaction `amountCents` is debited from the account's `available`
+         *     balance (it must be covered by the withdrawable balance, available − held − reserved), the charge's `refundedCents` becomes the total returned so far and its status `refunded` when
+         *     that total reaches its `amountCents` (else `partially_refunded`), and the event `transaction.refunded`
+         *     or `transaction.partially_refunded` is written to the outbox. PixGate's fee is not returned to the
+         *     merchant.
+         *
+         *     Works on a `paid` or `partially_refunded` charge. 409, changing nothing, when the charge is in another
+         *     status, when the refunds would add up to more than its `amountCents`, when the withdrawable balance
+         *     does not cover the amount, or without the simulated PSP.
+         */
+        post: operations["sandboxRefundCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1383,6 +1628,338 @@ export interface components {
             count: number;
         };
         /**
+         * WebhookEndpointId
+         * @description Identifier of a webhook URL of an account, `wh_` followed by 24 lower-case hexadecimal characters. It
+         *     names the URL in the back office and in the delivery history; it is not sent to the merchant.
+         * @example wh_8f036b9d118c28ad5beb6580
+         */
+        WebhookEndpointId: string;
+        /**
+         * WebhookUrl
+         * Format: uri
+         * @description The merchant's endpoint: an absolute `https` (or `http`) URL with a host and no user name or password, at
+         *     most 2048 characters. It is stored in its normalised form (WHATWG URL: scheme and host lower-cased, `/`
+         *     for an empty path) and every delivery is a `POST` to exactly that URL (nothing is appended); redirects
+         *     are not followed.
+         *
+         *     On a server running with `NODE_ENV=production` the URL must use `https`, and its host must resolve, to
+         *     public addresses only (no private, loopback or link-local address; checked again at each delivery).
+         *     Elsewhere (development, tests) `http` and local addresses are accepted so that a local receiver can be
+         *     used (`WEBHOOK_ALLOW_PRIVATE` sets the address check either way).
+         * @example https://shop.example.com/webhooks/pixgate
+         */
+        WebhookUrl: string;
+        /**
+         * WebhookEventFilter
+         * @description Which events the URL receives, at most 50 entries; each one is
+         *     - a canonical event name (`transaction.paid`, `transfer.paid`, ... the 21 names of the AsyncAPI
+         *       document),
+         *     - a category: `cashin`, `cashout`, `refund`, `dispute` or `chargeback` (every event of the category), or
+         *     - a name used before May 2026 (`TRANSFER_PAID`, `transaction.refunded.partial`,
+         *       `transfer.refunded.partial`, `chargeback.applied`, `med.opened`, `dispute.opened`, `funds.blocked`,
+         *       `protest.opened`), mapped to its current name.
+         *
+         *     An event is delivered when its name or its category is in the list; an empty list receives every event.
+         *     Names are exact (case-sensitive). Anything else is answered 400 `Unknown event or category: '<entry>'.`
+         *     The list is kept as given (legacy names are not rewritten), and deliveries always carry the current name.
+         * @example [
+         *       "cashin",
+         *       "transfer.paid"
+         *     ]
+         */
+        WebhookEventFilter: string[];
+        /**
+         * WebhookSecretPrefix
+         * @description The first 12 characters of the current signing secret (`whsec_` + 6 characters). Not a secret: it lets
+         *     the service team and the merchant tell which secret is in use, for example after a rotation.
+         * @example whsec_pcCH+D
+         */
+        WebhookSecretPrefix: string;
+        /**
+         * WebhookEndpoint
+         * @description A webhook URL of an account (at most 6 per account): where its events are delivered, which ones, and
+         *     whether deliveries are on. Never carries the signing secret, only its first 12 characters.
+         */
+        WebhookEndpoint: {
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            accountId: components["schemas"]["AccountId"];
+            url: components["schemas"]["WebhookUrl"];
+            /** @description The filter exactly as given (names, categories, legacy names); `[]` receives every event. */
+            events: components["schemas"]["WebhookEventFilter"];
+            /**
+             * @description Free text to tell URLs apart (`ERP`, `Loja virtual`); null when none was given.
+             * @example ERP financeiro
+             */
+            description: string | null;
+            /**
+             * @description Whether events are delivered to the URL. While `false` (PATCH) nothing is delivered to it: new events
+             *     are not queued for it, deliveries already queued (retries included) are dropped when they come due,
+             *     and manual resends skip it.
+             * @example true
+             */
+            enabled: boolean;
+            secretPrefix: components["schemas"]["WebhookSecretPrefix"];
+            /**
+             * @description Unix time in MILLISECONDS.
+             * @example 1795002000000
+             */
+            createdAt: number;
+            /**
+             * @description Unix time in MILLISECONDS of the last change (including a secret rotation).
+             * @example 1795002000000
+             */
+            updatedAt: number;
+        };
+        /**
+         * WebhookEndpointList
+         * @description Every webhook URL of the account, oldest first. Never the secrets.
+         */
+        WebhookEndpointList: {
+            webhooks: components["schemas"]["WebhookEndpoint"][];
+            /**
+             * @description Number of URLs in `webhooks` (at most 6 per account).
+             * @example 2
+             */
+            count: number;
+        };
+        /**
+         * CreateWebhookEndpointRequest
+         * @description Body of POST /admin/v1/accounts/{accountId}/webhooks. Closed object: an unknown field is answered with
+         *     400.
+         */
+        CreateWebhookEndpointRequest: {
+            url: components["schemas"]["WebhookUrl"];
+            /**
+             * @description Which events the URL receives (names, categories, pre-May-2026 names). Omitted or `[]`: every
+             *     event.
+             */
+            events?: components["schemas"]["WebhookEventFilter"];
+            /**
+             * @description Free text, up to 200 characters, to tell URLs apart. When omitted the description is null.
+             * @example ERP financeiro
+             */
+            description?: string;
+        };
+        /**
+         * WebhookSecret
+         * @description The URL's signing secret (Standard Webhooks): `whsec_` + base64 of 24 random bytes (38 characters). The
+         *     merchant verifies each delivery with it (HMAC-SHA256 keyed with the base64-decoded part after `whsec_`;
+         *     see the AsyncAPI document). Shown ONCE, in the answer that creates it (creation or rotation); never
+         *     listed again. Never log it.
+         * @example whsec_pcCH+DymCDK7UrmXwWj1S6BRmBfu9K/2
+         */
+        WebhookSecret: string;
+        /**
+         * WebhookEndpointCreated
+         * @description A new webhook URL with its signing secret. `secret` is returned in this response ONLY: hand it to the
+         *     merchant over a secure channel. A lost secret is replaced by rotating it (POST
+         *     .../webhooks/{endpointId}/rotate-secret).
+         */
+        WebhookEndpointCreated: {
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            accountId: components["schemas"]["AccountId"];
+            url: components["schemas"]["WebhookUrl"];
+            /** @description The filter exactly as given; `[]` (also when none was sent) receives every event. */
+            events: components["schemas"]["WebhookEventFilter"];
+            /**
+             * @description Free text to tell URLs apart; null when none was given.
+             * @example ERP financeiro
+             */
+            description: string | null;
+            /**
+             * @description Always `true` at creation.
+             * @example true
+             */
+            enabled: boolean;
+            secretPrefix: components["schemas"]["WebhookSecretPrefix"];
+            /**
+             * @description Unix time in MILLISECONDS.
+             * @example 1795002000000
+             */
+            createdAt: number;
+            /**
+             * @description Unix time in MILLISECONDS (equal to `createdAt`).
+             * @example 1795002000000
+             */
+            updatedAt: number;
+            secret: components["schemas"]["WebhookSecret"];
+        };
+        /**
+         * DeletedWebhookEndpoint
+         * @description The webhook URL that was deleted.
+         */
+        DeletedWebhookEndpoint: {
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            /**
+             * @description Always `true`.
+             * @example true
+             * @constant
+             */
+            deleted: true;
+        };
+        /**
+         * UpdateWebhookEndpointRequest
+         * @description Body of PATCH /admin/v1/accounts/{accountId}/webhooks/{endpointId}: what to change, at least one
+         *     property; properties not sent are left as they are. Closed object: an unknown field is answered with
+         *     400. The signing secret is changed by rotation only.
+         */
+        UpdateWebhookEndpointRequest: {
+            url?: components["schemas"]["WebhookUrl"];
+            /** @description Replaces the whole filter; `[]` receives every event. */
+            events?: components["schemas"]["WebhookEventFilter"];
+            /**
+             * @description Replaces the description; `null` removes it.
+             * @example ERP financeiro
+             */
+            description?: string | null;
+            /**
+             * @description `false` stops deliveries to the URL: new events are not queued for it and deliveries already queued
+             *     (retries included) are dropped when they come due. `true` resumes deliveries of new events; events
+             *     missed meanwhile can be resent (POST .../events/{eventId}/resend).
+             * @example false
+             */
+            enabled?: boolean;
+        };
+        /**
+         * RotatedWebhookSecret
+         * @description The new signing secret of a webhook URL, shown this once, and until when the previous secret still
+         *     signs deliveries.
+         */
+        RotatedWebhookSecret: {
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            secret: components["schemas"]["WebhookSecret"];
+            /**
+             * @description Unix time in MILLISECONDS, 24 hours after the rotation. Until then every delivery carries two
+             *     signatures in `X-Service-Signature`, space-separated (new secret and previous secret), so the
+             *     merchant can switch secrets without rejecting deliveries; afterwards only the new one.
+             * @example 1795279200000
+             */
+            previousSecretExpiresAt: number;
+        };
+        /**
+         * WebhookAttempt
+         * @description One delivery attempt: one `POST` of one event to one URL, automatic (the first attempt and the retries
+         *     after 1 min, 5 min, 30 min, 2 h and 6 h) or manual (a resend). Kept 60 days, then purged.
+         */
+        WebhookAttempt: {
+            /**
+             * @description Sequential number of the attempt in the whole history (not per account).
+             * @example 4821
+             */
+            attemptId: number;
+            eventId: components["schemas"]["EventId"];
+            event: components["schemas"]["EventName"];
+            /** @description The webhook URL the attempt went to (it may have been deleted since). */
+            endpointId: components["schemas"]["WebhookEndpointId"];
+            /** @description The URL as it was at the time of the attempt (a later PATCH does not change it here). */
+            url: components["schemas"]["WebhookUrl"];
+            /**
+             * @description 1-based number of the attempt within its delivery: 1 for the first try, 2 to 6 for the automatic
+             *     retries. A manual resend is a new delivery, so it starts again at 1.
+             * @example 1
+             */
+            attemptNumber: number;
+            /**
+             * @description `automatic` for the event's own delivery and its retries; `manual` for a resend.
+             * @example automatic
+             * @enum {string}
+             */
+            trigger: "automatic" | "manual";
+            /**
+             * @description The exact body that was sent (the JSON text whose bytes were signed). The same for every attempt of
+             *     an event, manual resends included: only the timestamp and the signature change.
+             * @example {"eventId":"evt_3b8e0c5d71a94f26e8d0b4c1","event":"transaction.paid"}
+             */
+            requestBody: string;
+            /**
+             * @description The HTTP status answered by the merchant; null when no answer came (timeout, network error, unsafe address).
+             * @example 200
+             */
+            httpStatus: number | null;
+            /**
+             * @description How long the attempt took, in milliseconds (an attempt is cut at 10 s and counts as a timeout).
+             * @example 182
+             */
+            durationMs: number;
+            /**
+             * @description The first 1024 characters of the merchant's answer body; null when there was no answer or it was empty.
+             * @example ok
+             */
+            responseExcerpt: string | null;
+            /**
+             * @description Why the attempt failed without a usable answer; null otherwise (an HTTP status, even 4xx or 5xx, is
+             *     in `httpStatus`):
+             *     - `timeout`: no answer within 10 seconds (retried);
+             *     - `network: <message>`: DNS, connection or TLS failure (retried);
+             *     - `redirect not followed`: a `3xx` answer (not retried; the status is in `httpStatus`);
+             *     - `unsafe address`: the URL resolved to a private, loopback or link-local address at delivery time
+             *       (production); nothing was sent, and it is not retried.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description Unix time in MILLISECONDS when the attempt was made.
+             * @example 1795183501200
+             */
+            createdAt: number;
+        };
+        /**
+         * WebhookAttemptList
+         * @description The account's delivery attempts, newest first, at most `limit`.
+         */
+        WebhookAttemptList: {
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * @description Number of attempts in `attempts`.
+             * @example 2
+             */
+            count: number;
+        };
+        /**
+         * ResendEventRequest
+         * @description Optional body of POST /admin/v1/accounts/{accountId}/events/{eventId}/resend. Closed object: an unknown
+         *     field is answered with 400.
+         */
+        ResendEventRequest: {
+            /**
+             * @description Resend to this webhook URL only, whatever its filter; it must be an enabled URL of the account (404
+             *     otherwise). Omitted: to every enabled URL of the account whose filter selects the event.
+             */
+            endpointId?: components["schemas"]["WebhookEndpointId"];
+        };
+        /**
+         * WebhookDeliveryId
+         * @description Identifier of one delivery: one event to one URL, with its attempts (`dlv_` followed by 24 lower-case
+         *     hexadecimal characters). A manual resend is a new delivery of the same event.
+         * @example dlv_cc73eb6f31782fe8820c92c1
+         */
+        WebhookDeliveryId: string;
+        /**
+         * EventResend
+         * @description The manual deliveries queued for the event, one per webhook URL.
+         */
+        EventResend: {
+            eventId: components["schemas"]["EventId"];
+            /** @description One new delivery (trigger `manual`) per URL the event is resent to. */
+            deliveries: {
+                deliveryId: components["schemas"]["WebhookDeliveryId"];
+                endpointId: components["schemas"]["WebhookEndpointId"];
+            }[];
+        };
+        /**
+         * DispatchResult
+         * @description What one round of the webhook delivery worker did.
+         */
+        DispatchResult: {
+            /**
+             * @description How many due deliveries the round took, at most 100 (first attempts, retries whose time had come,
+             *     manual resends). Each was attempted once and recorded in the delivery history, except deliveries to a
+             *     URL disabled or deleted meanwhile, which were dropped without an attempt.
+             * @example 3
+             */
+            attempted: number;
+        };
+        /**
          * RecipientStatus
          * @description - `pending_review`: registered by the merchant (POST /v1/recipients), waiting for the compliance review.
          *     - `active`: approved; listed by GET /v1/recipients and usable in withdrawals (Mode 2).
@@ -1892,6 +2469,19 @@ export interface components {
             endToEndId?: components["schemas"]["EndToEndId"];
         };
         /**
+         * SandboxRefundChargeRequest
+         * @description Body of POST /admin/v1/sandbox/charges/{transactionId}/refund. Closed object: an unknown field is
+         *     answered with 400.
+         */
+        SandboxRefundChargeRequest: {
+            /**
+             * @description How much the merchant returns to the payer now, in cents. Refunds add up: together with what was
+             *     already returned, at most the charge's `amountCents`, else 409.
+             * @example 400
+             */
+            amountCents: number;
+        };
+        /**
          * ProviderOperation
          * @description A call the gateway makes to the PSP (more may be added):
          *     - `registerCharge`: registering a new charge, made by POST /v1/pix.
@@ -2077,6 +2667,24 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
+        /** @description A malformed `accountId` (not `acc_` + 24 lower-case hex) or `endpointId` (not `wh_` + 24 lower-case hex) in the path. */
+        InvalidEndpointPath: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
+        /** @description No such account, or no webhook URL with this `endpointId` in this account (or it was deleted). */
+        WebhookEndpointNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
         /**
          * @description A malformed `accountId` (not `acc_` + 24 lower-case hex) or `recipientId` (not 24 lower-case hex) in the
          *     path.
@@ -2208,6 +2816,36 @@ export interface components {
          * @example 20
          */
         EventLimitQuery: number;
+        /**
+         * @description The webhook URL (`wh_` + 24 lower-case hex), as returned at creation and by the list. A value not of this
+         *     form is answered with 400; a URL that is not of this account (or was deleted) with 404.
+         * @example wh_8f036b9d118c28ad5beb6580
+         */
+        EndpointIdPath: components["schemas"]["WebhookEndpointId"];
+        /**
+         * @description Only the attempts of this event (`evt_` + 24 lower-case hex; a value not of this form is answered with
+         *     400). A filter: an unknown event gives an empty list, not 404.
+         * @example evt_3b8e0c5d71a94f26e8d0b4c1
+         */
+        AttemptEventIdQuery: components["schemas"]["EventId"];
+        /**
+         * @description Only the attempts to this webhook URL (`wh_` + 24 lower-case hex; a value not of this form is answered
+         *     with 400). A filter: an unknown or deleted URL gives its past attempts or an empty list, not 404.
+         * @example wh_8f036b9d118c28ad5beb6580
+         */
+        AttemptEndpointIdQuery: components["schemas"]["WebhookEndpointId"];
+        /**
+         * @description How many attempts to return, newest first: an integer from 1 to 200, default 50. Outside 1..200 or not
+         *     an integer: 400 (rejected, never clamped).
+         * @example 20
+         */
+        AttemptLimitQuery: number;
+        /**
+         * @description The event (`evt_` + 24 lower-case hex), as GET /admin/v1/accounts/{accountId}/events lists it. A value
+         *     not of this form is answered with 400; an event that is not of this account with 404.
+         * @example evt_3b8e0c5d71a94f26e8d0b4c1
+         */
+        EventIdPath: components["schemas"]["EventId"];
         /**
          * @description Only the recipients with this status (for example `pending_review`, the review queue); all when omitted.
          * @example pending_review
@@ -2613,6 +3251,378 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["AccountNotFound"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URLs and their number (at most 6). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["InvalidAccountId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AccountNotFound"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description URL added and enabled. `secret` is shown this once: it cannot be read again through any endpoint. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            /**
+             * @description The URL or the filter is not accepted, the body is invalid (missing `url`, URL over 2048 characters,
+             *     more than 50 filter entries, description over 200 characters, unknown field, malformed JSON), or the
+             *     `accountId` is malformed. Nothing was stored.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AccountNotFound"];
+            /** @description The account already has 6 webhook URLs (delete one first). Nothing was stored. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description The webhook URL (`wh_` + 24 lower-case hex), as returned at creation and by the list. A value not of this
+                 *     form is answered with 400; a URL that is not of this account (or was deleted) with 404.
+                 * @example wh_8f036b9d118c28ad5beb6580
+                 */
+                endpointId: components["parameters"]["EndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL was deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidEndpointPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description The webhook URL (`wh_` + 24 lower-case hex), as returned at creation and by the list. A value not of this
+                 *     form is answered with 400; a URL that is not of this account (or was deleted) with 404.
+                 * @example wh_8f036b9d118c28ad5beb6580
+                 */
+                endpointId: components["parameters"]["EndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook URL after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /**
+             * @description The new URL or filter is not accepted (same rules as at creation), the body is invalid (empty object,
+             *     unknown field, wrong type, malformed JSON), or an id in the path is malformed. Nothing was changed.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description The webhook URL (`wh_` + 24 lower-case hex), as returned at creation and by the list. A value not of this
+                 *     form is answered with 400; a URL that is not of this account (or was deleted) with 404.
+                 * @example wh_8f036b9d118c28ad5beb6580
+                 */
+                endpointId: components["parameters"]["EndpointIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new secret, shown this once, and when the previous one stops signing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            400: components["responses"]["InvalidEndpointPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+        };
+    };
+    listWebhookAttempts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the attempts of this event (`evt_` + 24 lower-case hex; a value not of this form is answered with
+                 *     400). A filter: an unknown event gives an empty list, not 404.
+                 * @example evt_3b8e0c5d71a94f26e8d0b4c1
+                 */
+                eventId?: components["parameters"]["AttemptEventIdQuery"];
+                /**
+                 * @description Only the attempts to this webhook URL (`wh_` + 24 lower-case hex; a value not of this form is answered
+                 *     with 400). A filter: an unknown or deleted URL gives its past attempts or an empty list, not 404.
+                 * @example wh_8f036b9d118c28ad5beb6580
+                 */
+                endpointId?: components["parameters"]["AttemptEndpointIdQuery"];
+                /**
+                 * @description How many attempts to return, newest first: an integer from 1 to 200, default 50. Outside 1..200 or not
+                 *     an integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["AttemptLimitQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts and their number. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookAttemptList"];
+                };
+            };
+            /** @description A malformed `accountId`, `eventId` or `endpointId`, or `limit` outside 1..200 or not an integer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["AccountNotFound"];
+        };
+    };
+    resendEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
+                 *     that does not exist with 404 `Account not found.`.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description The event (`evt_` + 24 lower-case hex), as GET /admin/v1/accounts/{accountId}/events lists it. A value
+                 *     not of this form is answered with 400; an event that is not of this account with 404.
+                 * @example evt_3b8e0c5d71a94f26e8d0b4c1
+                 */
+                eventId: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ResendEventRequest"];
+            };
+        };
+        responses: {
+            /** @description The manual deliveries were queued, one per URL. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventResend"];
+                };
+            };
+            /** @description A malformed `accountId`, `eventId` or `endpointId`, or an invalid body (unknown field, malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such account, no such event in this account, or `endpointId` is not an enabled URL of this account (unknown, disabled or deleted). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /**
+             * @description Without `endpointId`: no enabled URL of the account receives the event (none configured, all
+             *     disabled, or no filter selects it). Nothing was queued.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The account already made 10 manual resends in this UTC hour. Retry after the hour changes; nothing
+             *     was queued. No `Retry-After` header.
+             */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    dispatchWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many due deliveries the round took. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DispatchResult"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     listAccountRecipients: {
@@ -3387,6 +4397,90 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ChargeNotFound"];
             409: components["responses"]["ChargeNotPending"];
+        };
+    };
+    sandboxFailCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                transactionId: components["parameters"]["ChargeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge, now `failed`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            400: components["responses"]["InvalidTransactionId"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ChargeNotFound"];
+            409: components["responses"]["ChargeNotPending"];
+        };
+    };
+    sandboxRefundCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                transactionId: components["parameters"]["ChargeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRefundChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description The charge after the refund, as GET /v1/transactions/{id} shows it to the merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description A malformed `transactionId`, or an invalid body (`amountCents` missing or below 1, unknown field, malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ChargeNotFound"];
+            /** @description The refund cannot be made; or the server does not run the simulated PSP. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     queueProviderOutcome: {

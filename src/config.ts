@@ -24,6 +24,12 @@ export interface Config {
   authCacheTtlMs: number;
   /** The simulated PSP settles accepted withdrawals this long after acceptance (null: only on command). */
   simSettleAfterMs: number | null;
+  /** Webhooks may go to http:// and private/loopback addresses (development and tests only). */
+  webhookAllowPrivate: boolean;
+  /** How long one webhook attempt may take before it counts as a timeout. */
+  webhookTimeoutMs: number;
+  /** Run the background jobs (expiry, reconciliation, webhook delivery, purge) in the server process. */
+  runJobs: boolean;
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -64,5 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: parseBool(env.SEED_DEMO, true),
     authCacheTtlMs,
     simSettleAfterMs: env.SIM_SETTLE_AFTER_MS === 'never' ? null : Number(env.SIM_SETTLE_AFTER_MS ?? 3000),
+    webhookAllowPrivate: parseBool(env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
+    webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS ?? 10_000),
+    runJobs: parseBool(env.RUN_JOBS, true),
   };
 }

@@ -2,20 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
-import { Authenticator } from './accounts/auth.ts';
 import { countAccounts } from './accounts/account.repository.ts';
 import { createAccount, issueApiKey } from './accounts/account.service.ts';
 import { createApp } from './app.ts';
-import { expireDueCharges } from './charges/charge.expiry.ts';
-import { systemClock } from './clock.ts';
+import { startJobs } from './jobs.ts';
+import { buildRuntime } from './runtime.ts';
 import { loadConfig, type Config } from './config.ts';
-import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrate.ts';
 import type { Deps } from './deps.ts';
-import { consoleLogger } from './http/errorMiddleware.ts';
-import { SimulatedProvider } from './provider/simulated.ts';
-import { startScheduler } from './scheduler.ts';
-import { reconcileWithdrawals } from './withdrawals/withdrawal.settlement.ts';
 
 /**
  * The operator token of the back office: ADMIN_TOKEN, or one generated once into the data directory's
@@ -53,26 +46,11 @@ async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(database.db);
-  const provider = new SimulatedProvider(database.db, systemClock, { settleAfterMs: config.simSettleAfterMs });
-  const deps: Deps = {
-    db: database.db,
-    dbKind: database.kind,
-    clock: systemClock,
-    provider,
-    simulatedProvider: provider,
-    authenticator: new Authenticator(database.db, systemClock, config.authCacheTtlMs),
-    config,
-    logger: consoleLogger,
-  };
+  const { deps, database } = await buildRuntime(config);
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
   const admin = operatorToken(config);
   const app = createApp(deps, { operatorToken: admin.token });
-  const scheduler = startScheduler(deps, [
-    { name: 'expire-charges', everyMs: 5_000, run: expireDueCharges },
-    { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
-  ]);
+  const jobs = config.runJobs ? startJobs(deps) : undefined;
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
@@ -95,10 +73,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal} received: finishing requests in flight, then stopping.`);
-    scheduler.stop();
     server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await scheduler.idle();
+    await Promise.all([new Promise<void>((resolve) => server.close(() => resolve())), jobs?.stop()]);
     await database.close();
     process.exit(0);
   };

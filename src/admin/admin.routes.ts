@@ -13,6 +13,7 @@ import { checkLedger, readBalance } from '../ledger/ledger.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { toAdminAccount, toAdminApiKey } from './admin.mapper.ts';
 import { moneyOutAdminRoutes } from './moneyOut.routes.ts';
+import { webhookAdminRoutes } from './webhooks.routes.ts';
 import { operatorAuth } from './operatorAuth.ts';
 
 type CreateAccountRequest = components['schemas']['CreateAccountRequest'];
@@ -228,6 +229,7 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
   });
 
   router.use(moneyOutAdminRoutes(deps, () => simulated(deps)));
+  router.use(webhookAdminRoutes(deps, () => simulated(deps)));
   router.use(adminErrors);
   return router;
 }

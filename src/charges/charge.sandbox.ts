@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import type { PartyJson, StoredTransactionStatus, TransactionRow } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { credit } from '../ledger/ledger.ts';
+import { credit, debitWithdrawable } from '../ledger/ledger.ts';
 import { enqueueEvent } from '../outbox/outbox.ts';
 import { generateEndToEndId } from '../pix/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -70,5 +70,42 @@ export async function endCharge(
     const ended = await updateTransaction(trx, row.id, { status, paid_at: now, updated_at: now });
     await enqueueEvent(trx, status === 'expired' ? 'transaction.expired' : 'transaction.cancelled', ended, now);
     return ended;
+  });
+}
+
+/**
+ * The merchant returns (part of) a paid charge to its payer (what a refund through the PSP does): the
+ * amount leaves the withdrawable balance, the charge becomes `partially_refunded` or `refunded`, and
+ * `transaction.partially_refunded` / `transaction.refunded` is emitted, in one database transaction.
+ */
+export async function refundCharge(deps: Deps, transactionId: string, amountCents: number): Promise<TransactionRow> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockCharge(trx, transactionId);
+    if (row.status !== 'paid' && row.status !== 'partially_refunded') {
+      throw new ApiError(409, `Charge cannot be refunded: status ${row.status}.`);
+    }
+    const refunded = (row.refunded_cents ?? 0) + amountCents;
+    if (refunded > row.amount_cents) throw new ApiError(409, 'Refund exceeds the charge amount.');
+    const movement = { accountId: row.account_id, transactionId: row.id, kind: 'refund_debit' as const, at: now };
+    if (!(await debitWithdrawable(trx, movement, amountCents))) {
+      throw new ApiError(409, 'The withdrawable balance does not cover the refund.');
+    }
+    const status = refunded >= row.amount_cents ? 'refunded' : 'partially_refunded';
+    const updated = await updateTransaction(trx, row.id, { status, refunded_cents: refunded, updated_at: now });
+    await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now);
+    return updated;
+  });
+}
+
+/** The PSP could not complete a pending charge: `failed`, `transaction.failed`, nothing credited. */
+export async function failCharge(deps: Deps, transactionId: string): Promise<TransactionRow> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockCharge(trx, transactionId);
+    if (row.status !== 'pending') throw new ApiError(409, `Charge is not pending: status ${row.status}.`);
+    const failed = await updateTransaction(trx, row.id, { status: 'failed', paid_at: now, updated_at: now });
+    await enqueueEvent(trx, 'transaction.failed', failed, now);
+    return failed;
   });
 }

@@ -71,6 +71,23 @@ export async function reserve(trx: Transaction<Database>, movement: Movement, am
   return true;
 }
 
+/**
+ * Takes money from the withdrawable balance at once (a refund of a charge to its payer): one conditional
+ * statement; false, changing nothing, when available − holds − reservations does not cover it.
+ */
+export async function debitWithdrawable(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<boolean> {
+  assertPositive(amountCents);
+  const result = await trx
+    .updateTable('balances')
+    .set((eb) => ({ available_cents: eb('available_cents', '-', amountCents), updated_at: movement.at }))
+    .where('account_id', '=', movement.accountId)
+    .where(sql<boolean>`available_cents - held_cents - reserved_cents >= ${amountCents}`)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await record(trx, movement, -amountCents, 0);
+  return true;
+}
+
 /** The provider took the withdrawal (or may have): the reservation becomes a debit of the same amount. */
 export async function debitReservation(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<void> {
   assertPositive(amountCents);
@@ -103,7 +120,9 @@ export async function releaseReservation(
 
 /**
  * Takes money that a hold protects (a chargeback after a MED or dispute): held and available go down
- * together. Returns false when the account's available balance does not cover it.
+ * together. Returns false when the available balance not reserved for withdrawals in flight does not
+ * cover it: a reservation is turned into a debit of `available` when the PSP answers, so taking reserved
+ * money here would drive `available` below zero then (and leave the withdrawal stuck in flight).
  */
 export async function debitHeld(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<boolean> {
   assertPositive(amountCents);
@@ -115,7 +134,7 @@ export async function debitHeld(trx: Transaction<Database>, movement: Movement, 
       updated_at: movement.at,
     }))
     .where('account_id', '=', movement.accountId)
-    .where('available_cents', '>=', amountCents)
+    .where(sql<boolean>`available_cents - reserved_cents >= ${amountCents}`)
     .where('held_cents', '>=', amountCents)
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) return false;
@@ -164,7 +183,8 @@ export interface LedgerViolation {
 
 /**
  * Invariants: every balance equals the sums of its entries (available, held, reserved); held equals the
- * active holds; reserved equals the withdrawals in flight to the provider; nothing is negative; and every
+ * active holds; reserved equals the withdrawals in flight to the provider and is covered by available;
+ * nothing is negative; and every
  * transaction's ledger effect matches its state (a debit has its transaction, a reversal restores exactly
  * what was taken).
  */
@@ -205,6 +225,8 @@ export async function checkLedger(db: Kysely<Database>, accountId?: string): Pro
     check(Number(row.active_holds) === Number(row.held_cents), `held ${row.held_cents} != active holds ${row.active_holds}`);
     check(Number(row.in_flight) === Number(row.reserved_cents), `reserved ${row.reserved_cents} != withdrawals in flight ${row.in_flight}`);
     check(Number(row.available_cents) >= 0, `negative available ${row.available_cents}`);
+    // A reservation becomes a debit of available when the PSP answers: it must always be covered.
+    check(Number(row.reserved_cents) <= Number(row.available_cents), `reserved ${row.reserved_cents} > available ${row.available_cents}`);
   }
   const txFilter = accountId === undefined ? sql`true` : sql`t.account_id = ${accountId}`;
   const effects = await sql<{

@@ -3,10 +3,12 @@ import type { Database, TransactionRow } from '../db/schema.ts';
 import { categoryOf, type EventName } from '../events/catalog.ts';
 import { newId } from '../pix/ids.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { fanOut } from '../webhooks/endpoints.ts';
 
 /**
  * Writes an event to the outbox in the caller's database transaction, so an event exists if and only if
- * the state change that caused it was committed. Delivery reads the outbox (see the webhooks module).
+ * the state change that caused it was committed, together with one delivery per webhook URL that takes it
+ * (src/webhooks): the delivery worker then sends them, at least once.
  */
 export async function enqueueEvent(
   trx: Transaction<Database>,
@@ -40,5 +42,6 @@ export async function enqueueEvent(
       created_at: at,
     })
     .execute();
+  await fanOut(trx, { id: eventId, accountId: transaction.account_id, name: event, at });
   return eventId;
 }

@@ -7,9 +7,10 @@ import { COMMANDS } from '../../src/admin/cli/commands/index.ts';
 import { baseCases } from './cli.cases.ts';
 import { fakeAdmin, TOKEN } from './cli.harness.ts';
 import { moneyOutCases } from './cli.moneyout.cases.ts';
+import { webhookCases } from './cli.webhooks.cases.ts';
 
 const admin = fakeAdmin();
-const cases = [...baseCases, ...moneyOutCases];
+const cases = [...baseCases, ...moneyOutCases, ...webhookCases];
 
 describe('admin CLI requests', () => {
   it.each(cases)('$name', async (c) => {

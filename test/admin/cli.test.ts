@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as fx from './cli.fixtures.ts';
 import { fakeAdmin, TOKEN } from './cli.harness.ts';
 import * as mo from './cli.moneyout.fixtures.ts';
+import * as wh from './cli.webhooks.fixtures.ts';
 
 const admin = fakeAdmin();
 
@@ -28,6 +29,56 @@ describe('admin CLI output', () => {
     const result = await admin.run(['keys:create', fx.ACCOUNT_ID]);
     expect(result.stdout.split(fx.API_KEY_SECRET)).toHaveLength(2);
     expect(result.stderr).toMatch(/only time this API key is shown/);
+  });
+
+  it('prints a new webhook signing secret once, with a warning on stderr', async () => {
+    admin.answer(201, wh.webhookCreated);
+    const result = await admin.run(['webhooks:create', fx.ACCOUNT_ID, '--url', wh.webhook.url]);
+    expect(result.stdout.split(wh.WEBHOOK_SECRET)).toHaveLength(2);
+    expect(result.stdout).toMatch(/Events\s+cashin, transfer\.paid/);
+    expect(result.stderr).toMatch(/only time this signing secret is shown/);
+  });
+
+  it('prints a rotated secret once and says until when the previous one signs', async () => {
+    admin.answer(200, wh.rotatedSecret);
+    const result = await admin.run(['webhooks:rotate', fx.ACCOUNT_ID, wh.ENDPOINT_ID]);
+    expect(result.stdout.split(wh.ROTATED_SECRET)).toHaveLength(2);
+    expect(result.stdout).toMatch(/Previous secret\s+still signs until 2026-11-21T15:53:20\.000Z \(two signatures per delivery\)/);
+    expect(result.stderr).toMatch(/only time this signing secret is shown.*24 hours/s);
+  });
+
+  it('lists webhook URLs with their state, secret prefix and filter, never a secret', async () => {
+    admin.answer(200, wh.webhookList);
+    const result = await admin.run(['webhooks:list', fx.ACCOUNT_ID]);
+    expect(result.stdout).toMatch(new RegExp(`${wh.ENDPOINT_ID}\\s+enabled\\s+whsec_pcCH\\+D\\s+cashin, transfer\\.paid`));
+    expect(result.stdout).toMatch(new RegExp(`${wh.OTHER_ENDPOINT_ID}\\s+disabled\\s+whsec_AcX3\\+p\\s+all events`));
+    expect(result.stdout).not.toContain(wh.WEBHOOK_SECRET);
+  });
+
+  it('shows each attempt with its HTTP status, or why there was none', async () => {
+    const redirect = { ...wh.attempts.attempts[1]!, httpStatus: 301, error: 'redirect not followed' };
+    admin.answer(200, { attempts: [...wh.attempts.attempts, redirect], count: 3 });
+    const result = await admin.run(['webhooks:attempts', fx.ACCOUNT_ID]);
+    const lines = result.stdout.split('\n');
+    expect(lines[1]).toMatch(/#2 automatic\s+10000 ms\s+timeout$/);
+    expect(lines[2]).toMatch(/#1 automatic\s+182 ms\s+503$/);
+    expect(lines[3]).toMatch(/301 redirect not followed$/);
+    expect(lines[4]).toBe('3 attempts');
+  });
+
+  it("prints the server's 409 when an account already has 6 webhook URLs", async () => {
+    admin.answer(409, { error: 'An account can have at most 6 webhook URLs.' });
+    const result = await admin.run(['webhooks:create', fx.ACCOUNT_ID, '--url', wh.webhook.url]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('Error (HTTP 409): An account can have at most 6 webhook URLs.');
+    expect(result.stdout).toBe('');
+  });
+
+  it("prints the server's 429 when the manual resend limit is reached", async () => {
+    admin.answer(429, { error: 'Manual resend limit reached: 10 per hour per account.' });
+    const result = await admin.run(['events:resend', fx.ACCOUNT_ID, wh.EVENT_ID]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('Error (HTTP 429): Manual resend limit reached: 10 per hour per account.');
   });
 
   it('shows the approval rule and the withdrawal limits of an account', async () => {

@@ -4,6 +4,7 @@ import { COMMANDS, SECTIONS } from '../../src/admin/cli/commands/index.ts';
 import * as fx from './cli.fixtures.ts';
 import { fakeAdmin } from './cli.harness.ts';
 import * as mo from './cli.moneyout.fixtures.ts';
+import * as wh from './cli.webhooks.fixtures.ts';
 
 const admin = fakeAdmin();
 const A = fx.ACCOUNT_ID;
@@ -44,6 +45,21 @@ describe('admin CLI usage errors', () => {
     [['withdrawals:reject-psp', mo.WITHDRAWAL_ID, '--code', 'PIX_KEY_NOT_FOUND'], /missing --reason/],
     [['withdrawals:return', mo.WITHDRAWAL_ID], /missing --amount/],
     [['reconcile', 'now'], /unexpected argument 'now'/],
+    [['webhooks:create', A], /missing --url <url>/],
+    [['webhooks:create', A, '--url', 'https://x.example.com', '--events', ''], /--events needs event names or categories/],
+    [['webhooks:create', A, '--url', 'https://x.example.com', '--events', ' , '], /--events needs event names or categories/],
+    [['webhooks:update', A], /missing <endpointId>/],
+    [['webhooks:update', A, wh.ENDPOINT_ID], /Nothing to update/],
+    [['webhooks:update', A, wh.ENDPOINT_ID, '--enabled', 'yes'], /--enabled must be 'true' or 'false'/],
+    [['webhooks:update', A, wh.ENDPOINT_ID, '--secret', 'x'], /Unknown option '--secret'/],
+    [['webhooks:delete', A], /missing <endpointId>/],
+    [['webhooks:rotate', A], /missing <endpointId>/],
+    [['webhooks:attempts', A, '--limit', 'many'], /--limit must be an integer/],
+    [['events:resend', A], /missing <eventId>/],
+    [['webhooks:dispatch', 'now'], /unexpected argument 'now'/],
+    [['charges:refund', fx.TRANSACTION_ID], /missing --amount/],
+    [['charges:refund', fx.TRANSACTION_ID, '--amount', '4,00'], /--amount must be an integer/],
+    [['charges:fail', fx.TRANSACTION_ID, '--amount', '1'], /Unknown option '--amount'/],
   ])('%j is refused locally', async (argv, message) => {
     const result = await admin.run(argv);
     expect(result.code).toBe(1);
@@ -57,6 +73,12 @@ describe('admin CLI usage errors', () => {
     for (const command of COMMANDS) expect(result.stdout).toContain(command.name);
     for (const section of SECTIONS) expect(result.stdout).toContain(`\n${section.title}\n`);
     expect(result.stdout).toContain('holds:place <accountId> --amount <N> --reason <med|dispute|protest|administrative>');
+    expect(result.stdout).toContain('webhooks:create <accountId> --url <url> [--events <a,b,...|all>] [--description <text>]');
+    expect(result.stdout).toContain(
+      'webhooks:update <accountId> <endpointId> [--url <url>] [--events <a,b,...|all>] [--description <text>] [--enabled <true|false>]',
+    );
+    expect(result.stdout).toContain('events:resend <accountId> <eventId> [--endpoint <endpointId>]');
+    expect(result.stdout).toContain('charges:refund <transactionId> --amount <N>');
   });
 
   it("prints one command's help with help <command>", async () => {
@@ -64,6 +86,13 @@ describe('admin CLI usage errors', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Usage: node src/admin/cli.ts withdrawals:reject <transactionId> [--reason <text>] [--json]');
     expect(result.stdout).toContain('refusedReason the MERCHANT sees');
+  });
+
+  it('explains the event filter and how to clear a description in help webhooks:update', async () => {
+    const result = await admin.run(['help', 'webhooks:update']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('categories (cashin, cashout, refund, dispute, chargeback)');
+    expect(result.stdout).toContain("new description; '' removes it");
   });
 
   it('prints a command help with --help and sends nothing', async () => {

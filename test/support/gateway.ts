@@ -62,7 +62,9 @@ async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise
   };
 }
 
-export async function startGateway(options: { authCacheTtlMs?: number; trustProxy?: string } = {}): Promise<Gateway> {
+export async function startGateway(
+  options: { authCacheTtlMs?: number; trustProxy?: string; webhookTimeoutMs?: number } = {},
+): Promise<Gateway> {
   const { handle, drop } = await openDatabase();
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
@@ -75,6 +77,7 @@ export async function startGateway(options: { authCacheTtlMs?: number; trustProx
   const config = {
     ...loadConfig({ NODE_ENV: 'test', TRUST_PROXY: options.trustProxy }),
     authCacheTtlMs: options.authCacheTtlMs ?? 5000,
+    webhookTimeoutMs: options.webhookTimeoutMs ?? 2000,
   };
   const deps: Deps = {
     db: handle.db,

@@ -38,13 +38,31 @@ export function oneOf<T extends string>(option: string, raw: string, allowed: Re
   return match;
 }
 
-/** `a,b, c` -> ['a', 'b', 'c']; an empty value or `none` -> [] (clears the list). */
-export function list(raw: string): string[] {
-  if (raw.trim().toLowerCase() === 'none') return [];
+/** `a,b, c` -> ['a', 'b', 'c'] (blank items dropped). */
+function items(raw: string): string[] {
   return raw
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '');
+}
+
+/** `a,b, c` -> ['a', 'b', 'c']; an empty value or `none` -> [] (clears the list). */
+export function list(raw: string): string[] {
+  return raw.trim().toLowerCase() === 'none' ? [] : items(raw);
+}
+
+/**
+ * A webhook URL's event filter: `transaction.paid,cashout` -> the entries as typed (the server checks each
+ * one); `all` -> [] (every event). Unlike `list`, an empty value is refused: an empty filter means every
+ * event, which must be asked for by name, not reached by a stray `--events ''`.
+ */
+export function eventFilter(option: string, raw: string): string[] {
+  if (raw.trim().toLowerCase() === 'all') return [];
+  const entries = items(raw);
+  if (entries.length === 0) {
+    throw usageError(`--${option} needs event names or categories separated by commas, or 'all' for every event.`);
+  }
+  return entries;
 }
 
 /** `cpf,email` -> each checked against the allowed values; `none` -> [] (see `list`). */

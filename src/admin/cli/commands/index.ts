@@ -6,7 +6,17 @@ import { createKey, listKeys, revokeKey } from './keys.ts';
 import { balance, events, ledgerCheck } from './ledger.ts';
 import { reconcile, rejectWithdrawalAtPsp, returnWithdrawal, settleWithdrawal } from './psp.ts';
 import { approveRecipient, deactivateRecipient, listRecipients, rejectRecipient } from './recipients.ts';
-import { cancelCharge, clearOutcomes, expireCharge, payCharge, queueOutcome } from './sandbox.ts';
+import { cancelCharge, clearOutcomes, expireCharge, failCharge, payCharge, queueOutcome, refundCharge } from './sandbox.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  dispatchWebhooks,
+  listAttempts,
+  listWebhooks,
+  resendEvent,
+  rotateWebhook,
+  updateWebhook,
+} from './webhooks.ts';
 import { approveWithdrawal, cancelWithdrawal, listAlerts, listWithdrawals, rejectWithdrawal } from './withdrawals.ts';
 
 export interface CommandSection {
@@ -18,6 +28,10 @@ export const SECTIONS: readonly CommandSection[] = [
   { title: 'Accounts', commands: [createAccount, listAccounts, showAccount, updateAccount] },
   { title: 'API keys', commands: [createKey, listKeys, revokeKey] },
   { title: 'Balance, events and ledger', commands: [balance, events, ledgerCheck] },
+  {
+    title: 'Webhooks (URLs, delivery history, resends)',
+    commands: [createWebhook, listWebhooks, updateWebhook, deleteWebhook, rotateWebhook, listAttempts, resendEvent, dispatchWebhooks],
+  },
   { title: 'Recipients (compliance review)', commands: [listRecipients, approveRecipient, rejectRecipient, deactivateRecipient] },
   {
     title: 'Withdrawals (approval queue and alerts)',
@@ -30,6 +44,8 @@ export const SECTIONS: readonly CommandSection[] = [
       payCharge,
       expireCharge,
       cancelCharge,
+      failCharge,
+      refundCharge,
       settleWithdrawal,
       rejectWithdrawalAtPsp,
       returnWithdrawal,

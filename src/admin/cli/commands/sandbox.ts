@@ -1,4 +1,7 @@
-/** charges:pay, charges:expire, charges:cancel, provider:queue, provider:clear (simulated PSP only). */
+/**
+ * charges:pay, charges:expire, charges:cancel, charges:fail, charges:refund, provider:queue, provider:clear
+ * (simulated PSP only).
+ */
 import { integer, oneOf, optionalParty } from '../args.ts';
 import { arg, defineCommand, required, type CommandInput } from '../command.ts';
 import { segment } from '../http.ts';
@@ -9,6 +12,7 @@ import type {
   ProviderOutcome,
   ProviderOutcomes,
   QueueProviderOutcomeRequest,
+  SandboxRefundChargeRequest,
   Transaction,
 } from '../types.ts';
 
@@ -58,6 +62,27 @@ export const cancelCharge = defineCommand<Transaction>({
   args: ['transactionId'],
   options: [],
   request: (input) => ({ method: 'POST', path: chargePath(input, 'cancel') }),
+  render: renderTransaction,
+});
+
+export const failCharge = defineCommand<Transaction>({
+  name: 'charges:fail',
+  summary: 'The PSP could not complete a pending charge: failed (emits transaction.failed).',
+  args: ['transactionId'],
+  options: [],
+  request: (input) => ({ method: 'POST', path: chargePath(input, 'fail') }),
+  render: renderTransaction,
+});
+
+export const refundCharge = defineCommand<Transaction>({
+  name: 'charges:refund',
+  summary: 'The merchant returns (part of) a paid charge to the payer: debited, emits transaction.(partially_)refunded.',
+  args: ['transactionId'],
+  options: [{ name: 'amount', value: '<N>', required: true, help: 'cents returned now (>= 1; refunds add up to at most the amount)' }],
+  request(input) {
+    const body: SandboxRefundChargeRequest = { amountCents: integer('amount', required(input, 'amount')) };
+    return { method: 'POST', path: chargePath(input, 'refund'), body };
+  },
   render: renderTransaction,
 });
 
