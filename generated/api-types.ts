@@ -182,8 +182,9 @@ export interface paths {
          *
          *     **Ceiling.** At most 10 recipients per account, counting `active` plus `pending_review` (adjustable by
          *     the PixGate team after review). Registering a new document beyond it: 422 `Limite de 10 destinatários
-         *     atingido. Remova um inativo ou fale com o suporte.`. Re-registering an existing document is never blocked
-         *     by the ceiling.
+         *     atingido. Remova um inativo ou fale com o suporte.`. Re-registering a document that is already
+         *     `pending_review` or `active` is never blocked by the ceiling; a rejected or removed one going back to review
+         *     counts like a new one.
          *
          *     **Rate limit.** 60 requests per fixed UTC hour per account (PixGate's value; the counter resets when the
          *     UTC hour changes). A request answered `200` for an already registered document and failed requests do not
@@ -529,14 +530,6 @@ export interface components {
          */
         PixKeyTypeInput: string;
         /**
-         * @description Identifier of an authorised third-party recipient: 24 lower-case hexadecimal characters, derived
-         *     deterministically from the account and the recipient's document (the first 24 hex digits of SHA-256 of
-         *     `<accountId>:<documentType>:<document>`), so registering the same document again yields the same id and
-         *     two merchants never share ids for the same person.
-         * @example 3f9a1c0d7e5b2a4f6c8d0e1f
-         */
-        RecipientId: string;
-        /**
          * CreateWithdrawalRequest
          * @description Body of POST /v1/withdraw. Without `recipientId` the withdrawal goes to the account holder (Mode 1); with
          *     it, to an approved third-party recipient (Mode 2). Closed object: an unknown field is answered with 400
@@ -566,9 +559,11 @@ export interface components {
             externalRef?: components["schemas"]["ExternalRef"];
             /**
              * @description Selects Mode 2: the id of an active, approved recipient of this account (see GET /v1/recipients).
-             *     Must be exactly 24 lower-case hexadecimal characters, else 400 `recipientId inválido.`.
+             *     Must be exactly 24 hexadecimal characters (any case; ids are listed in lower case), else 400
+             *     `recipientId inválido.`.
+             * @example 3f9a1c0d7e5b2a4f6c8d0e1f
              */
-            recipientId?: components["schemas"]["RecipientId"];
+            recipientId?: string;
         };
         /**
          * @description Stable upper-case reason code of a refused withdrawal: use it for logic (`refusedReason` is for people).
@@ -682,6 +677,14 @@ export interface components {
             /** @constant */
             status: "failed_unknown";
         };
+        /**
+         * @description Identifier of an authorised third-party recipient: 24 lower-case hexadecimal characters, derived
+         *     deterministically from the account and the recipient's document (the first 24 hex digits of SHA-256 of
+         *     `<accountId>:<documentType>:<document>`), so registering the same document again yields the same id and
+         *     two merchants never share ids for the same person.
+         * @example 3f9a1c0d7e5b2a4f6c8d0e1f
+         */
+        RecipientId: string;
         /** @enum {string} */
         DocumentType: "cpf" | "cnpj";
         /**

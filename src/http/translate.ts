@@ -1,5 +1,6 @@
 import { ApiError } from './errors.ts';
 import { messages } from './messages.ts';
+import { normalizeDocumentType, stripDocument } from '../pix/documents.ts';
 
 /**
  * Turns express-openapi-validator's Ajv errors (English, one per failing keyword) into the one Portuguese
@@ -19,6 +20,7 @@ interface IssueContext {
   keyword: string;
   value: unknown;
   issue: ValidatorIssue;
+  request: RequestView;
 }
 
 type Rule = { path: string; message: (context: IssueContext) => string };
@@ -37,10 +39,16 @@ const chargeRules: Rule[] = [
   { path: '/body/customer/document', message: () => messages.customerDocumentMissing },
   {
     path: '/body/customer/document/number',
-    message: ({ keyword }) =>
-      keyword === 'required' || keyword === 'type' || keyword === 'minLength'
-        ? messages.customerDocumentMissing
-        : messages.customerDocumentNumber,
+    message: ({ keyword, value, request }) => {
+      if (keyword === 'required' || keyword === 'type' || keyword === 'minLength') return messages.customerDocumentMissing;
+      if (keyword === 'maxLength') {
+        const digits = stripDocument(String(value)).length;
+        return documentTypeAt(request, '/body/customer/document/type') === 'cnpj'
+          ? messages.customerCnpjLength(digits)
+          : messages.customerCpfLength(digits);
+      }
+      return messages.customerDocumentNumber;
+    },
   },
   {
     path: '/body/customer/document/type',
@@ -68,7 +76,19 @@ const recipientRules: Rule[] = [
     path: '/body/legalName',
     message: ({ keyword }) => (keyword === 'maxLength' ? messages.legalNameTooLong : messages.legalName),
   },
-  { path: '/body/document', message: () => messages.recipientDocumentRequired },
+  {
+    path: '/body/document',
+    message: ({ keyword, value, request }) => {
+      if (keyword === 'required' || keyword === 'type' || keyword === 'minLength') return messages.recipientDocumentRequired;
+      if (keyword === 'maxLength') {
+        const digits = stripDocument(String(value)).length;
+        return documentTypeAt(request, '/body/documentType') === 'cnpj'
+          ? messages.recipientCnpjLength(digits)
+          : messages.recipientCpfLength(digits);
+      }
+      return messages.recipientDocumentCharacters;
+    },
+  },
   { path: '/body/documentType', message: ({ value }) => messages.recipientDocumentType(value ?? '') },
   {
     path: '/body/pixKey',
@@ -113,6 +133,11 @@ function valueAt(path: string, request: RequestView): unknown {
   return current;
 }
 
+/** The normalised document type the body declares at `path`, when it declares a valid one. */
+function documentTypeAt(request: RequestView, path: string): 'cpf' | 'cnpj' | undefined {
+  return normalizeDocumentType(valueAt(path, request));
+}
+
 function fieldName(path: string): string {
   return path.split('/').slice(2).join('.');
 }
@@ -137,7 +162,8 @@ export function translateValidationIssues(
   for (const rule of rules) {
     const issue = issues.find((candidate) => candidate.path === rule.path && !unknownFieldMessage(candidate));
     if (issue) {
-      return new ApiError(400, rule.message({ keyword: keywordOf(issue), value: valueAt(issue.path, request), issue }));
+      const context = { keyword: keywordOf(issue), value: valueAt(issue.path, request), issue, request };
+      return new ApiError(400, rule.message(context));
     }
   }
   for (const issue of issues) {

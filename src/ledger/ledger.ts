@@ -184,9 +184,8 @@ export interface LedgerViolation {
 /**
  * Invariants: every balance equals the sums of its entries (available, held, reserved); held equals the
  * active holds; reserved equals the withdrawals in flight to the provider and is covered by available;
- * nothing is negative; and every
- * transaction's ledger effect matches its state (a debit has its transaction, a reversal restores exactly
- * what was taken).
+ * nothing is negative; and every transaction's ledger effect matches its state (a debit has its
+ * transaction, a reversal restores exactly what was taken).
  */
 export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<LedgerViolation[]> {
   const filter = accountId === undefined ? sql`true` : sql`b.account_id = ${accountId}`;

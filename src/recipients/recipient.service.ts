@@ -78,8 +78,9 @@ function answer(status: 201 | 200, row: RecipientRow): RegisterOutcome {
  * POST /v1/recipients, idempotent by document (the contract's four cases): new → 201 pending_review;
  * pending → 200 unchanged; active → 200 active, approval not downgraded; rejected or deactivated →
  * 200 pending_review with the submitted data (a new review). New registrations and new reviews count
- * against the ceiling (active + pending_review) and the hourly limit; answers for an existing pending or
- * active recipient count against neither.
+ * against the ceiling (active + pending_review); answers for an existing pending or active recipient
+ * count against neither. Only 201 answers keep their slot of the hourly limit (the contract: a 200 for an
+ * already registered document does not use one), though a new review needs a free slot to go ahead.
  */
 export async function registerRecipient(deps: Deps, auth: AuthContext, body: CreateRecipientRequest): Promise<RegisterOutcome> {
   const recipient = normalize(auth.accountId, body);

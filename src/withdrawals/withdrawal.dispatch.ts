@@ -54,8 +54,8 @@ const PROVIDER_REFUSED_REASON = 'O provedor recusou o saque; o valor não foi de
  * - accepted / confirmation lost: the reservation becomes the debit; `processing`.
  * - indeterminate: the reservation becomes the debit; `failed_unknown`, left to reconciliation.
  * - refused: the reservation is released, nothing is debited. A withdrawal the merchant never saw
- *   (`initiating`, answered 502) becomes `aborted` and frees its externalRef for the retry; an approved
- *   one becomes `failed`.
+ *   (`initiating`, answered 502) becomes `aborted`, drops its third-party alert and frees its externalRef
+ *   for the retry; an approved one becomes `failed`.
  * A withdrawal no longer in flight (reconciliation finished it first) is returned unchanged.
  */
 export async function finishSend(deps: Deps, transactionId: string, outcome: SendOutcome): Promise<TransactionRow> {
@@ -80,6 +80,9 @@ export async function applySendOutcome(
   if (outcome.kind === 'refused') {
     await releaseReservation(trx, { ...movement, kind: 'withdrawal_reservation_released' }, total);
     if (!announced) {
+      // Rolled back as if never requested (502): no alert of a third-party withdrawal that never existed,
+      // and the externalRef is free for the retry, which raises its own alert.
+      await trx.deleteFrom('withdrawal_alerts').where('transaction_id', '=', row.id).execute();
       if (row.external_ref !== null) {
         await trx
           .deleteFrom('idempotency_keys')

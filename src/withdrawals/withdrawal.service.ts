@@ -10,7 +10,7 @@ import { reserve } from '../ledger/ledger.ts';
 import { enqueueEvent } from '../outbox/outbox.ts';
 import { newId } from '../pix/ids.ts';
 import { feeCents } from '../pix/money.ts';
-import { findRecipient } from '../recipients/recipient.repository.ts';
+import { findRecipient, lockRecipientStatus } from '../recipients/recipient.repository.ts';
 import { findTransactionById, insertTransaction } from '../transactions/transaction.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
@@ -74,8 +74,9 @@ type Phase1 =
 /**
  * POST /v1/withdraw, in two phases so no money is lost or doubled, even if the process dies mid-way:
  * 1. one database transaction (holding the account's balance row, so caps and balance are exact): claim
- *    the externalRef, apply the caps and the approval rule, and for an automatic withdrawal reserve
- *    amount + fee (422 when not covered) and record it as `initiating` (internal, invisible);
+ *    the externalRef, check that a recipient is still active, apply the caps and the approval rule, and
+ *    for an automatic withdrawal reserve amount + fee (422 when not covered) and record it as
+ *    `initiating` (internal, invisible);
  * 2. send it to the PSP, then turn the reservation into the debit (`processing`, 201; `failed_unknown`,
  *    202) or release it (502, nothing debited). A withdrawal left `initiating` by a crash is finished by
  *    reconciliation, which asks the PSP what it knows.
@@ -87,16 +88,19 @@ export async function createWithdrawal(
 ): Promise<CreateWithdrawalOutcome> {
   const { account } = auth;
   const recipientId = requestedRecipientId(body);
-  const recipient = recipientId === undefined ? undefined : await findRecipient(deps.db, account.id, recipientId);
-  const destination = resolveDestination(account, body, recipient, recipientId);
-  checkMaximum(account, body.amountCents);
   const nowMs = deps.clock.now();
   const externalRef = body.externalRef;
 
+  // A retry is answered with the original before the destination is checked again: a recipient
+  // deactivated (or a setting changed) since then must not make a withdrawal already sent look refused.
   if (externalRef !== undefined) {
     const existing = await findLiveIdempotentTransaction(deps.db, account.id, 'withdrawal', externalRef, nowMs);
     if (existing) return answerExisting(deps, auth, body, existing);
   }
+
+  const recipient = recipientId === undefined ? undefined : await findRecipient(deps.db, account.id, recipientId);
+  const destination = resolveDestination(account, body, recipient, recipientId);
+  checkMaximum(account, body.amountCents);
 
   const slots = await takeWithdrawalSlots(deps, account, nowMs);
   const fee = feeCents({
@@ -138,6 +142,11 @@ export async function createWithdrawal(
           now,
         });
         if (!claim.claimed) return { kind: 'existing', row: claim.existing };
+      }
+      // The recipient was read before this transaction: a deactivation committed since then refuses the
+      // withdrawal here, and one still to come waits for this commit and then cancels what it left pending.
+      if (destination.recipient && (await lockRecipientStatus(trx, account.id, destination.recipient.id)) !== 'active') {
+        throw unprocessable(messages.recipientDeactivated);
       }
       const cap = await checkCaps(trx, account, body.amountCents, nowMs);
       if (cap) {
