@@ -10,8 +10,8 @@ import { lockTransaction, updateTransaction } from '../transactions/transaction.
 export type SendOutcome =
   | { kind: 'accepted'; providerRef: string }
   | { kind: 'confirmation_lost'; providerRef: string }
-  /** A definite failure: the PSP did not take the order. */
-  | { kind: 'refused' }
+  /** A definite failure: the PSP did not take the order (or, found by reconciliation, never received it). */
+  | { kind: 'refused'; notReceived?: boolean }
   /** No answer: the PSP may or may not have taken the order. */
   | { kind: 'indeterminate' };
 
@@ -48,6 +48,7 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
 }
 
 const PROVIDER_REFUSED_REASON = 'O provedor recusou o saque; o valor não foi debitado.';
+const NOT_RECEIVED_REASON = 'O saque não chegou ao provedor; o valor não foi debitado.';
 
 /**
  * Applies a send outcome to a withdrawal still in flight, in one database transaction with its events:
@@ -96,8 +97,8 @@ export async function applySendOutcome(
     const failed = await updateTransaction(trx, row.id, {
       status: 'failed',
       provider_state: null,
-      refused_code: 'PROVIDER_REJECTED',
-      refused_reason: PROVIDER_REFUSED_REASON,
+      refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
+      refused_reason: outcome.notReceived ? NOT_RECEIVED_REASON : PROVIDER_REFUSED_REASON,
       paid_at: now,
       updated_at: now,
     });
@@ -119,4 +120,22 @@ export async function applySendOutcome(
   if (!announced) await enqueueEvent(trx, 'transfer.created', processing, now);
   await enqueueEvent(trx, 'transfer.processing', processing, now);
   return processing;
+}
+
+/**
+ * A retry finds its original still `initiating` (its process died mid-send, or the PSP is slow): the
+ * merchant is now told about this withdrawal, so it becomes visible as `processing` (money still reserved,
+ * `provider_state` still `sending`) with `transfer.created`. From then on reconciliation or the original
+ * finishes it as an announced withdrawal (`failed` with its event, never `aborted`), so one externalRef
+ * never names two transactions.
+ */
+export async function announceInFlight(deps: Deps, transactionId: string): Promise<TransactionRow | undefined> {
+  const now = new Date(deps.clock.now());
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await lockTransaction(trx, transactionId);
+    if (!row || row.status !== 'initiating') return row;
+    const announced = await updateTransaction(trx, row.id, { status: 'processing' });
+    await enqueueEvent(trx, 'transfer.created', announced, now);
+    return announced;
+  });
 }

@@ -12,7 +12,7 @@ import { newId } from '../pix/ids.ts';
 import { feeCents } from '../pix/money.ts';
 import { findRecipient, lockRecipientStatus } from '../recipients/recipient.repository.ts';
 import { findTransactionById, insertTransaction } from '../transactions/transaction.repository.ts';
-import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
+import { announceInFlight, finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
 
@@ -42,9 +42,9 @@ function withdrawalBody(row: TransactionRow) {
 }
 
 function idempotentAnswer(row: TransactionRow): CreateWithdrawalOutcome {
-  // A concurrent original still in flight is reported as processing: its money is already reserved.
-  const status = row.status === 'initiating' ? 'processing' : row.status;
-  if (status === 'aborted' || status === 'pending' || status === 'expired') {
+  // answerExisting announces an original still in flight before answering, so it is never `initiating` here.
+  const status = row.status;
+  if (status === 'initiating' || status === 'aborted' || status === 'pending' || status === 'expired') {
     throw new Error(`withdrawal ${row.id} in unexpected state ${status}`);
   }
   return { status: 200, body: { ...withdrawalBody(row), status, idempotent: true } };
@@ -198,6 +198,8 @@ export async function createWithdrawal(
     await giveBack(deps, account.id, slots);
     throw new ApiError(502, messages.withdrawProviderError);
   }
+  // A retry announced it while we were talking to the PSP, and the PSP refused it: still nothing debited.
+  if (finished.status === 'failed') throw new ApiError(502, messages.withdrawProviderError);
   if (outcome.kind === 'confirmation_lost') throw new ApiError(502, messages.withdrawConfirmationCut(finished.id));
   if (finished.status === 'failed_unknown') {
     return {
@@ -225,6 +227,7 @@ async function answerExisting(
     await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
     row = await findTransactionById(deps.db, existing.id);
   }
+  if (row?.status === 'initiating') row = await announceInFlight(deps, row.id);
   if (!row || row.status === 'aborted') return createWithdrawal(deps, auth, body);
   return idempotentAnswer(row);
 }

@@ -45,7 +45,7 @@ async function applyObservation(
   if (row.provider_state === 'sending') {
     // The send never finished here (crash, or a very slow PSP): resolve it from the PSP's own record.
     if (observed.state === 'unknown') return row;
-    if (observed.state === 'not_found') return applySendOutcome(trx, row, { kind: 'refused' }, now);
+    if (observed.state === 'not_found') return applySendOutcome(trx, row, { kind: 'refused', notReceived: true }, now);
     row = await applySendOutcome(trx, row, { kind: 'accepted', providerRef: observed.providerRef }, now);
   }
   const movement = { accountId: row.account_id, transactionId: row.id, at: now };

@@ -1,0 +1,101 @@
+import { sql, type Kysely } from 'kysely';
+import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
+import type { Database } from '../../src/db/schema.ts';
+import { checkLedger } from '../../src/ledger/ledger.ts';
+
+/**
+ * The money invariants the fault tests check on the database itself, after processes died mid-flight:
+ * what `checkLedger` verifies, plus the links between ledger, transactions, outbox and idempotency keys.
+ */
+
+/** The tests' own connections carry this name, so a test can tell them from a gateway process's. */
+export const TEST_APPLICATION_NAME = 'pixgate-faults-test';
+
+export async function openTestDb(databaseUrl: string): Promise<DatabaseHandle> {
+  const url = new URL(databaseUrl);
+  url.searchParams.set('application_name', TEST_APPLICATION_NAME);
+  return connectDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+}
+
+/** Every violated invariant, as a sentence; empty when the money is consistent. */
+export async function moneyProblems(db: Kysely<Database>): Promise<string[]> {
+  const problems = (await checkLedger(db)).map((violation) => `checkLedger: ${violation.problem}`);
+
+  // Every withdrawal debit has its transaction, and the transaction has at least one outbox event.
+  const orphanDebits = await sql<{ id: string; transaction_id: string | null; has_tx: boolean; events: number }>`
+    SELECT e.id::text AS id, e.transaction_id, (t.id IS NOT NULL) AS has_tx,
+      (SELECT count(*) FROM outbox_events o WHERE o.transaction_id = e.transaction_id)::int AS events
+    FROM ledger_entries e LEFT JOIN transactions t ON t.id = e.transaction_id
+    WHERE e.kind = 'withdrawal_debit'`.execute(db);
+  for (const debit of orphanDebits.rows) {
+    if (!debit.has_tx) problems.push(`withdrawal_debit entry ${debit.id} has no transaction (${debit.transaction_id})`);
+    else if (debit.events === 0) problems.push(`withdrawal_debit of ${debit.transaction_id} has no outbox event`);
+  }
+
+  // A transaction is debited at most once, and only a withdrawal that is (or was) paid out is debited.
+  const debits = await sql<{ transaction_id: string; type: string; status: string; n: number }>`
+    SELECT e.transaction_id, t.type, t.status, count(*)::int AS n
+    FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id
+    WHERE e.kind = 'withdrawal_debit' GROUP BY e.transaction_id, t.type, t.status`.execute(db);
+  for (const debit of debits.rows) {
+    if (debit.n !== 1) problems.push(`transaction ${debit.transaction_id} debited ${debit.n} times`);
+    if (debit.type !== 'withdrawal') problems.push(`withdrawal_debit on ${debit.type} ${debit.transaction_id}`);
+  }
+
+  // No externalRef produced two live transactions (aborted ones are invisible and freed their key).
+  const duplicates = await sql<{ account_id: string; type: string; external_ref: string; n: number }>`
+    SELECT account_id, type, external_ref, count(*)::int AS n FROM transactions
+    WHERE external_ref IS NOT NULL AND status <> 'aborted'
+    GROUP BY account_id, type, external_ref HAVING count(*) > 1`.execute(db);
+  for (const row of duplicates.rows) {
+    problems.push(`externalRef ${row.external_ref} (${row.type}) has ${row.n} live transactions`);
+  }
+
+  // Every live idempotency key points at a transaction of its own externalRef that is not aborted.
+  const keys = await sql<{ external_ref: string; scope: string; status: string | null; ref: string | null }>`
+    SELECT k.external_ref, k.scope, t.status, t.external_ref AS ref
+    FROM idempotency_keys k LEFT JOIN transactions t ON t.id = k.transaction_id
+    WHERE t.id IS NULL OR t.status = 'aborted' OR t.external_ref IS DISTINCT FROM k.external_ref`.execute(db);
+  for (const key of keys.rows) {
+    problems.push(`idempotency key ${key.scope}/${key.external_ref} points at ${key.status ?? 'nothing'} (${key.ref})`);
+  }
+  return problems;
+}
+
+export interface AccountMoney {
+  availableCents: number;
+  reservedCents: number;
+  /** Sum of amount + fee of the withdrawals that took money: processing, paid, failed_unknown. */
+  debitedCents: number;
+  /** Sum of the net amounts of paid charges. */
+  creditedCents: number;
+}
+
+export async function accountMoney(db: Kysely<Database>, accountId: string): Promise<AccountMoney> {
+  const balance = await db
+    .selectFrom('balances')
+    .select(['available_cents', 'reserved_cents'])
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  const sums = await sql<{ debited: number; credited: number }>`
+    SELECT
+      coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'paid', 'failed_unknown')), 0)::bigint AS debited,
+      coalesce(sum(net_cents) FILTER (WHERE type = 'pix_in' AND status = 'paid'), 0)::bigint AS credited
+    FROM transactions WHERE account_id = ${accountId}`.execute(db);
+  return {
+    availableCents: Number(balance.available_cents),
+    reservedCents: Number(balance.reserved_cents),
+    debitedCents: Number(sums.rows[0]?.debited ?? 0),
+    creditedCents: Number(sums.rows[0]?.credited ?? 0),
+  };
+}
+
+/** Withdrawals still in flight to the PSP (reserved, not yet debited or released). */
+export async function sendsInFlight(db: Kysely<Database>): Promise<{ id: string; status: string; external_ref: string | null }[]> {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'status', 'external_ref'])
+    .where('type', '=', 'withdrawal')
+    .where((eb) => eb.or([eb('status', '=', 'initiating'), eb('provider_state', '=', 'sending')]))
+    .execute();
+}
