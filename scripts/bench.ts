@@ -1,0 +1,425 @@
+/**
+ * `npm run bench`: PixGate against the Prism mock of its own contract, against bare Express 5 plus one
+ * pg query (the floor under a fresh database read) and against bare Express 5 (the HTTP stack's ceiling),
+ * side by side on this machine, in one bounded run (about 5 minutes). Traffic goes to 127.0.0.1 only.
+ *
+ * 1. Creates the database `pixgate_bench_<random>` on 127.0.0.1:5432 and starts the gateway on it
+ *    (`node src/main.ts`, NODE_ENV=production, random operator token, no demo seed, withdrawals settled
+ *    only on command). Through the back office: accounts with approved KYC, limits raised, charge fee 0,
+ *    API keys, and a balance funded with paid charges for every withdrawal the run can make.
+ * 2. Starts the other servers (the gateway again with VALIDATE_RESPONSES=true, Prism without `-m`,
+ *    Express + pg, bare Express), each in its own child process on this Node (24), and measures each
+ *    operation on every server back to back: autocannon, 64 connections, 2 s warm-up, 10 s measured,
+ *    at most --max-requests requests. POST /v1/pix and POST /v1/withdraw (Mode 1 to the holder's CPF)
+ *    send a unique externalRef per request; Prism gets `Prefer: code=201` on the POSTs.
+ *    Per case: req/s, p50/p99 latency, status codes, CPU of the server, of Postgres (this database's
+ *    backends) and of the load generator, CPU time per request, and other load on the machine.
+ * 3. RSS of every server after the load (/proc/<pid>/status).
+ * 4. Webhooks (NODE_ENV=development so http://127.0.0.1 receivers are allowed, response validation off):
+ *    --webhook-events charges over --webhook-accounts accounts paid in a burst through the sandbox, with
+ *    the delivery worker running (delay from state change to first attempt, p50/p99), then the same burst
+ *    with RUN_JOBS=false and a server with its worker started on the backlog (deliveries/s).
+ * 5. Prints the table with PASS/MISS per target and writes reports/bench-<date>.json and
+ *    reports/bench-latest.json; server logs go to reports/logs/. Stops every process and drops the
+ *    database, also on failure or Ctrl-C.
+ *
+ * `npm run bench -- --profile`: the gateway only, one process per operation (and one for webhooks) run
+ * under `node --cpu-prof`; prints the hottest functions of each with file:line (reports/profiles/…) and
+ * writes reports/bench-profile-latest.json.
+ *
+ * Options: --duration=S (10) --warmup=S (2) --connections=N (64) --max-requests=N (300000 per case)
+ * --webhook-events=N (2000) --webhook-accounts=N (8) --profile. Exit code 1 when the run is invalid
+ * (a gateway answer other than 2xx, a connection error, a webhook that never arrived, a logged error).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fromRoot, relativeToRoot } from './lib/paths.ts';
+import { freePort } from './lib/prism.ts';
+import { WITHDRAWAL_DEBIT_CENTS, requestFor, type CaseContext } from './lib/bench/cases.ts';
+import { installCleanupHandlers, onCleanup, runCleanups } from './lib/bench/cleanup.ts';
+import { runCase, type LoadOptions } from './lib/bench/load.ts';
+import { createBenchDatabase, postgresSettings } from './lib/bench/postgres.ts';
+import { readMemory, startCpuMeter, type CpuShares, type MemoryReading } from './lib/bench/procfs.ts';
+import { renderProfile, summarizeProfile, type ProfileSummary } from './lib/bench/profile.ts';
+import { BackOffice, FUNDING_CHARGE_CENTS, type Merchant } from './lib/bench/provision.ts';
+import {
+  OPERATIONS,
+  TARGETS,
+  computeRatios,
+  computeTargets,
+  findProblems,
+  findWarnings,
+  renderReport,
+  type CaseRecord,
+  type OperationId,
+  type Report,
+  type TargetId,
+} from './lib/bench/report.ts';
+import { startCeiling, startDbFloor, startGateway, startPrismMock, type ServerProcess } from './lib/bench/servers.ts';
+import {
+  collectFirstAttempts,
+  createCharges,
+  delaysOf,
+  deliveryRate,
+  payAll,
+  prepareWebhookAccounts,
+  startReceiver,
+  summarizeDelays,
+  verifySample,
+  type WebhookResult,
+} from './lib/bench/webhooks.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '64' },
+    'max-requests': { type: 'string', default: '300000' },
+    'webhook-events': { type: 'string', default: '2000' },
+    'webhook-accounts': { type: 'string', default: '8' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+
+function positive(name: string, raw: string | undefined, max: number): number {
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > max) throw new Error(`--${name} must be a number in (0, ${max}], got '${raw}'`);
+  return value;
+}
+
+const load: LoadOptions = {
+  durationS: positive('duration', flags.duration, 60),
+  warmupS: positive('warmup', flags.warmup, 30),
+  connections: Math.round(positive('connections', flags.connections, 1024)),
+  maxRequests: Math.round(positive('max-requests', flags['max-requests'], 2_000_000)),
+};
+const webhookEvents = Math.round(positive('webhook-events', flags['webhook-events'], 20_000));
+const webhookAccounts = Math.round(positive('webhook-accounts', flags['webhook-accounts'], 64));
+const profileMode = flags.profile;
+
+const REPORTS = fromRoot('reports');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
+const runTag = randomBytes(3).toString('hex');
+const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+
+const cases: CaseRecord[] = [];
+const memory: Record<string, MemoryReading | undefined> = {};
+const errorLines: Record<string, string[]> = {};
+const logs: Record<string, string> = {};
+const profiles: Record<string, ProfileSummary> = {};
+/** Set once the database exists: the CPU meter counts only Postgres backends of this database. */
+let databaseName: string | undefined;
+
+function log(line: string): void {
+  console.log(line);
+}
+
+async function measure(server: ServerProcess, target: TargetId, operation: OperationId, context: CaseContext): Promise<void> {
+  const spec = requestFor(operation, { ...context, target });
+  let cpu: CpuShares | undefined;
+  const result = await runCase(server.baseUrl, spec, load, () => {
+    const meter = startCpuMeter(server.pid, databaseName);
+    return () => {
+      cpu = meter();
+    };
+  });
+  if (!cpu) throw new Error('the CPU meter did not run');
+  const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests));
+  const record: CaseRecord = {
+    operation,
+    target,
+    result,
+    cpu,
+    serverCpuUsPerRequest: perRequest(cpu.serverSeconds),
+    postgresCpuUsPerRequest: perRequest(cpu.postgresSeconds),
+  };
+  cases.push(record);
+  const bad = result.non2xx + result.errors > 0 ? `  !! ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : '';
+  log(
+    `  ${TARGETS[target].padEnd(30)} ${OPERATIONS[operation].padEnd(26)} ${String(result.rps).padStart(6)} req/s  ` +
+      `p50 ${result.latencyMs.p50.toFixed(1)} ms  p99 ${result.latencyMs.p99.toFixed(1)} ms  ` +
+      `CPU/req server ${record.serverCpuUsPerRequest} µs postgres ${record.postgresCpuUsPerRequest} µs  ` +
+      `(CPU % server ${cpu.serverPct} [${cpu.serverKernelPct} % kernel] postgres ${cpu.postgresPct} load ${cpu.loadGeneratorPct} other ${cpu.otherPct})${bad}`,
+  );
+}
+
+/** Stops a server after noting its memory, its logged errors and where its log is. */
+async function finish(server: ServerProcess, label: string): Promise<void> {
+  memory[label] = readMemory(server.pid);
+  errorLines[label] = server.errorLines();
+  if (server.logFile) logs[label] = relativeToRoot(server.logFile);
+  await server.stop();
+}
+
+interface Accounts {
+  reader: Merchant;
+  withdrawer: Merchant;
+  transactionId: string;
+}
+
+/** The measured accounts: one creating charges and reading, one funded for every withdrawal the run can make. */
+async function provision(gateway: ServerProcess): Promise<Accounts> {
+  const backOffice = new BackOffice(gateway.baseUrl, adminToken);
+  const reader = await backOffice.createMerchant('charges');
+  const transactionId = await backOffice.createCharge(reader, 1000, `bench-${runTag}-sample`);
+  const withdrawer = await backOffice.createMerchant('withdrawals');
+  // The run sends at most maxRequests withdrawals plus a tenth for the warm-up: fund all of them.
+  const needed = Math.ceil(load.maxRequests * 1.1 + load.connections) * WITHDRAWAL_DEBIT_CENTS;
+  const funded = await backOffice.fund(withdrawer, needed, `bench-${runTag}`);
+  log(`  accounts ready: charges ${reader.accountId}, withdrawals ${withdrawer.accountId} funded with ${funded} cents (${Math.ceil(needed / FUNDING_CHARGE_CENTS)} paid charges)`);
+  return { reader, withdrawer, transactionId };
+}
+
+function contextOf(accounts: Accounts): CaseContext {
+  return {
+    target: 'gateway',
+    readKey: accounts.reader.apiKey,
+    withdrawKey: accounts.withdrawer.apiKey,
+    transactionId: accounts.transactionId,
+    runTag,
+  };
+}
+
+const GATEWAY_ORDER: OperationId[] = ['getBalance', 'getTransaction', 'createCharge', 'createWithdrawal'];
+
+const WEBHOOK_ENV = { NODE_ENV: 'development', VALIDATE_RESPONSES: 'false' };
+
+async function webhookPhase(databaseUrl: string, cpuProfDir?: string): Promise<WebhookResult> {
+  log(
+    `\nWebhooks: NODE_ENV=development (loopback receiver allowed), response validation off; ` +
+      `${webhookEvents} charges over ${webhookAccounts} accounts paid in a burst`,
+  );
+  const receiver = await startReceiver();
+  try {
+    // Live: the delivery worker runs while the payments happen.
+    const gateway = await startGateway({ name: 'gateway-webhooks', databaseUrl, adminToken, env: WEBHOOK_ENV, ...(cpuProfDir ? { cpuProfDir } : {}) });
+    let live: WebhookResult['live'];
+    let liveFirsts: Awaited<ReturnType<typeof collectFirstAttempts>>;
+    let secrets: Map<string, string>;
+    try {
+      const backOffice = new BackOffice(gateway.baseUrl, adminToken);
+      const accounts = await prepareWebhookAccounts(backOffice, receiver, webhookAccounts, 'live');
+      secrets = accounts.secrets;
+      const ids = await createCharges(backOffice, accounts.merchants, webhookEvents, `bench-${runTag}-live`);
+      const payBurstMs = await payAll(backOffice, ids, load.connections);
+      liveFirsts = await collectFirstAttempts(receiver, '/webhooks/live-', webhookEvents, 60_000);
+      const rate = deliveryRate(liveFirsts);
+      live = {
+        delivered: liveFirsts.length,
+        paymentsPerSecond: Math.round((webhookEvents / payBurstMs) * 1000),
+        payBurstMs: Math.round(payBurstMs),
+        deliveriesPerSecond: rate.perSecond,
+        deliveryWindowMs: rate.windowMs,
+        delayMs: summarizeDelays(delaysOf(liveFirsts)),
+      };
+      log(
+        `  live:  ${live.delivered}/${webhookEvents} delivered, ${live.deliveriesPerSecond} deliveries/s while payments ran at ` +
+          `${live.paymentsPerSecond}/s; delay state change → first attempt p50 ${live.delayMs.p50} ms, p99 ${live.delayMs.p99} ms, max ${live.delayMs.max} ms`,
+      );
+    } finally {
+      await finish(gateway, 'gateway-webhooks');
+    }
+
+    // Drain: the same burst with no delivery worker, then a server with its worker on the backlog.
+    let drain: WebhookResult['drain'] = null;
+    let drainFirsts: typeof liveFirsts = [];
+    if (!cpuProfDir) {
+      const producer = await startGateway({ name: 'gateway-webhooks-producer', databaseUrl, adminToken, env: { ...WEBHOOK_ENV, RUN_JOBS: 'false' } });
+      try {
+        const backOffice = new BackOffice(producer.baseUrl, adminToken);
+        const accounts = await prepareWebhookAccounts(backOffice, receiver, webhookAccounts, 'drain');
+        for (const [path, secret] of accounts.secrets) secrets.set(path, secret);
+        await payAll(backOffice, await createCharges(backOffice, accounts.merchants, webhookEvents, `bench-${runTag}-drain`), load.connections);
+      } finally {
+        await finish(producer, 'gateway-webhooks-producer');
+      }
+      const startedAt = Date.now();
+      const consumer = await startGateway({ name: 'gateway-webhooks-drain', databaseUrl, adminToken, env: WEBHOOK_ENV });
+      try {
+        drainFirsts = await collectFirstAttempts(receiver, '/webhooks/drain-', webhookEvents, 60_000);
+      } finally {
+        await finish(consumer, 'gateway-webhooks-drain');
+      }
+      const rate = deliveryRate(drainFirsts);
+      const last = drainFirsts.length ? Math.max(...drainFirsts.map((arrival) => arrival.receivedAtMs)) : NaN;
+      drain = {
+        delivered: drainFirsts.length,
+        deliveriesPerSecond: rate.perSecond,
+        deliveryWindowMs: rate.windowMs,
+        backlogClearedMs: last - startedAt,
+      };
+      log(
+        `  drain: ${drain.delivered}/${webhookEvents} delivered from a backlog at ${drain.deliveriesPerSecond} deliveries/s ` +
+          `(backlog cleared ${drain.backlogClearedMs} ms after the server was started)`,
+      );
+    }
+
+    const signatures = verifySample([...liveFirsts, ...drainFirsts], secrets, 100);
+    const distinct = liveFirsts.length + drainFirsts.length;
+    return {
+      events: webhookEvents,
+      accounts: webhookAccounts,
+      live,
+      drain,
+      duplicates: receiver.arrivals.length - distinct,
+      signaturesChecked: signatures.checked,
+      signatureFailures: signatures.failed,
+      complete: live.delivered === webhookEvents && (drain === null || drain.delivered === webhookEvents),
+    };
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Which servers take part in each operation's comparison, in the order they are measured. */
+const PLAN: Record<OperationId, TargetId[]> = {
+  getBalance: ['gateway', 'prism', 'floor', 'ceiling'],
+  getTransaction: ['gateway', 'validated', 'prism', 'floor', 'ceiling'],
+  createCharge: ['gateway', 'validated', 'prism', 'ceiling'],
+  createWithdrawal: ['gateway', 'prism', 'ceiling'],
+};
+
+/**
+ * Every server is started first and stays up (idle servers cost nothing measurable), then each operation
+ * is measured on every server back to back, so the ratios of one operation compare runs made within the
+ * same minute, under the same background load of the machine.
+ */
+async function fullRun(databaseUrl: string): Promise<WebhookResult> {
+  log('\nStarting the servers: PixGate (NODE_ENV=production), PixGate with VALIDATE_RESPONSES=true, Prism, Express + pg, bare Express');
+  const servers = new Map<TargetId, ServerProcess>();
+  const labels: Record<TargetId, string> = {
+    gateway: 'gateway',
+    validated: 'gateway-validated',
+    prism: 'prism',
+    floor: 'floor',
+    ceiling: 'ceiling',
+  };
+  try {
+    const gateway = await startGateway({ name: 'gateway', databaseUrl, adminToken });
+    servers.set('gateway', gateway);
+    const accounts = await provision(gateway);
+    servers.set('validated', await startGateway({ name: 'gateway-validated', databaseUrl, adminToken, env: { VALIDATE_RESPONSES: 'true' } }));
+    servers.set('prism', await startPrismMock(await freePort()));
+    servers.set('floor', await startDbFloor(databaseUrl, accounts.reader.accountId));
+    servers.set('ceiling', await startCeiling());
+    for (const operation of GATEWAY_ORDER) {
+      log(`\n${OPERATIONS[operation]}`);
+      for (const target of PLAN[operation]) await measure(servers.get(target)!, target, operation, contextOf(accounts));
+    }
+  } finally {
+    for (const [target, server] of servers) await finish(server, labels[target]);
+  }
+  return webhookPhase(databaseUrl);
+}
+
+/** Newest .cpuprofile a process wrote into `dir`. */
+function profileIn(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const files = readdirSync(dir).filter((file) => file.endsWith('.cpuprofile')).sort();
+  return files.length ? join(dir, files[files.length - 1]!) : undefined;
+}
+
+async function profileRun(databaseUrl: string): Promise<WebhookResult> {
+  const root = fromRoot('reports', 'profiles', stamp);
+  let accounts: Accounts | undefined;
+  for (const operation of GATEWAY_ORDER) {
+    const dir = join(root, operation);
+    mkdirSync(dir, { recursive: true });
+    log(`\nProfiling ${OPERATIONS[operation]} (gateway under node --cpu-prof)`);
+    const gateway = await startGateway({ name: `gateway-profile-${operation}`, databaseUrl, adminToken, cpuProfDir: dir });
+    try {
+      accounts ??= await provision(gateway);
+      await measure(gateway, 'gateway', operation, contextOf(accounts));
+    } finally {
+      await finish(gateway, `gateway-profile-${operation}`);
+    }
+    const file = profileIn(dir);
+    if (file) {
+      profiles[operation] = summarizeProfile(file);
+      log(renderProfile(OPERATIONS[operation], profiles[operation]));
+    } else {
+      log(`  no profile was written into ${relativeToRoot(dir)}`);
+    }
+  }
+  const dir = join(root, 'webhooks');
+  mkdirSync(dir, { recursive: true });
+  const webhooks = await webhookPhase(databaseUrl, dir);
+  const file = profileIn(dir);
+  if (file) {
+    profiles['webhooks'] = summarizeProfile(file);
+    log(renderProfile('Webhooks (charge creation, pay burst and deliveries)', profiles['webhooks']));
+  }
+  return webhooks;
+}
+
+async function main(): Promise<number> {
+  installCleanupHandlers();
+  const started = new Date();
+  const loadAverageAtStart = os.loadavg().map((value) => Math.round(value * 100) / 100);
+  if ((loadAverageAtStart[0] ?? 0) > 1) {
+    log(`Note: the machine is already busy (load average ${loadAverageAtStart.join(' ')}): the figures will be disturbed; see "other" CPU per case.`);
+  }
+  if (!existsSync(fromRoot('generated', 'openapi.json'))) throw new Error('generated/openapi.json not found: run `npm run generate` first.');
+  mkdirSync(REPORTS, { recursive: true });
+  const database = await createBenchDatabase();
+  databaseName = database.name;
+  onCleanup(`database ${database.name}`, () => database.drop());
+  log(
+    `PixGate benchmark (${profileMode ? 'profile mode' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
+      `${load.durationS} s per case (at most ${load.maxRequests} requests), Node ${process.version}, database ${database.name}`,
+  );
+  const webhooks = profileMode ? await profileRun(database.url) : await fullRun(database.url);
+
+  const ratios = computeRatios(cases);
+  const finished = new Date();
+  const report: Report & { mode: string; profiles?: Record<string, ProfileSummary> } = {
+    version: 1,
+    mode: profileMode ? 'profile' : 'full',
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    totalSeconds: Math.round((finished.getTime() - started.getTime()) / 1000),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      loadAverageAtStart: loadAverageAtStart,
+      postgres: await postgresSettings(),
+    },
+    settings: { ...load, maxRequestsPerCase: load.maxRequests, webhookEvents, webhookAccounts },
+    cases,
+    ratios,
+    memory,
+    webhooks,
+    targets: profileMode ? [] : computeTargets(cases, ratios, webhooks),
+    problems: findProblems(cases, webhooks, errorLines),
+    warnings: findWarnings(cases),
+    valid: false,
+    logs,
+    ...(profileMode ? { profiles } : {}),
+  };
+  report.valid = report.problems.length === 0;
+
+  const name = profileMode ? 'bench-profile' : 'bench';
+  const file = join(REPORTS, `${name}-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(REPORTS, `${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);
+  log(`\n${renderReport(report)}`);
+  log(`\nFull report: ${relativeToRoot(file)} (also ${name}-latest.json); ${report.totalSeconds} s in all.`);
+  return report.valid ? 0 : 1;
+}
+
+let exitCode: number;
+try {
+  exitCode = await main();
+} catch (error) {
+  console.error(`\nbenchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  exitCode = 1;
+} finally {
+  await runCleanups();
+}
+process.exit(exitCode);
