@@ -8,6 +8,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** PGlite data directory (used when databaseUrl is absent). */
   dataDir: string;
+  /** Connections in the Postgres pool of one process. */
+  databasePoolSize: number;
   port: number;
   host: string;
   /** 'production' turns response validation off (see the benchmark) and enforces webhook URL safety. */
@@ -61,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: resolve(env.PIXGATE_DATA_DIR ?? '.data/pglite'),
+    databasePoolSize: Number(env.DATABASE_POOL_SIZE ?? 20),
     port: parsePort(env.PORT, 3000),
     host: env.HOST ?? '127.0.0.1',
     nodeEnv,

@@ -9,7 +9,11 @@ import { SimulatedProvider } from './provider/simulated.ts';
 
 /** Connects, migrates and builds the dependencies shared by the server and the worker processes. */
 export async function buildRuntime(config: Config): Promise<{ deps: Deps; database: DatabaseHandle }> {
-  const database = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await connectDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
   await migrateToLatest(database.db);
   const provider = new SimulatedProvider(database.db, systemClock, { settleAfterMs: config.simSettleAfterMs });
   const deps: Deps = {

@@ -9,8 +9,8 @@ import { feeCents } from '../pix/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimiter.ts';
 import type { Deps } from '../deps.ts';
-import { claimIdempotencyKey, findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS } from '../idempotency/idempotency.ts';
-import { insertTransaction } from '../transactions/transaction.repository.ts';
+import { findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS } from '../idempotency/idempotency.ts';
+import { insertCharge, insertChargeClaimingKey } from './charge.repository.ts';
 import { normalizeCustomer } from './charge.validation.ts';
 
 type CreateChargeRequest = components['schemas']['CreateChargeRequest'];
@@ -102,11 +102,11 @@ function idempotentAnswer(existing: {
 }
 
 /**
- * POST /v1/pix. Order matters for money and for the rate limit:
- * 1. validate (400s), 2. answer a live externalRef from the database without consuming the limit,
- * 3. take a rate-limit slot, 4. in one database transaction claim the externalRef (a concurrent retry
- * waits on it and then answers idempotently), register the charge with the PSP and store it. A failure
- * at 4 rolls everything back and gives the slot back.
+ * POST /v1/pix in at most three statements: 1. validate (400s); 2. answer a live externalRef from the
+ * database without consuming the limit; 3. take a rate-limit slot; 4. register the charge with the PSP
+ * (outside any database transaction: it is an external call); 5. claim the externalRef and store the charge
+ * in one statement (a concurrent retry waits for it and is answered idempotently). Anything but a 201 gives
+ * the slot back.
  */
 export async function createCharge(deps: Deps, auth: AuthContext, body: CreateChargeRequest): Promise<CreateChargeOutcome> {
   const { account } = auth;
@@ -124,62 +124,48 @@ export async function createCharge(deps: Deps, auth: AuthContext, body: CreateCh
   const slot = await tryConsume(deps.db, auth.accountId, window, nowMs);
   if (!slot) throw tooManyRequests(messages.chargeRateLimited);
 
-  const transactionId = newId('tx');
-  const expiresInDays = body.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
-  const createdAt = new Date(nowMs);
-  const expiresAtMs = nowMs + expiresInDays * DAY_MS;
   try {
-    const outcome = await deps.db.transaction().execute(async (trx): Promise<CreateChargeOutcome> => {
-      if (externalRef !== undefined) {
-        const claim = await claimIdempotencyKey(trx, {
-          accountId: auth.accountId,
-          scope: 'charge',
-          externalRef,
-          transactionId,
-          expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS),
-          now: createdAt,
-        });
-        if (!claim.claimed) return idempotentAnswer(claim.existing);
-      }
-      const registered = await deps.provider.registerCharge({ transactionId, amountCents: body.amountCents, expiresAtMs });
-      const pixPayload = buildDynamicBrCode({
-        locationUrl: registered.locationUrl,
-        merchantName: merchantNameOf(account),
-        merchantCity: MERCHANT_CITY,
-        amountCents: body.amountCents,
-      });
-      const row = await insertTransaction(trx, {
-        id: transactionId,
-        account_id: auth.accountId,
-        type: 'pix_in',
-        status: 'pending',
-        amount_cents: body.amountCents,
-        fee_cents: fee,
-        net_cents: body.amountCents - fee,
-        external_ref: externalRef ?? null,
-        pix_payload: pixPayload,
-        expires_at: new Date(expiresAtMs),
-        created_at: createdAt,
-        updated_at: createdAt,
-        customer: JSON.stringify(customer),
-        provider_ref: registered.providerRef,
-      });
-      return {
-        status: 201,
-        body: {
-          transactionId: row.id,
-          status: 'pending',
-          pixPayload,
-          expiresAt: Math.floor(expiresAtMs / 1000),
-          amountCents: row.amount_cents,
-        },
-      };
+    const transactionId = newId('tx');
+    const expiresInDays = body.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
+    const createdAt = new Date(nowMs);
+    const expiresAtMs = nowMs + expiresInDays * DAY_MS;
+    const registered = await deps.provider.registerCharge({ transactionId, amountCents: body.amountCents, expiresAtMs });
+    const pixPayload = buildDynamicBrCode({
+      locationUrl: registered.locationUrl,
+      merchantName: merchantNameOf(account),
+      merchantCity: MERCHANT_CITY,
+      amountCents: body.amountCents,
     });
-    if (outcome.status === 200) await release(deps.db, auth.accountId, slot);
-    return outcome;
+    const charge = {
+      id: transactionId,
+      accountId: auth.accountId,
+      amountCents: body.amountCents,
+      feeCents: fee,
+      pixPayload,
+      expiresAt: new Date(expiresAtMs),
+      createdAt,
+      customer,
+      providerRef: registered.providerRef,
+    };
+    if (externalRef === undefined) {
+      await insertCharge(deps.db, { ...charge, externalRef: null });
+    } else {
+      const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
+      if (!(await insertChargeClaimingKey(deps.db, { ...charge, externalRef }, key))) {
+        // Another request holds this externalRef: answer with its charge (the PSP's registration of ours
+        // is simply never used: a dynamic charge nobody was shown expires unpaid upstream).
+        const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
+        if (!existing) throw new Error(`externalRef ${externalRef} claimed but its charge is not readable`);
+        await release(deps.db, auth.accountId, slot);
+        return idempotentAnswer(existing);
+      }
+    }
+    return {
+      status: 201,
+      body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents: body.amountCents },
+    };
   } catch (error) {
     await release(deps.db, auth.accountId, slot);
-    if (error instanceof ApiError) throw error;
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) {
       throw new ApiError(502, messages.chargeProviderError);
     }

@@ -94,38 +94,20 @@ async function attempt(deps: Deps, delivery: ClaimedDelivery): Promise<void> {
   const outcome = outcomeOf(result);
   const delivered = isDelivered(outcome);
   const delayMs = delivered || result.error === 'unsafe address' ? undefined : nextRetryDelayMs(delivery.attempts, outcome);
-  const finishedAt = new Date(deps.clock.now());
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        account_id: delivery.account_id,
-        event_id: delivery.event_id,
-        event: delivery.event,
-        endpoint_id: delivery.endpoint_id,
-        url: delivery.url,
-        attempt_number: delivery.attempts,
-        trigger: delivery.trigger,
-        request_body: body,
-        http_status: result.status,
-        duration_ms: result.durationMs,
-        response_excerpt: result.responseExcerpt,
-        error: result.error,
-        created_at: now,
-      })
-      .execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status: delivered ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending',
-        next_attempt_at: delayMs === undefined ? now : new Date(nowMs + delayMs),
-        locked_until: null,
-        updated_at: finishedAt,
-      })
-      .where('id', '=', delivery.id)
-      .execute();
-  });
+  const status = delivered ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
+  const nextAttemptAt = delayMs === undefined ? now : new Date(nowMs + delayMs);
+  // The attempt's history row and the delivery's new state in one statement (one round trip, atomic).
+  await sql`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (delivery_id, account_id, event_id, event, endpoint_id, url, attempt_number,
+        trigger, request_body, http_status, duration_ms, response_excerpt, error, created_at)
+      VALUES (${delivery.id}, ${delivery.account_id}, ${delivery.event_id}, ${delivery.event}, ${delivery.endpoint_id},
+        ${delivery.url}, ${delivery.attempts}, ${delivery.trigger}, ${body}, ${result.status}, ${result.durationMs},
+        ${result.responseExcerpt}, ${result.error}, ${now})
+    )
+    UPDATE webhook_deliveries
+    SET status = ${status}, next_attempt_at = ${nextAttemptAt}, locked_until = NULL, updated_at = ${new Date(deps.clock.now())}
+    WHERE id = ${delivery.id}`.execute(deps.db);
 }
 
 /**
@@ -145,28 +127,45 @@ export async function dispatchOnce(deps: Deps, batchSize = 100): Promise<number>
 }
 
 /**
- * The worker loop: rounds back to back while there is work, a short pause when idle, so a new event is
- * attempted within about `idleMs` of its commit.
+ * The worker loop. Attempts run concurrently (up to `maxInFlight`) and the loop claims more as soon as
+ * slots free up, so a slow receiver never holds back other merchants' deliveries; when nothing is due it
+ * pauses `idleMs`, so a new event is attempted within about that time of its commit.
  */
-export function startDispatcher(deps: Deps, options: { idleMs?: number; batchSize?: number } = {}) {
-  const idleMs = options.idleMs ?? 100;
-  const batchSize = options.batchSize ?? 100;
+export function startDispatcher(deps: Deps, options: { idleMs?: number; maxInFlight?: number } = {}) {
+  const idleMs = options.idleMs ?? 50;
+  const maxInFlight = options.maxInFlight ?? 200;
+  const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms).unref();
+    });
   const loop = (async () => {
     while (!stopped) {
-      let attempted = 0;
-      try {
-        attempted = await dispatchOnce(deps, batchSize);
-      } catch (error) {
-        deps.logger.error('webhook dispatch round failed', { error: String(error) });
+      const room = maxInFlight - inFlight.size;
+      let claimed: ClaimedDelivery[] = [];
+      if (room > 0) {
+        try {
+          claimed = await claim(deps, room, new Date(deps.clock.now()));
+        } catch (error) {
+          deps.logger.error('webhook claim failed', { error: String(error) });
+        }
       }
-      if (attempted < batchSize && !stopped) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, idleMs).unref();
-        });
+      for (const delivery of claimed) {
+        const running: Promise<void> = attempt(deps, delivery)
+          .catch((error: unknown) =>
+            deps.logger.error('webhook attempt failed to record', { deliveryId: delivery.id, error: String(error) }),
+          )
+          .finally(() => {
+            inFlight.delete(running);
+            wake?.();
+          });
+        inFlight.add(running);
       }
+      if (!stopped && claimed.length === 0) await pause(idleMs);
+      else if (!stopped && inFlight.size >= maxInFlight) await Promise.race(inFlight);
     }
   })();
   return {
@@ -174,6 +173,7 @@ export function startDispatcher(deps: Deps, options: { idleMs?: number; batchSiz
       stopped = true;
       wake?.();
       await loop;
+      await Promise.all(inFlight);
     },
   };
 }
