@@ -1,10 +1,10 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Deps } from '../deps.ts';
 import { authOf } from '../http/merchantApi.ts';
 import { readBalance } from '../ledger/ledger.ts';
 
-export function balanceRoutes(deps: Deps): Router {
-  const router = Router();
+/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+export function balanceRoutes(router: Router, deps: Deps): void {
   router.get('/v1/balance', async (_req, res) => {
     const balance = await readBalance(deps.db, authOf(res).accountId);
     res.json({
@@ -14,5 +14,4 @@ export function balanceRoutes(deps: Deps): Router {
       updatedAt: deps.clock.now(),
     });
   });
-  return router;
 }

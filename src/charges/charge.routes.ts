@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components } from '../../generated/api-types.ts';
 import type { Deps } from '../deps.ts';
 import { authOf } from '../http/merchantApi.ts';
@@ -6,11 +6,10 @@ import { createCharge } from './charge.service.ts';
 
 type CreateChargeRequest = components['schemas']['CreateChargeRequest'];
 
-export function chargeRoutes(deps: Deps): Router {
-  const router = Router();
+/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+export function chargeRoutes(router: Router, deps: Deps): void {
   router.post('/v1/pix', async (req, res) => {
     const outcome = await createCharge(deps, authOf(res), req.body as CreateChargeRequest);
     res.status(outcome.status).json(outcome.body);
   });
-  return router;
 }

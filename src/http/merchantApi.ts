@@ -54,10 +54,10 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   router.use(requireJson);
   router.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   router.use(openApiValidator(spec, deps.config.validateResponses));
-  router.use(chargeRoutes(deps));
-  router.use(transactionRoutes(deps));
-  router.use(balanceRoutes(deps));
-  router.use(withdrawalRoutes(deps));
-  router.use(recipientRoutes(deps));
+  chargeRoutes(router, deps);
+  transactionRoutes(router, deps);
+  balanceRoutes(router, deps);
+  withdrawalRoutes(router, deps);
+  recipientRoutes(router, deps);
   return router;
 }

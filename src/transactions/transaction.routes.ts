@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { authOf } from '../http/merchantApi.ts';
@@ -9,8 +9,8 @@ import { findTransaction, listTransactions } from './transaction.repository.ts';
 
 const DEFAULT_LIMIT = 50;
 
-export function transactionRoutes(deps: Deps): Router {
-  const router = Router();
+/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+export function transactionRoutes(router: Router, deps: Deps): void {
 
   router.get('/v1/transactions', async (req, res) => {
     // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100 (coerced).
@@ -27,5 +27,4 @@ export function transactionRoutes(deps: Deps): Router {
     res.json(toApiTransaction(row, 'single'));
   });
 
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { components } from '../../generated/api-types.ts';
 import type { Deps } from '../deps.ts';
 import { authOf } from '../http/merchantApi.ts';
@@ -6,11 +6,10 @@ import { createWithdrawal } from './withdrawal.service.ts';
 
 type CreateWithdrawalRequest = components['schemas']['CreateWithdrawalRequest'];
 
-export function withdrawalRoutes(deps: Deps): Router {
-  const router = Router();
+/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+export function withdrawalRoutes(router: Router, deps: Deps): void {
   router.post('/v1/withdraw', async (req, res) => {
     const outcome = await createWithdrawal(deps, authOf(res), req.body as CreateWithdrawalRequest);
     res.status(outcome.status).json(outcome.body);
   });
-  return router;
 }
