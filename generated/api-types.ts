@@ -367,7 +367,7 @@ export interface components {
          */
         Customer: {
             /**
-             * @description Full name, 1 to 100 characters, not only whitespace.
+             * @description Full name, 1 to 100 characters, not only whitespace, no NUL character.
              * @example Maria da Silva
              */
             name: string;
@@ -545,7 +545,7 @@ export interface components {
             pixKey: components["schemas"]["PixKey"];
             pixKeyType: components["schemas"]["PixKeyTypeInput"];
             /**
-             * @description Free text for the merchant's own records, at most 200 characters.
+             * @description Free text for the merchant's own records, at most 200 characters, no NUL character.
              * @example Saque semanal
              */
             description?: string;
@@ -738,7 +738,7 @@ export interface components {
          */
         CreateRecipientRequest: {
             /**
-             * @description Legal name of the person or company, 2 to 120 characters.
+             * @description Legal name of the person or company, 2 to 120 characters, no NUL character.
              * @example Fornecedora Alfa Ltda
              */
             legalName: string;
@@ -756,7 +756,7 @@ export interface components {
             pixKey: components["schemas"]["PixKey"];
             pixKeyType: components["schemas"]["PixKeyTypeInput"];
             /**
-             * @description Free alias shown in listings, up to 80 characters. Optional.
+             * @description Free alias shown in listings, up to 80 characters, no NUL character. Optional.
              * @example Fornecedor de embalagens
              */
             label?: string;

@@ -43,6 +43,9 @@ const adminErrors: ErrorRequestHandler = (error, _req, _res, next) => {
   if (error instanceof ApiError) return next(error);
   const failure = error as { status?: number; type?: string; errors?: { path: string; message: string }[] };
   if (failure.type === 'entity.parse.failed') return next(new ApiError(400, 'Malformed JSON body.'));
+  if ((error as { code?: string }).code === '22021' || (error as { code?: string }).code === '22P05') {
+    return next(new ApiError(400, 'Request contains characters that cannot be stored (NUL).'));
+  }
   if (failure.type === 'entity.too.large' || failure.status === 413) {
     return next(new ApiError(413, 'Request body exceeds 64 KB.'));
   }

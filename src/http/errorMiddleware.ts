@@ -35,6 +35,10 @@ export function toApiError(error: unknown, req: Request): ApiError {
   if (http.type === 'encoding.unsupported' || http.type === 'charset.unsupported') {
     return new ApiError(415, messages.unsupportedMediaType);
   }
+  // Postgres refuses text it cannot store (a NUL character, U+0000): the input is invalid, not our failure.
+  if ((error as { code?: string } | null)?.code === '22021' || (error as { code?: string } | null)?.code === '22P05') {
+    return new ApiError(400, messages.unstorableText);
+  }
   // express-openapi-validator failures carry `status` and `errors`.
   if (Array.isArray(http.errors) && typeof http.status === 'number') {
     switch (http.status) {

@@ -136,6 +136,7 @@ export const messages = {
 
   // Transport-level errors (ours)
   malformedJson: 'JSON malformado no corpo da requisição.',
+  unstorableText: 'O corpo da requisição contém caracteres não permitidos (NUL).',
   bodyNotObject: 'O corpo da requisição deve ser um objeto JSON.',
   unsupportedMediaType: 'Content-Type deve ser application/json.',
   payloadTooLarge: 'Corpo da requisição excede o tamanho máximo (64 KB).',

@@ -63,7 +63,11 @@ const withdrawalRules: Rule[] = [
   { path: '/body/amountCents', message: () => messages.withdrawAmount },
   {
     path: '/body/pixKey',
-    message: ({ keyword }) => (keyword === 'maxLength' ? messages.pixKeyTooLong : messages.pixKeyRequired),
+    message: ({ keyword, request }) => {
+      if (keyword === 'maxLength') return messages.pixKeyTooLong;
+      if (keyword === 'pattern') return messages.pixKeyInvalid(String(valueAt('/body/pixKeyType', request) ?? '').trim().toLowerCase());
+      return messages.pixKeyRequired;
+    },
   },
   { path: '/body/pixKeyType', message: ({ value }) => messages.pixKeyType(value ?? '') },
   { path: '/body/recipientId', message: () => messages.recipientIdInvalid },
@@ -92,7 +96,11 @@ const recipientRules: Rule[] = [
   { path: '/body/documentType', message: ({ value }) => messages.recipientDocumentType(value ?? '') },
   {
     path: '/body/pixKey',
-    message: ({ keyword }) => (keyword === 'maxLength' ? messages.pixKeyTooLong : messages.pixKeyRequired),
+    message: ({ keyword, request }) => {
+      if (keyword === 'maxLength') return messages.pixKeyTooLong;
+      if (keyword === 'pattern') return messages.pixKeyInvalid(String(valueAt('/body/pixKeyType', request) ?? '').trim().toLowerCase());
+      return messages.pixKeyRequired;
+    },
   },
   { path: '/body/pixKeyType', message: ({ value }) => messages.pixKeyType(value ?? '') },
   { path: '/body/label', message: () => messages.label },

@@ -96,3 +96,21 @@ describe('transport errors are clear JSON 4xx', () => {
     }
   });
 });
+
+describe('NUL characters (U+0000), which Postgres cannot store', () => {
+  const nul = '\u0000';
+  const cases: [string, string, Record<string, unknown>, string][] = [
+    ['/v1/pix', 'externalRef', { amountCents: 1000, customer: validCustomer, externalRef: `a${nul}b` }, messages.externalRef],
+    ['/v1/pix', 'customer.name', { amountCents: 1000, customer: { ...validCustomer, name: `Maria${nul}` } }, messages.customerName],
+    ['/v1/withdraw', 'description', { amountCents: 1000, pixKey: '52998224725', pixKeyType: 'cpf', description: nul }, messages.description],
+    ['/v1/withdraw', 'pixKey', { amountCents: 1000, pixKey: `a${nul}@b.com`, pixKeyType: 'email', recipientId: 'a'.repeat(24) }, messages.pixKeyInvalid('email')],
+    ['/v1/recipients', 'legalName', { legalName: `Jo${nul}ao`, document: '52998224725', documentType: 'cpf', pixKey: '52998224725', pixKeyType: 'cpf' }, messages.legalName],
+    ['/v1/recipients', 'label', { legalName: 'Joao', document: '52998224725', documentType: 'cpf', pixKey: '52998224725', pixKeyType: 'cpf', label: nul }, messages.label],
+  ];
+  for (const [path, field, body, error] of cases) {
+    it(`${path} ${field} with a NUL is a 400 with the field's message`, async () => {
+      const result = await send('POST', path, { body: JSON.stringify(body), contentType: 'application/json' });
+      expect(result).toMatchObject({ status: 400, body: { error } });
+    });
+  }
+});
