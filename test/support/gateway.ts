@@ -14,6 +14,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Deps } from '../../src/deps.ts';
 import type { Logger } from '../../src/http/errorMiddleware.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
+import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 
 /**
  * Starts a real gateway in the test process on an ephemeral port, on PGlite (default) or, when
@@ -93,7 +94,12 @@ export async function startGateway(
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const directUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // `npm run test:proxy`: every merchant response goes through Prism's validating proxy
+  // (scripts/lib/prism-proxy.ts), which bypasses what Prism cannot forward faithfully (admin paths, no
+  // bearer, malformed bodies) so every test keeps its own expectations.
+  const proxy = process.env.PIXGATE_TEST_VIA_PRISM === '1' ? await startPrismProxy(directUrl) : undefined;
+  const baseUrl = proxy?.baseUrl ?? directUrl;
   const as = (apiKey: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
   return {
     baseUrl,
@@ -105,10 +111,13 @@ export async function startGateway(
     loggedErrors,
     as,
     close: async () => {
+      const violations = proxy?.violations() ?? [];
+      await proxy?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await handle.close();
       await drop();
+      if (violations.length > 0) throw new Error(`responses that break the spec (Prism):\n${violations.join('\n')}`);
     },
   };
 }
