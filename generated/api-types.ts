@@ -738,7 +738,8 @@ export interface components {
          */
         CreateRecipientRequest: {
             /**
-             * @description Legal name of the person or company, 2 to 120 characters, no NUL character.
+             * @description Legal name of the person or company, 2 to 120 characters after surrounding whitespace is trimmed (so
+             *     at least two non-whitespace characters), no NUL character.
              * @example Fornecedora Alfa Ltda
              */
             legalName: string;

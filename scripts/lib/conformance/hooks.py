@@ -1,0 +1,292 @@
+"""Schemathesis hooks for `npm run conformance` (loaded through `hooks` in schemathesis.toml).
+
+1. `flatmap_case`: half of the positive (schema-valid) cases that the fuzzing and stateful phases generate
+   for the three creation operations get data that also passes the rules JSON Schema cannot express:
+   CPF/CNPJ check digits, the key that fits its type, the account holder's document for a Mode 1
+   withdrawal. A random 11-digit string is a valid CPF about once in a hundred, so without this the
+   generated charges, recipients and withdrawals almost never get past validation, and their success
+   responses (and the links to GET /v1/transactions/{id}) would be exercised only with the spec's examples.
+   The other half is left as generated, so the refusals stay covered. Negative cases are never touched
+   (changing them could make them valid). Every value is drawn through Hypothesis, so the seed still
+   reproduces the run.
+
+2. `after_load_schema`: lets the stateful phase start scenarios from POST /v1/withdraw. Schemathesis's
+   dependency analysis reads the optional `recipientId` as a reference to a "Recipient" resource that no
+   operation produces (the recipient schemas are titled RecipientRegistration / RecipientSummary), so it
+   judges the operation "unlikely to succeed" and never uses it as an entry point: the three links
+   createWithdrawal -> getTransaction were never followed. Mode 1 withdrawals need no recipient, so that
+   input is dropped from the graph. (Internal API of Schemathesis; the version is pinned.)
+
+3. One custom check, `positive_refusal_is_documented`, that keeps the positive_data_acceptance configuration
+narrow. schemathesis.toml lets the three creation operations answer schema-valid data with 400/403/404/422,
+because the contract refuses some such data for reasons JSON Schema cannot express (check digits, a rule that
+depends on another field, the account's settings or balance). This check makes sure that every such refusal
+is one of those reasons: a schema-valid request refused with any other message (for example an e-mail that
+the schema's `format: email` accepts but the server rejects) means the schema and the server disagree, and
+fails the run.
+
+The messages are the contract's (../shared/spec/pix-gateway-api.md) and PixGate's catalogue
+(src/http/messages.ts); `Recebido: …` and amounts are matched loosely.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+
+import schemathesis
+from hypothesis import strategies as st
+
+# The provisioned merchant's holder documents (scripts/lib/conformance/provision.ts).
+HOLDER_CPF = os.environ.get("PIXGATE_CONFORMANCE_HOLDER_CPF", "52998224725")
+HOLDER_CNPJ = os.environ.get("PIXGATE_CONFORMANCE_HOLDER_CNPJ", "11222333000181")
+
+# ---------------------------------------------------------------------------------------------------------
+# 1. Contract-valid documents and keys for half of the positive cases
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _check_digit(values: list[int], weights: list[int]) -> int:
+    rest = sum(v * w for v, w in zip(values, weights)) % 11
+    return 0 if rest < 2 else 11 - rest
+
+
+def make_cpf(base: list[int]) -> str:
+    if len(set(base)) == 1:  # repeated-digit numbers are invalid even with matching check digits
+        base = [*base[:-1], (base[-1] + 1) % 10]
+    d1 = _check_digit(base, list(range(10, 1, -1)))
+    d2 = _check_digit([*base, d1], list(range(11, 1, -1)))
+    return "".join(map(str, [*base, d1, d2]))
+
+
+def make_cnpj(base: str) -> str:
+    """CNPJ from a 12-character base of [0-9A-Z] (alphanumeric CNPJ: value = ASCII code - 48)."""
+    if len(set(base)) == 1:
+        base = base[:-1] + ("1" if base[-1] != "1" else "2")
+    values = [ord(ch) - 48 for ch in base]
+    d1 = _check_digit(values, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    d2 = _check_digit([*values, d1], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2])
+    return f"{base}{d1}{d2}"
+
+
+def format_document(document: str) -> str:
+    if len(document) == 11:
+        return f"{document[:3]}.{document[3:6]}.{document[6:9]}-{document[9:]}"
+    return f"{document[:2]}.{document[2:5]}.{document[5:8]}/{document[8:12]}-{document[12:]}"
+
+
+_CPFS = st.lists(st.integers(0, 9), min_size=9, max_size=9).map(make_cpf)
+_NUMERIC_CNPJS = st.text("0123456789", min_size=12, max_size=12).map(make_cnpj)
+_ALPHANUMERIC_CNPJS = st.text("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=12, max_size=12).map(make_cnpj)
+_CNPJS = st.one_of(_NUMERIC_CNPJS, _ALPHANUMERIC_CNPJS)
+_EMAIL_KEYS = st.from_regex(r"[a-z0-9]{1,20}(\.[a-z0-9]{1,10})?@[a-z0-9]{1,20}\.(com|com\.br|org)", fullmatch=True)
+_PHONE_KEYS = st.from_regex(r"\+55[1-9]{2}(9[0-9]{8}|[2-9][0-9]{7})", fullmatch=True)
+_EVP_KEYS = st.uuids().map(str)
+_KEYS_BY_TYPE = {"email": _EMAIL_KEYS, "phone": _PHONE_KEYS, "evp": _EVP_KEYS}
+
+
+def _kind(value: object) -> str | None:
+    return value.strip().lower() if isinstance(value, str) else None
+
+
+def _document_for(kind: str | None) -> st.SearchStrategy[str] | None:
+    if kind == "cpf":
+        document = _CPFS
+    elif kind == "cnpj":
+        document = _CNPJS
+    else:
+        return None
+    return st.tuples(document, st.booleans()).map(lambda pair: format_document(pair[0]) if pair[1] else pair[0])
+
+
+def _with_body(case, body):
+    case.body = body
+    return case
+
+
+def _valid_charge(case):
+    body = case.body
+    document = body.get("customer", {}).get("document") if isinstance(body, dict) else None
+    strategy = _document_for(_kind(document.get("type"))) if isinstance(document, dict) else None
+    if strategy is None:
+        return None
+
+    def apply(number: str):
+        new_body = copy.deepcopy(body)
+        new_body["customer"]["document"]["number"] = number
+        return _with_body(case, new_body)
+
+    return strategy.map(apply)
+
+
+def _valid_recipient(case):
+    body = case.body
+    if not isinstance(body, dict):
+        return None
+    document_type = body.get("documentType")
+    strategy = _document_for(_kind(document_type))
+    key_kind = _kind(body.get("pixKeyType"))
+    if strategy is None or key_kind is None:
+        return None
+    if key_kind in ("cpf", "cnpj"):
+        # A CPF/CNPJ key must be the document itself, of the same type.
+        def apply_document_key(document: str):
+            new_body = copy.deepcopy(body)
+            new_body["document"] = document
+            new_body["pixKeyType"] = document_type
+            new_body["pixKey"] = re.sub(r"[.\-/]", "", document)
+            return _with_body(case, new_body)
+
+        return strategy.map(apply_document_key)
+
+    def apply_other_key(pair):
+        document, key = pair
+        new_body = copy.deepcopy(body)
+        new_body["document"] = document
+        new_body["pixKey"] = key
+        return _with_body(case, new_body)
+
+    return st.tuples(strategy, _KEYS_BY_TYPE[key_kind]).map(apply_other_key)
+
+
+def _holder_withdrawal(case):
+    body = case.body
+    if not isinstance(body, dict):
+        return None
+
+    def apply(use_cnpj: bool):
+        new_body = copy.deepcopy(body)
+        new_body.pop("recipientId", None)  # Mode 1: to the account holder
+        new_body["pixKeyType"] = "cnpj" if use_cnpj else "cpf"
+        new_body["pixKey"] = HOLDER_CNPJ if use_cnpj else HOLDER_CPF
+        return _with_body(case, new_body)
+
+    return st.booleans().map(apply)
+
+
+_MAKE_VALID = {"createCharge": _valid_charge, "createRecipient": _valid_recipient, "createWithdrawal": _holder_withdrawal}
+
+
+def _operation_id(case) -> str:
+    return case.operation.definition.raw.get("operationId", "")
+
+
+@schemathesis.hook
+def flatmap_case(context, case):
+    meta = case.meta
+    make_valid = _MAKE_VALID.get(_operation_id(case))
+    if make_valid is None or meta is None or not meta.generation.mode.is_positive:
+        return st.just(case)
+    valid = make_valid(case)
+    if valid is None:
+        return st.just(case)
+    return st.booleans().flatmap(lambda fix: valid if fix else st.just(case))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 2. POST /v1/withdraw as an entry point of the stateful phase
+# ---------------------------------------------------------------------------------------------------------
+
+
+@schemathesis.hook
+def after_load_schema(context, schema):
+    try:
+        node = schema.analysis.dependency_graph.operations.get("POST /v1/withdraw")
+        if node is not None:
+            node.inputs[:] = [slot for slot in node.inputs if slot.parameter_name != "recipientId"]
+    except AttributeError as error:  # another Schemathesis version (e.g. the Docker image): run without it
+        print(f"hooks.py: could not adjust the dependency graph ({error}); POST /v1/withdraw stays out of the stateful phase")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 3. positive_refusal_is_documented
+# ---------------------------------------------------------------------------------------------------------
+
+_BRL = r"R\$ [0-9.]+,[0-9]{2}"
+
+# Refusals of schema-valid requests, per operation and status: full-match regular expressions.
+DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
+    "createCharge": {
+        400: [
+            # Check digits, and the length/characters a document type needs (one schema for cpf and cnpj).
+            r"customer\.document\.number não é um (CPF|CNPJ) válido \(dígito verificador incorreto\)\.",
+            r"customer\.document\.number deve ter (11 dígitos para cpf|14 dígitos para cnpj)\. Recebido: \d+ dígitos\.",
+            r"customer\.document\.number deve conter apenas dígitos, pontos, traços e barras\.",
+            # The account's amount range and the platform ceiling (the schema has only `minimum: 100`).
+            rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\.",
+        ],
+        403: [
+            r"Conta não está aprovada para uso da API\.",
+            r"Conta suspensa\. Contate o suporte\.",
+            r"IP de origem não autorizado.*",
+        ],
+    },
+    "createWithdrawal": {
+        400: [
+            r"Saque para chaves email/telefone/aleatória exige destinatário autorizado\.",
+            rf"Saque acima do máximo.*",
+            r"Tipo de chave \(CPF/CNPJ\) não bate com o tipo do documento do destinatário\.",
+            # The key's format depends on pixKeyType (the schema's pixKey is any string of 1..150).
+            r"pixKey inválida para o tipo '.*'\.",
+        ],
+        403: [
+            r"Saque com chave CPF só permitido para o CPF do responsável cadastrado\.",
+            r"Saque com chave CNPJ só permitido para o CNPJ cadastrado da empresa\.",
+            r"Chave PIX \(CPF/CNPJ\) não corresponde ao documento do destinatário autorizado\.",
+            r"Tipo de chave PIX '.*' não autorizado para esta conta\.",
+            r"Conta não está aprovada para uso da API\.",
+            r"Conta suspensa\. Contate o suporte\.",
+            r"IP de origem não autorizado.*",
+        ],
+        404: [r"Destinatário autorizado não encontrado\."],
+        422: [
+            r"Saldo insuficiente para realizar o saque\.",
+            r"Destinatário desativado pelo time .*\. Saque cancelado\.",
+        ],
+    },
+    "createRecipient": {
+        400: [
+            r"document não é um (CPF|CNPJ) válido \(dígito verificador incorreto\)\.",
+            r"document deve ter (11 dígitos para cpf|14 dígitos para cnpj)\. Recebido: \d+\.",
+            r"document deve conter apenas dígitos, pontos, traços e barras\.",
+            r"Chave PIX \(CPF/CNPJ\) não corresponde ao documento informado\.",
+            r"pixKey inválida para o tipo '.*'\.",
+        ],
+        403: [
+            r"Conta não está aprovada para uso da API\.",
+            r"Conta suspensa\. Contate o suporte\.",
+            r"IP de origem não autorizado.*",
+        ],
+        422: [r"Limite de \d+ destinatários atingido\. Remova um inativo ou fale com o suporte\."],
+    },
+}
+
+_COMPILED = {
+    operation: {status: [re.compile(pattern, re.DOTALL) for pattern in patterns] for status, patterns in statuses.items()}
+    for operation, statuses in DOCUMENTED_REFUSALS.items()
+}
+
+
+@schemathesis.check
+def positive_refusal_is_documented(ctx, response, case):
+    """A schema-valid request refused with 4xx must be refused for a reason the schema cannot express."""
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive:
+        return None
+    refusals = _COMPILED.get(_operation_id(case))
+    if refusals is None or response.status_code not in refusals:
+        return None
+    try:
+        message = response.json().get("error")
+    except Exception:  # not JSON: content_type_conformance and response_schema_conformance report it
+        return None
+    if not isinstance(message, str):
+        return None
+    if any(pattern.fullmatch(message) for pattern in refusals[response.status_code]):
+        return None
+    raise AssertionError(
+        f"Schema-valid request refused with {response.status_code} {message!r}, which is not one of the "
+        "refusals the schema cannot express (scripts/lib/conformance/hooks.py): the schema and the server "
+        "disagree about this input."
+    )
