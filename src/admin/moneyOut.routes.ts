@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { HoldReason, HoldRow, PartyJson, RecipientRow, RecipientStatus, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
+import { requireAccountId } from './accountLookup.ts';
 import { chargebackHold, placeHold, releaseHold } from '../holds/hold.service.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { approveRecipient, deactivateRecipient, rejectRecipient } from '../recipients/recipient.review.ts';
@@ -66,11 +67,7 @@ const limitOf = (raw: unknown) => (raw === undefined ? 50 : Number(raw));
 export function moneyOutAdminRoutes(deps: Deps, simulated: () => SimulatedProvider): Router {
   const router = Router();
 
-  const requireAccount = async (accountId: string) => {
-    const account = await deps.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-    if (!account) throw new ApiError(404, 'Account not found.');
-    return account.id;
-  };
+  const requireAccount = (accountId: string) => requireAccountId(deps, accountId);
 
   router.get('/admin/v1/accounts/:accountId/recipients', async (req, res) => {
     await requireAccount(req.params.accountId);

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { WebhookEndpointRow } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
+import { requireAccountId } from './accountLookup.ts';
 import { failCharge, refundCharge } from '../charges/charge.sandbox.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { dispatchOnce } from '../webhooks/dispatcher.ts';
@@ -28,11 +28,7 @@ function toAdminEndpoint(row: WebhookEndpointRow) {
 /** Back office for webhooks: URLs and secrets, delivery history, manual resend, sandbox charge actions. */
 export function webhookAdminRoutes(deps: Deps, requireSimulated: () => unknown): Router {
   const router = Router();
-  const requireAccount = async (accountId: string) => {
-    const account = await deps.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
-    if (!account) throw new ApiError(404, 'Account not found.');
-    return account.id;
-  };
+  const requireAccount = (accountId: string) => requireAccountId(deps, accountId);
 
   router.post('/admin/v1/accounts/:accountId/webhooks', async (req, res) => {
     const accountId = await requireAccount(req.params.accountId);

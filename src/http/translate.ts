@@ -27,6 +27,22 @@ type Rule = { path: string; message: (context: IssueContext) => string };
 
 const keywordOf = (issue: ValidatorIssue): string => issue.errorCode?.replace(/\.openapi\.validation$/, '') ?? '';
 
+/**
+ * A document number's schema failure: absent → the "required" text; too long → the length text of the
+ * declared type (with the digits received); anything else (a forbidden character) → the characters text.
+ */
+function documentRule(
+  typePath: string,
+  texts: { missing: string; characters: string; cpfLength: (n: number) => string; cnpjLength: (n: number) => string },
+): Rule['message'] {
+  return ({ keyword, value, request }) => {
+    if (keyword === 'required' || keyword === 'type' || keyword === 'minLength') return texts.missing;
+    if (keyword !== 'maxLength') return texts.characters;
+    const digits = stripDocument(String(value)).length;
+    return documentTypeAt(request, typePath) === 'cnpj' ? texts.cnpjLength(digits) : texts.cpfLength(digits);
+  };
+}
+
 const chargeRules: Rule[] = [
   { path: '/body/amountCents', message: () => messages.chargeAmount },
   { path: '/body/customer', message: () => messages.customerMissing },
@@ -39,16 +55,12 @@ const chargeRules: Rule[] = [
   { path: '/body/customer/document', message: () => messages.customerDocumentMissing },
   {
     path: '/body/customer/document/number',
-    message: ({ keyword, value, request }) => {
-      if (keyword === 'required' || keyword === 'type' || keyword === 'minLength') return messages.customerDocumentMissing;
-      if (keyword === 'maxLength') {
-        const digits = stripDocument(String(value)).length;
-        return documentTypeAt(request, '/body/customer/document/type') === 'cnpj'
-          ? messages.customerCnpjLength(digits)
-          : messages.customerCpfLength(digits);
-      }
-      return messages.customerDocumentNumber;
-    },
+    message: documentRule('/body/customer/document/type', {
+      missing: messages.customerDocumentMissing,
+      characters: messages.customerDocumentNumber,
+      cpfLength: messages.customerCpfLength,
+      cnpjLength: messages.customerCnpjLength,
+    }),
   },
   {
     path: '/body/customer/document/type',
@@ -82,16 +94,12 @@ const recipientRules: Rule[] = [
   },
   {
     path: '/body/document',
-    message: ({ keyword, value, request }) => {
-      if (keyword === 'required' || keyword === 'type' || keyword === 'minLength') return messages.recipientDocumentRequired;
-      if (keyword === 'maxLength') {
-        const digits = stripDocument(String(value)).length;
-        return documentTypeAt(request, '/body/documentType') === 'cnpj'
-          ? messages.recipientCnpjLength(digits)
-          : messages.recipientCpfLength(digits);
-      }
-      return messages.recipientDocumentCharacters;
-    },
+    message: documentRule('/body/documentType', {
+      missing: messages.recipientDocumentRequired,
+      characters: messages.recipientDocumentCharacters,
+      cpfLength: messages.recipientCpfLength,
+      cnpjLength: messages.recipientCnpjLength,
+    }),
   },
   { path: '/body/documentType', message: ({ value }) => messages.recipientDocumentType(value ?? '') },
   {

@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
-import pg from 'pg';
+import { createTempDatabase } from '../../scripts/lib/postgres.ts';
 import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
 import { Authenticator } from '../../src/accounts/auth.ts';
@@ -44,23 +43,9 @@ async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise
     const handle = await connectDatabase({ dataDir: 'memory://' });
     return { handle, drop: async () => undefined };
   }
-  const name = `pixgate_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await connectDatabase({ databaseUrl: url.toString(), poolSize: 20 });
-  return {
-    handle,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
+  const database = await createTempDatabase('pixgate_test', serverUrl);
+  const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 20 });
+  return { handle, drop: database.drop };
 }
 
 export async function startGateway(

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { createTempDatabase, type TempDatabase } from '../../scripts/lib/postgres.ts';
 
 /**
  * Real gateway processes for the fault and multi-process tests (test/faults): `node src/main.ts` on a
@@ -19,39 +18,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-export interface TestDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
+export type TestDatabase = TempDatabase;
 
 /** Creates an empty database for one test file on the server of PIXGATE_TEST_DATABASE_URL. */
 export async function createTestDatabase(prefix: string): Promise<TestDatabase> {
   if (!TEST_DATABASE_URL) throw new Error(NEEDS_POSTGRES);
-  const serverUrl = TEST_DATABASE_URL;
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return createTempDatabase(prefix, TEST_DATABASE_URL);
 }
 
 export interface ServerProcess {
