@@ -3,12 +3,14 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
 import * as core from './migrations/001_core.ts';
 import * as moneyOut from './migrations/002_money_out.ts';
 import * as webhooks from './migrations/003_webhooks.ts';
+import * as reconcileSchedule from './migrations/004_reconcile_schedule.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
   '001_core': core,
   '002_money_out': moneyOut,
   '003_webhooks': webhooks,
+  '004_reconcile_schedule': reconcileSchedule,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -138,6 +138,8 @@ export interface TransactionsTable {
   /** Withdrawals: null (not sent yet), `sending` (provider call in flight), `sent` (accepted upstream). */
   provider_state: ColumnType<'sending' | 'sent' | null, 'sending' | 'sent' | null | undefined, 'sending' | 'sent' | null>;
   total_deducted_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Withdrawals: when reconciliation next asks the PSP (null: at the next run). */
+  next_check_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {

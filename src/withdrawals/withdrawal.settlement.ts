@@ -8,6 +8,8 @@ import { findTransactionById, lockTransaction, updateTransaction } from '../tran
 import { applySendOutcome } from './withdrawal.dispatch.ts';
 
 const DAY_MS = 86_400_000;
+/** An open withdrawal is asked about again this long after the last answer that changed nothing. */
+const RECHECK_MS = 5_000;
 /** A send still in flight this long is presumed interrupted (a crash): reconciliation asks the PSP. */
 export const STUCK_SEND_MS = 30_000;
 const NOT_SENT_REASON = 'O saque não chegou ao provedor; o valor foi devolvido ao saldo.';
@@ -28,6 +30,14 @@ export async function syncWithdrawal(deps: Deps, transactionId: string): Promise
     const row = await lockTransaction(trx, transactionId);
     if (!row) return undefined;
     const result = await applyObservation(trx, row, observed, now);
+    if (OPEN.has(result.status)) {
+      // Still open: ask again later, behind the others (every open withdrawal gets its turn).
+      await trx
+        .updateTable('transactions')
+        .set({ next_check_at: new Date(now.getTime() + RECHECK_MS) })
+        .where('id', '=', result.id)
+        .execute();
+    }
     if (result.status === 'failed_unknown' && now.getTime() - result.created_at.getTime() > DAY_MS) {
       deps.logger.error('withdrawal still indeterminate after 24 h: escalate to the PSP', { transactionId });
     }
@@ -126,24 +136,32 @@ async function markPaid(
 }
 
 /**
- * The reconciliation job: withdrawals waiting for the PSP (processing, failed_unknown) and sends stuck in
- * flight, oldest first. Returns how many were looked at.
+ * The reconciliation job: first sends stuck in flight (a crash), then open withdrawals (processing,
+ * failed_unknown) whose turn has come, least recently checked first. Returns how many were looked at.
  */
 export async function reconcileWithdrawals(deps: Deps, batchSize = 100): Promise<number> {
   const nowMs = deps.clock.now();
-  const candidates = await deps.db
+  const now = new Date(nowMs);
+  const stuck = await deps.db
     .selectFrom('transactions')
     .select('id')
     .where('type', '=', 'withdrawal')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['processing', 'failed_unknown']), eb('provider_state', '=', 'sent')]),
-        eb.and([eb('provider_state', '=', 'sending'), eb('updated_at', '<', new Date(nowMs - STUCK_SEND_MS))]),
-      ]),
-    )
+    .where('provider_state', '=', 'sending')
+    .where('updated_at', '<', new Date(nowMs - STUCK_SEND_MS))
     .orderBy('updated_at')
     .limit(batchSize)
     .execute();
-  for (const { id } of candidates) await syncWithdrawal(deps, id);
-  return candidates.length;
+  const open = await deps.db
+    .selectFrom('transactions')
+    .select('id')
+    .where('type', '=', 'withdrawal')
+    .where('status', 'in', ['processing', 'failed_unknown'])
+    .where('provider_state', '=', 'sent')
+    .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', now)]))
+    .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
+    .orderBy('updated_at')
+    .limit(batchSize)
+    .execute();
+  for (const { id } of [...stuck, ...open]) await syncWithdrawal(deps, id);
+  return stuck.length + open.length;
 }
