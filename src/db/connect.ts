@@ -37,6 +37,11 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
           oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
       },
     });
+    // An idle connection the server ends (Postgres restarting, an administrator) must not crash the process:
+    // the pool drops it and opens a new one on the next query.
+    pool.on('error', (error) => {
+      console.error(JSON.stringify({ level: 'error', message: 'idle database connection lost', error: error.message }));
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
