@@ -6,16 +6,6 @@ export type ApiTransaction = components['schemas']['Transaction'];
 /** Statuses in which settlement data (endToEndId, payer/beneficiary, refund id) is shown. */
 const SETTLED: ReadonlySet<TransactionStatus> = new Set(['paid', 'refunded', 'partially_refunded']);
 
-/** Statuses after which nothing changes but returns and disputes: `paidAt` is set from then on. */
-export const FINAL: ReadonlySet<TransactionStatus> = new Set([
-  'paid',
-  'failed',
-  'cancelled',
-  'expired',
-  'refunded',
-  'partially_refunded',
-]);
-
 export type TransactionView = 'single' | 'list' | 'event';
 
 /**

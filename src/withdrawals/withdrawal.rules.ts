@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AccountRow, PixKeyType, RecipientRow } from '../db/schema.ts';
-import { ApiError, badRequest, forbidden, notFound, unprocessable } from '../http/errors.ts';
+import { badRequest, forbidden, notFound, unprocessable } from '../http/errors.ts';
 import { messages } from '../http/messages.ts';
 import { stripDocument } from '../pix/documents.ts';
 import { normalizeRecipientId } from '../pix/ids.ts';
@@ -96,4 +96,3 @@ export function needsApproval(account: AccountRow, amountCents: number): boolean
   return threshold !== null && amountCents > threshold;
 }
 
-export { ApiError };
