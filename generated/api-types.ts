@@ -928,7 +928,10 @@ export interface components {
          * @description A transaction as GET /v1/transactions/{id} returns it: the Transaction object, with `pixPayload` always
          *     present (the BR Code string for a charge, null for a withdrawal) and `paidAt` null until a final state.
          */
-        TransactionDetail: components["schemas"]["Transaction"] & Record<string, never>;
+        TransactionDetail: components["schemas"]["Transaction"] & {
+            /** @description The BR Code string of a charge; null for a withdrawal. */
+            pixPayload: string | null;
+        };
         /**
          * Balance
          * @description The account's balance at the time of the response. After a charge or withdrawal is confirmed, `available`

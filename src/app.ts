@@ -1,9 +1,7 @@
 import express, { type Express } from 'express';
-import { adminApi } from './admin/admin.routes.ts';
-import type { Deps } from './deps.ts';
-import { errorMiddleware } from './http/errorMiddleware.ts';
-import { ApiError } from './http/errors.ts';
-import { messages } from './http/messages.ts';
+import { adminApi } from './backoffice/router.ts';
+import type { Deps } from './platform/deps.ts';
+import { errorMiddleware, routeNotFound } from './http/errorMiddleware.ts';
 import { merchantApi } from './http/merchantApi.ts';
 import { adminSpec, generatedDocsDir, merchantSpec } from './http/spec.ts';
 
@@ -28,7 +26,7 @@ export function createApp(deps: Deps, options: AppOptions): Express {
   const admin = adminApi(deps, adminSpec(), options.operatorToken);
   app.use((req, res, next) => (req.path.startsWith('/admin/') ? admin(req, res, next) : next()));
   app.use(merchantApi(deps, merchantSpec()));
-  app.use((_req, _res, next) => next(new ApiError(404, messages.routeNotFound)));
+  app.use(routeNotFound);
   app.use(errorMiddleware(deps.logger));
   return app;
 }

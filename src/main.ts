@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
-import { countAccounts } from './accounts/account.repository.ts';
-import { createAccount, issueApiKey } from './accounts/account.service.ts';
+import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import { createApp } from './app.ts';
-import { startJobs } from './jobs.ts';
-import { buildRuntime } from './runtime.ts';
-import { loadConfig, type Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import { startJobs } from './jobs/jobs.ts';
+import { buildRuntime } from './platform/runtime.ts';
+import { loadConfig, type Config } from './platform/config.ts';
+import type { Deps } from './platform/deps.ts';
 
 /**
  * The operator token of the back office: ADMIN_TOKEN, or one generated once into the data directory's
@@ -27,10 +26,10 @@ function operatorToken(config: Config): { token: string; file?: string } {
 
 /** On a fresh database: a demo account with approved KYC and one API key, printed once. */
 async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
-  if ((await countAccounts(deps.db)) > 0) return undefined;
+  if (!(await isEmptyInstallation(deps))) return undefined;
   const now = new Date(deps.clock.now());
   const account = await createAccount(
-    deps.db,
+    deps,
     {
       legalName: 'Loja Demo PixGate Ltda',
       responsibleCpf: '529.982.247-25',
@@ -40,7 +39,7 @@ async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
     },
     now,
   );
-  const key = await issueApiKey(deps.db, account, 'demo', now);
+  const key = await issueApiKey(deps, account, 'demo', now);
   return `Demo account ${account.id} created (KYC approved).\nIts API key, shown only this once:\n\n  ${key.secret}\n`;
 }
 

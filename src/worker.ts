@@ -1,6 +1,6 @@
-import { loadConfig } from './config.ts';
-import { startJobs } from './jobs.ts';
-import { buildRuntime } from './runtime.ts';
+import { loadConfig } from './platform/config.ts';
+import { startJobs } from './jobs/jobs.ts';
+import { buildRuntime } from './platform/runtime.ts';
 
 /**
  * A background worker without HTTP, for scaling out: run the servers with RUN_JOBS=false and one or more

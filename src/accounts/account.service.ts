@@ -1,10 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { AccountRow, AccountUpdate, ApiKeyRow, Database, KycStatus } from '../db/schema.ts';
-import { generateApiKey } from '../pix/apiKeys.ts';
-import { validateDocument } from '../pix/documents.ts';
-import { newId } from '../pix/ids.ts';
-import { ApiError } from '../http/errors.ts';
-import { insertAccount, insertApiKey, updateAccount } from './account.repository.ts';
+import type { AccountRow, AccountUpdate, ApiKeyRow, KycStatus } from '../db/schema.ts';
+import { openBalance } from '../ledger/ledger.repository.ts';
+import type { Deps } from '../platform/deps.ts';
+import { generateApiKey } from '../primitives/apiKeys.ts';
+import { validateDocument } from '../primitives/documents.ts';
+import { newId } from '../primitives/ids.ts';
+import { AccountNotFound, ApiKeyNotFound, ApiKeysNeedApprovedKyc, InvalidAccountDocument, InvalidChargeRange } from './account.errors.ts';
+import { countAccounts, findAccount, insertAccount, listAccounts, updateAccount } from './account.repository.ts';
+import { insertApiKey, listApiKeys, revokeApiKey } from './apiKey.repository.ts';
 
 /** Defaults of a new account (docs/decisions.md): fees, charge rate limit. */
 export const ACCOUNT_DEFAULTS = {
@@ -20,23 +22,21 @@ export interface NewAccountInput {
   responsibleCpf: string;
   companyCnpj: string;
   email: string;
-  kycStatus?: KycStatus;
+  kycStatus?: KycStatus | undefined;
 }
 
 function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): string {
   const result = validateDocument(type, value);
-  if (!result.ok) {
-    const why = { characters: 'invalid characters', length: 'wrong length', checkDigits: 'wrong check digits' }[result.reason];
-    throw new ApiError(400, `${field} is not a valid ${type.toUpperCase()} (${why}).`);
-  }
+  if (!result.ok) throw new InvalidAccountDocument(field, type, result.reason);
   return result.document;
 }
 
-export async function createAccount(db: Kysely<Database>, input: NewAccountInput, now: Date): Promise<AccountRow> {
+/** Onboards a merchant: the account (KYC pending unless said otherwise) and its empty balance. */
+export async function createAccount(deps: Pick<Deps, 'db'>, input: NewAccountInput, now: Date): Promise<AccountRow> {
   const responsibleCpf = requireDocument('cpf', input.responsibleCpf, 'responsibleCpf');
   const companyCnpj = requireDocument('cnpj', input.companyCnpj, 'companyCnpj');
-  return db.transaction().execute((trx) =>
-    insertAccount(trx, {
+  return deps.db.transaction().execute(async (trx) => {
+    const account = await insertAccount(trx, {
       id: newId('acc'),
       legal_name: input.legalName.trim(),
       responsible_cpf: responsibleCpf,
@@ -50,17 +50,40 @@ export async function createAccount(db: Kysely<Database>, input: NewAccountInput
       ...ACCOUNT_DEFAULTS,
       created_at: now,
       updated_at: now,
-    }),
-  );
+    });
+    await openBalance(trx, account.id, now);
+    return account;
+  });
 }
 
-export async function changeAccount(
-  db: Kysely<Database>,
-  accountId: string,
-  changes: AccountUpdate,
-  now: Date,
-): Promise<AccountRow | undefined> {
-  return updateAccount(db, accountId, { ...changes, updated_at: now });
+export function isEmptyInstallation(deps: Pick<Deps, 'db'>): Promise<boolean> {
+  return countAccounts(deps.db).then((count) => count === 0);
+}
+
+export async function requireAccount(deps: Pick<Deps, 'db'>, accountId: string): Promise<AccountRow> {
+  const account = await findAccount(deps.db, accountId);
+  if (!account) throw new AccountNotFound();
+  return account;
+}
+
+export function allAccounts(deps: Pick<Deps, 'db'>): Promise<AccountRow[]> {
+  return listAccounts(deps.db);
+}
+
+/**
+ * Changes an account's settings (KYC, blocking, allowlist, ranges, fees, limits). The charge range must not
+ * end below its start. The merchant API's authentication cache of this process forgets the account at
+ * once; other processes see the change within their cache time (at most 30 s, as the contract allows).
+ */
+export async function changeAccountSettings(deps: Deps, accountId: string, changes: AccountUpdate): Promise<AccountRow> {
+  const current = await requireAccount(deps, accountId);
+  const min = changes.charge_min_cents !== undefined ? changes.charge_min_cents : current.charge_min_cents;
+  const max = changes.charge_max_cents !== undefined ? changes.charge_max_cents : current.charge_max_cents;
+  if (min !== null && max !== null && max < min) throw new InvalidChargeRange();
+  const updated = await updateAccount(deps.db, current.id, { ...changes, updated_at: new Date(deps.clock.now()) });
+  if (!updated) throw new AccountNotFound();
+  deps.authenticator.invalidateAccount(updated.id);
+  return updated;
 }
 
 export interface IssuedApiKey {
@@ -69,16 +92,16 @@ export interface IssuedApiKey {
   secret: string;
 }
 
+/** A new API key of an account; the contract: keys are generated only for accounts with approved KYC. */
 export async function issueApiKey(
-  db: Kysely<Database>,
+  deps: Pick<Deps, 'db'>,
   account: AccountRow,
   label: string | null,
   now: Date,
 ): Promise<IssuedApiKey> {
-  // The contract: keys are generated only for accounts with approved KYC.
-  if (account.kyc_status !== 'approved') throw new ApiError(409, 'API keys require approved KYC.');
+  if (account.kyc_status !== 'approved') throw new ApiKeysNeedApprovedKyc();
   const key = generateApiKey();
-  const row = await insertApiKey(db, {
+  const row = await insertApiKey(deps.db, {
     id: newId('key'),
     account_id: account.id,
     public_prefix: key.publicPrefix,
@@ -88,4 +111,17 @@ export async function issueApiKey(
     revoked_at: null,
   });
   return { row, secret: key.secret };
+}
+
+export async function apiKeysOf(deps: Pick<Deps, 'db'>, accountId: string): Promise<ApiKeyRow[]> {
+  await requireAccount(deps, accountId);
+  return listApiKeys(deps.db, accountId);
+}
+
+/** Revokes a key: this process stops accepting it at once, others within their cache time. */
+export async function revokeKey(deps: Deps, accountId: string, keyId: string): Promise<ApiKeyRow> {
+  const key = await revokeApiKey(deps.db, accountId, keyId, new Date(deps.clock.now()));
+  if (!key) throw new ApiKeyNotFound();
+  deps.authenticator.invalidateAccount(key.account_id);
+  return key;
 }

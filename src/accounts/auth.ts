@@ -1,11 +1,10 @@
 import { BlockList, isIP } from 'node:net';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { hashApiKey, looksLikeApiKey } from '../pix/apiKeys.ts';
-import { findActiveKeyByHash } from './account.repository.ts';
+import { hashApiKey, looksLikeApiKey } from '../primitives/apiKeys.ts';
+import { AccountBlocked, AccountNotApproved, ApiKeyInvalid, ApiKeyMissing, IpNotAllowed, type IpMessageFamily } from './account.errors.ts';
+import { findActiveKeyByHash } from './apiKey.repository.ts';
 
 export interface AuthContext {
   accountId: string;
@@ -18,9 +17,6 @@ interface CacheEntry {
   context: AuthContext;
   allowlist: BlockList | undefined;
 }
-
-/** Which 403 text an IP refusal uses: the contract words it per endpoint family. */
-export type IpMessageFamily = 'default' | 'withdraw' | 'recipients';
 
 const MAX_CACHED_KEYS = 10_000;
 
@@ -65,25 +61,17 @@ export class Authenticator {
 
   async authenticate(authorization: string | undefined, ip: string, family: IpMessageFamily): Promise<AuthContext> {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match?.[1]) throw new ApiError(401, messages.apiKeyMissing);
+    if (!match?.[1]) throw new ApiKeyMissing();
     const secret = match[1];
-    if (!looksLikeApiKey(secret)) throw new ApiError(401, messages.apiKeyInvalid);
+    if (!looksLikeApiKey(secret)) throw new ApiKeyInvalid();
 
     const entry = await this.lookup(hashApiKey(secret));
-    if (!entry) throw new ApiError(401, messages.apiKeyInvalid);
+    if (!entry) throw new ApiKeyInvalid();
 
     const { account } = entry.context;
-    if (account.kyc_status !== 'approved') throw new ApiError(403, messages.accountNotApproved);
-    if (account.blocked) throw new ApiError(403, messages.accountBlocked);
-    if (entry.allowlist && !ipAllowed(entry.allowlist, ip)) {
-      const message =
-        family === 'withdraw'
-          ? messages.ipNotAllowedWithdraw
-          : family === 'recipients'
-            ? messages.ipNotAllowedRecipients
-            : messages.ipNotAllowed;
-      throw new ApiError(403, message);
-    }
+    if (account.kyc_status !== 'approved') throw new AccountNotApproved();
+    if (account.blocked) throw new AccountBlocked();
+    if (entry.allowlist && !ipAllowed(entry.allowlist, ip)) throw new IpNotAllowed(family);
     return entry.context;
   }
 

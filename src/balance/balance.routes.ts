@@ -1,17 +1,13 @@
 import type { Router } from 'express';
-import type { Deps } from '../deps.ts';
-import { authOf } from '../http/merchantApi.ts';
-import { readBalance } from '../ledger/ledger.ts';
+import type { paths } from '../../generated/api-types.ts';
+import { authOf } from '../http/merchantAuth.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
+import { merchantBalance } from './balance.service.ts';
 
-/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+/** GET /v1/balance, on the merchant router. */
 export function balanceRoutes(router: Router, deps: Deps): void {
-  router.get('/v1/balance', async (_req, res) => {
-    const balance = await readBalance(deps.db, authOf(res).accountId);
-    res.json({
-      available: balance.availableCents,
-      pending: 0,
-      currency: 'BRL',
-      updatedAt: deps.clock.now(),
-    });
+  typedRoutes<paths>(router).get('/v1/balance', async (_req, res) => {
+    res.json(await merchantBalance(deps, authOf(res).accountId));
   });
 }

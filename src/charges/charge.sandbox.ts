@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import type { Deps } from '../deps.ts';
-import type { PartyJson, StoredTransactionStatus, TransactionRow } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
-import { credit, debitWithdrawable } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
-import { generateEndToEndId } from '../pix/endToEndId.ts';
+import type { Deps } from '../platform/deps.ts';
+import type { PartyJson, TransactionRow } from '../db/schema.ts';
+import { credit, debitWithdrawable } from '../ledger/ledger.repository.ts';
+import { enqueueEvent } from '../events/outbox.ts';
+import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { ChargeInWrongStatus, ChargeNotFound, RefundExceedsCharge, RefundNotCovered } from './charge.errors.ts';
 
 /** A payer for sandbox payments when none is given: a valid CPF at a fictitious bank. */
 const SANDBOX_PAYER: PartyJson = {
@@ -15,13 +15,9 @@ const SANDBOX_PAYER: PartyJson = {
   bankAccount: { ispb: '99999004', branch: '0001', account: '123456-7' },
 };
 
-function notPayable(status: StoredTransactionStatus): ApiError {
-  return new ApiError(409, `Charge is not payable: status ${status}.`);
-}
-
 async function lockCharge(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
-  if (!row || row.type !== 'pix_in') throw new ApiError(404, 'Charge not found.');
+  if (!row || row.type !== 'pix_in') throw new ChargeNotFound();
   return row;
 }
 
@@ -39,9 +35,9 @@ export async function payCharge(
   const now = new Date(nowMs);
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'pending') throw notPayable(row.status);
+    if (row.status !== 'pending') throw new ChargeInWrongStatus('pay', row.status);
     // Past its expiresAt a charge is expired, even before the expiry job has marked it.
-    if (row.expires_at && row.expires_at.getTime() <= nowMs) throw notPayable('expired');
+    if (row.expires_at && row.expires_at.getTime() <= nowMs) throw new ChargeInWrongStatus('pay', 'expired');
     const endToEndId =
       input.endToEndId ?? generateEndToEndId({ ispb: (input.payer ?? SANDBOX_PAYER).bankAccount.ispb, atMs: nowMs, kind: 'E' });
     const paid = await updateTransaction(trx, row.id, {
@@ -66,7 +62,7 @@ export async function endCharge(
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'pending') throw new ApiError(409, `Charge is not pending: status ${row.status}.`);
+    if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
     const ended = await updateTransaction(trx, row.id, { status, paid_at: now, updated_at: now });
     await enqueueEvent(trx, status === 'expired' ? 'transaction.expired' : 'transaction.cancelled', ended, now);
     return ended;
@@ -83,13 +79,13 @@ export async function refundCharge(deps: Deps, transactionId: string, amountCent
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'paid' && row.status !== 'partially_refunded') {
-      throw new ApiError(409, `Charge cannot be refunded: status ${row.status}.`);
+      throw new ChargeInWrongStatus('refund', row.status);
     }
     const refunded = (row.refunded_cents ?? 0) + amountCents;
-    if (refunded > row.amount_cents) throw new ApiError(409, 'Refund exceeds the charge amount.');
+    if (refunded > row.amount_cents) throw new RefundExceedsCharge();
     const movement = { accountId: row.account_id, transactionId: row.id, kind: 'refund_debit' as const, at: now };
     if (!(await debitWithdrawable(trx, movement, amountCents))) {
-      throw new ApiError(409, 'The withdrawable balance does not cover the refund.');
+      throw new RefundNotCovered();
     }
     const status = refunded >= row.amount_cents ? 'refunded' : 'partially_refunded';
     const updated = await updateTransaction(trx, row.id, { status, refunded_cents: refunded, updated_at: now });
@@ -103,7 +99,7 @@ export async function failCharge(deps: Deps, transactionId: string): Promise<Tra
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'pending') throw new ApiError(409, `Charge is not pending: status ${row.status}.`);
+    if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
     const failed = await updateTransaction(trx, row.id, { status: 'failed', paid_at: now, updated_at: now });
     await enqueueEvent(trx, 'transaction.failed', failed, now);
     return failed;

@@ -1,16 +1,19 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AuthContext } from '../accounts/auth.ts';
 import type { AccountRow } from '../db/schema.ts';
-import { ApiError, badRequest, tooManyRequests } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { buildDynamicBrCode, toAsciiUpper } from '../pix/brcode.ts';
-import { newId } from '../pix/ids.ts';
-import { feeCents } from '../pix/money.ts';
+import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
+import { newId } from '../primitives/ids.ts';
+import { feeCents } from '../primitives/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
-import { release, tryConsume, type Window } from '../ratelimit/rateLimiter.ts';
-import type { Deps } from '../deps.ts';
-import { findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS } from '../idempotency/idempotency.ts';
-import { insertCharge, insertChargeClaimingKey } from './charge.repository.ts';
+import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
+import type { Deps } from '../platform/deps.ts';
+import {
+  findLiveIdempotentTransaction,
+  IDEMPOTENCY_RETENTION_MS,
+  insertCharge,
+  insertChargeClaimingKey,
+} from '../transactions/transaction.repository.ts';
+import { AmountAboveMaximum, AmountAbovePermitted, AmountBelowMinimum, AmountBelowPermitted, ChargeRateLimited, ProviderUnavailable } from './charge.errors.ts';
 import { normalizeCustomer } from './charge.validation.ts';
 
 type CreateChargeRequest = components['schemas']['CreateChargeRequest'];
@@ -32,9 +35,8 @@ function merchantNameOf(account: AccountRow): string {
   return toAsciiUpper(account.legal_name).trim() || 'PIXGATE';
 }
 
-export type CreateChargeOutcome =
-  | { status: 201; body: ChargeCreated }
-  | { status: 200; body: ChargeIdempotent };
+/** A new charge, or the original one answered again for a repeated externalRef. */
+export type CreateChargeOutcome = { kind: 'created'; body: ChargeCreated } | { kind: 'replayed'; body: ChargeIdempotent };
 
 interface FeeRule {
   fixedCents: number;
@@ -64,19 +66,15 @@ function smallestCoveringAmount(from: number, to: number, rule: FeeRule): number
 function checkAmount(account: AccountRow, amountCents: number): number {
   const min = account.charge_min_cents ?? DEFAULT_CHARGE_MIN_CENTS;
   const max = account.charge_max_cents ?? DEFAULT_CHARGE_MAX_CENTS;
-  if (amountCents < min) throw badRequest(messages.amountBelowMinimum(min));
+  if (amountCents < min) throw new AmountBelowMinimum(min);
   if (amountCents > Math.min(max, PLATFORM_CHARGE_CEILING_CENTS)) {
-    throw badRequest(
-      max <= PLATFORM_CHARGE_CEILING_CENTS
-        ? messages.amountAboveMaximum(max)
-        : messages.amountAbovePermitted(PLATFORM_CHARGE_CEILING_CENTS),
-    );
+    throw max <= PLATFORM_CHARGE_CEILING_CENTS ? new AmountAboveMaximum(max) : new AmountAbovePermitted(PLATFORM_CHARGE_CEILING_CENTS);
   }
   const rule = { fixedCents: account.charge_fee_fixed_cents, bps: account.charge_fee_bps };
   const fee = chargeFee(amountCents, rule);
   if (amountCents - fee < 1) {
     const ceiling = Math.min(max, PLATFORM_CHARGE_CEILING_CENTS);
-    throw badRequest(messages.amountBelowPermitted(smallestCoveringAmount(amountCents, ceiling, rule)));
+    throw new AmountBelowPermitted(smallestCoveringAmount(amountCents, ceiling, rule));
   }
   return fee;
 }
@@ -89,7 +87,7 @@ function idempotentAnswer(existing: {
   amount_cents: number;
 }): CreateChargeOutcome {
   return {
-    status: 200,
+    kind: 'replayed',
     body: {
       transactionId: existing.id,
       status: existing.status as ChargeIdempotent['status'],
@@ -122,7 +120,7 @@ export async function createCharge(deps: Deps, auth: AuthContext, body: CreateCh
 
   const window: Window = { bucket: 'charge:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
   const slot = await tryConsume(deps.db, auth.accountId, window, nowMs);
-  if (!slot) throw tooManyRequests(messages.chargeRateLimited);
+  if (!slot) throw new ChargeRateLimited();
 
   try {
     const transactionId = newId('tx');
@@ -161,13 +159,13 @@ export async function createCharge(deps: Deps, auth: AuthContext, body: CreateCh
       }
     }
     return {
-      status: 201,
+      kind: 'created',
       body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents: body.amountCents },
     };
   } catch (error) {
     await release(deps.db, auth.accountId, slot);
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) {
-      throw new ApiError(502, messages.chargeProviderError);
+      throw new ProviderUnavailable();
     }
     throw error;
   }

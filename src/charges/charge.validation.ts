@@ -1,8 +1,7 @@
 import type { components } from '../../generated/api-types.ts';
 import type { CustomerJson } from '../db/schema.ts';
-import { badRequest } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { normalizeDocumentType, validateDocument } from '../pix/documents.ts';
+import { InvalidCustomerDocument, InvalidCustomerDocumentType } from './charge.errors.ts';
+import { normalizeDocumentType, validateDocument } from '../primitives/documents.ts';
 
 type CustomerInput = components['schemas']['CreateChargeRequest']['customer'];
 
@@ -12,17 +11,9 @@ type CustomerInput = components['schemas']['CreateChargeRequest']['customer'];
  */
 export function normalizeCustomer(customer: CustomerInput): CustomerJson {
   const type = normalizeDocumentType(customer.document.type);
-  if (!type) throw badRequest(messages.customerDocumentType(customer.document.type));
+  if (!type) throw new InvalidCustomerDocumentType(customer.document.type);
   const document = validateDocument(type, customer.document.number);
-  if (!document.ok) {
-    if (document.reason === 'characters') throw badRequest(messages.customerDocumentNumber);
-    if (document.reason === 'length') {
-      throw badRequest(
-        type === 'cpf' ? messages.customerCpfLength(document.length) : messages.customerCnpjLength(document.length),
-      );
-    }
-    throw badRequest(type === 'cpf' ? messages.customerCpfInvalid : messages.customerCnpjInvalid);
-  }
+  if (!document.ok) throw new InvalidCustomerDocument(type, document.reason, document.length);
   return {
     name: customer.name.trim(),
     email: customer.email.trim().toLowerCase(),

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { EventEnvelope } from '../events/event.types.ts';
 
 /**
  * Row types of every table, in one place. Money is integer cents (bigint columns parsed to number:
@@ -214,7 +215,7 @@ export interface OutboxEventsTable {
   account_id: string;
   event: string;
   transaction_id: string | null;
-  payload: Json<Record<string, unknown>>;
+  payload: Json<EventEnvelope>;
   created_at: Date;
 }
 
@@ -329,3 +330,7 @@ export interface WebhookAttemptsTable {
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type WithdrawalAlertRow = Selectable<WithdrawalAlertsTable>;
+export type OutboxEventRow = Selectable<OutboxEventsTable>;
+export type SimPspTransferRow = Selectable<SimPspTransfersTable>;

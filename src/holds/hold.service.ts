@@ -1,11 +1,22 @@
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../platform/deps.ts';
 import type { HoldReason, HoldRow, TransactionRow } from '../db/schema.ts';
 import type { EventName } from '../events/catalog.ts';
-import { ApiError } from '../http/errors.ts';
-import { changeHeld, debitHeld } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
-import { newId } from '../pix/ids.ts';
+import { changeHeld, debitHeld } from '../ledger/ledger.repository.ts';
+import { enqueueEvent } from '../events/outbox.ts';
+import { newId } from '../primitives/ids.ts';
+import { TransactionNotFound } from '../transactions/transaction.errors.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import {
+  ChargebackExceedsHold,
+  ChargebackNotCovered,
+  ChargeNotChargeable,
+  HoldAlreadyReleased,
+  HoldExceedsCharge,
+  HoldNeedsPaidCharge,
+  HoldNotFound,
+  HoldNotOnCharge,
+} from './hold.errors.ts';
+import { insertHold, listHolds, lockHold, markHoldReleased } from './hold.repository.ts';
 
 /** The event a hold on a paid charge announces, by reason. */
 const HOLD_EVENT: Record<HoldReason, EventName> = {
@@ -36,28 +47,22 @@ export async function placeHold(
     let charge: TransactionRow | undefined;
     if (input.transactionId !== undefined) {
       charge = await lockTransaction(trx, input.transactionId);
-      if (!charge || charge.account_id !== accountId) throw new ApiError(404, 'Transaction not found.');
+      if (!charge || charge.account_id !== accountId) throw new TransactionNotFound();
       if (charge.type !== 'pix_in' || !CHARGEABLE.has(charge.status)) {
-        throw new ApiError(409, `Holds on a transaction need a paid charge: ${charge.type} is ${charge.status}.`);
+        throw new HoldNeedsPaidCharge(charge.type, charge.status);
       }
       // A hold on a charge protects at most what the payer paid (the event schema promises it).
-      if (input.amountCents > charge.amount_cents) throw new ApiError(409, 'A hold on a charge cannot exceed its amount.');
+      if (input.amountCents > charge.amount_cents) throw new HoldExceedsCharge();
     }
-    const hold = await trx
-      .insertInto('holds')
-      .values({
-        id: newId('hold'),
-        account_id: accountId,
-        transaction_id: charge?.id ?? null,
-        amount_cents: input.amountCents,
-        reason: input.reason,
-        note: input.note ?? null,
-        status: 'active',
-        created_at: now,
-        released_at: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const hold = await insertHold(trx, {
+      id: newId('hold'),
+      account_id: accountId,
+      transaction_id: charge?.id ?? null,
+      amount_cents: input.amountCents,
+      reason: input.reason,
+      note: input.note ?? null,
+      created_at: now,
+    });
     await changeHeld(trx, { accountId, holdId: hold.id, transactionId: charge?.id ?? null, kind: 'hold_placed', at: now }, hold.amount_cents);
     if (charge) {
       const touched = await updateTransaction(trx, charge.id, { updated_at: now });
@@ -68,15 +73,9 @@ export async function placeHold(
 }
 
 async function lockActiveHold(trx: Parameters<typeof lockTransaction>[0], accountId: string, holdId: string): Promise<HoldRow> {
-  const hold = await trx
-    .selectFrom('holds')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', holdId)
-    .forUpdate()
-    .executeTakeFirst();
-  if (!hold) throw new ApiError(404, 'Hold not found.');
-  if (hold.status !== 'active') throw new ApiError(409, 'Hold is already released.');
+  const hold = await lockHold(trx, accountId, holdId);
+  if (!hold) throw new HoldNotFound();
+  if (hold.status !== 'active') throw new HoldAlreadyReleased();
   return hold;
 }
 
@@ -86,12 +85,7 @@ export async function releaseHold(deps: Deps, accountId: string, holdId: string)
   return deps.db.transaction().execute(async (trx) => {
     const hold = await lockActiveHold(trx, accountId, holdId);
     await changeHeld(trx, { accountId, holdId, transactionId: hold.transaction_id, kind: 'hold_released', at: now }, -hold.amount_cents);
-    return trx
-      .updateTable('holds')
-      .set({ status: 'released', released_at: now })
-      .where('id', '=', holdId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return markHoldReleased(trx, holdId, now);
   });
 }
 
@@ -109,21 +103,21 @@ export async function chargebackHold(
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const hold = await lockActiveHold(trx, accountId, holdId);
-    if (!hold.transaction_id) throw new ApiError(409, 'Hold is not on a charge.');
+    if (!hold.transaction_id) throw new HoldNotOnCharge();
     const charge = await lockTransaction(trx, hold.transaction_id);
-    if (!charge || !CHARGEABLE.has(charge.status)) throw new ApiError(409, 'The charge cannot be charged back.');
+    if (!charge || !CHARGEABLE.has(charge.status)) throw new ChargeNotChargeable();
     const amount = amountCents ?? hold.amount_cents;
     const refunded = (charge.refunded_cents ?? 0) + amount;
     if (amount > hold.amount_cents || refunded > charge.amount_cents) {
-      throw new ApiError(409, 'Chargeback exceeds the hold or the charge amount.');
+      throw new ChargebackExceedsHold();
     }
     const movement = { accountId, holdId, transactionId: charge.id, at: now };
     if (!(await debitHeld(trx, { ...movement, kind: 'chargeback_debit' }, amount))) {
-      throw new ApiError(409, 'The available balance does not cover the chargeback.');
+      throw new ChargebackNotCovered();
     }
     const rest = hold.amount_cents - amount;
     if (rest > 0) await changeHeld(trx, { ...movement, kind: 'hold_released' }, -rest);
-    await trx.updateTable('holds').set({ status: 'released', released_at: now }).where('id', '=', holdId).execute();
+    await markHoldReleased(trx, holdId, now);
     const updated = await updateTransaction(trx, charge.id, {
       status: refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded',
       refunded_cents: refunded,
@@ -132,4 +126,9 @@ export async function chargebackHold(
     await enqueueEvent(trx, 'transaction.chargeback', updated, now, { chargebackCents: amount });
     return updated;
   });
+}
+
+/** The back office's list of an account's holds, newest first. */
+export function holdsOfAccount(deps: Pick<Deps, 'db'>, accountId: string, status?: HoldRow['status']): Promise<HoldRow[]> {
+  return listHolds(deps.db, accountId, status);
 }

@@ -1,38 +1,18 @@
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
-import type { AuthContext, IpMessageFamily } from '../accounts/auth.ts';
+import express, { type RequestHandler, Router } from 'express';
 import { balanceRoutes } from '../balance/balance.routes.ts';
 import { chargeRoutes } from '../charges/charge.routes.ts';
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../platform/deps.ts';
 import { recipientRoutes } from '../recipients/recipient.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
 import { withdrawalRoutes } from '../withdrawals/withdrawal.routes.ts';
 import { ApiError } from './errors.ts';
-import { messages } from './messages.ts';
+import { messages } from '../messages/merchant.ts';
+import { authenticate } from './merchantAuth.ts';
 import { routeGuard } from './routeGuard.ts';
 import type { OpenApiDocument } from './spec.ts';
 import { openApiValidator } from './validator.ts';
 
 const JSON_BODY_LIMIT = '64kb';
-
-function ipFamily(path: string): IpMessageFamily {
-  if (path.startsWith('/v1/withdraw')) return 'withdraw';
-  if (path.startsWith('/v1/recipients')) return 'recipients';
-  return 'default';
-}
-
-export function authOf(res: Response): AuthContext {
-  const auth = res.locals.auth as AuthContext | undefined;
-  if (!auth) throw new Error('route mounted without authentication');
-  return auth;
-}
-
-function authenticate(deps: Deps): RequestHandler {
-  return async (req: Request, res, next) => {
-    const path = req.baseUrl + req.path;
-    res.locals.auth = await deps.authenticator.authenticate(req.get('authorization'), req.ip ?? '', ipFamily(path));
-    next();
-  };
-}
 
 /** POST bodies must be JSON: anything else is a 415 before the body is read. */
 const requireJson: RequestHandler = (req, _res, next) => {

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors.ts';
-import { messages } from './messages.ts';
+import { messages } from '../messages/merchant.ts';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

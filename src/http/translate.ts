@@ -1,6 +1,7 @@
 import { ApiError } from './errors.ts';
-import { messages } from './messages.ts';
-import { normalizeDocumentType, stripDocument } from '../pix/documents.ts';
+import { messages } from '../messages/merchant.ts';
+import { operatorMessages } from '../messages/operator.ts';
+import { normalizeDocumentType, stripDocument } from '../primitives/documents.ts';
 
 /**
  * Turns express-openapi-validator's Ajv errors (English, one per failing keyword) into the one Portuguese
@@ -188,4 +189,19 @@ export function translateValidationIssues(
   }
   const first = issues[0];
   return new ApiError(400, first ? messages.invalidField(fieldName(first.path)) : messages.bodyNotObject);
+}
+
+const ipAllowlistEntry = /^\/body\/ipAllowlist\/\d+$/;
+
+/**
+ * The back office's validation text: one problem per failing field in the validator's own (English) words,
+ * alternatives collapsed, e.g. `body.legalName must NOT have fewer than 2 characters`.
+ */
+export function describeIssuesForOperators(issues: ValidatorIssue[]): string {
+  const byPath = new Map<string, string>();
+  for (const issue of issues) {
+    if (byPath.has(issue.path)) continue;
+    byPath.set(issue.path, ipAllowlistEntry.test(issue.path) ? operatorMessages.ipAllowlistEntry : issue.message);
+  }
+  return [...byPath].map(([path, message]) => `${path.replace(/^\//, '').replace(/\//g, '.')} ${message}`).join('; ');
 }

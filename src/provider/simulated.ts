@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { Database, PartyJson } from '../db/schema.ts';
-import { generateEndToEndId } from '../pix/endToEndId.ts';
+import { generateEndToEndId } from '../primitives/endToEndId.ts';
+import { SimulatedProviderRequired } from './provider.errors.ts';
+import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, recordReturn } from './simulated.repository.ts';
 import {
   ProviderConfirmationLost,
   ProviderFailure,
@@ -95,21 +97,15 @@ export class SimulatedProvider implements PixProvider {
     const providerRef = `sim-${input.transactionId}`;
     const nowMs = this.clock.now();
     // Idempotent by transactionId, as a real PSP's order id: a second send changes nothing.
-    await this.db
-      .insertInto('sim_psp_transfers')
-      .values({
-        transaction_id: input.transactionId,
-        amount_cents: input.amountCents,
-        pix_key: input.pixKey,
-        pix_key_type: input.pixKeyType,
-        state: 'accepted',
-        settle_at: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
-        beneficiary: JSON.stringify(this.beneficiaryFor(input)),
-        created_at: new Date(nowMs),
-        updated_at: new Date(nowMs),
-      })
-      .onConflict((oc) => oc.column('transaction_id').doNothing())
-      .execute();
+    await insertAcceptedTransfer(this.db, {
+      transactionId: input.transactionId,
+      amountCents: input.amountCents,
+      pixKey: input.pixKey,
+      pixKeyType: input.pixKeyType,
+      settleAt: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
+      beneficiary: this.beneficiaryFor(input),
+      at: new Date(nowMs),
+    });
     if (outcome === 'timeout') await this.timeOut('sendWithdrawal');
     if (outcome === 'cut') throw new ProviderConfirmationLost(providerRef);
     return { providerRef };
@@ -119,11 +115,12 @@ export class SimulatedProvider implements PixProvider {
     const outcome = this.nextOutcome('queryWithdrawal');
     if (outcome === 'fail' || outcome === 'timeout' || outcome === 'timeout_unsent') return { state: 'unknown' };
     const nowMs = this.clock.now();
-    let row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+    let row = await findTransfer(this.db, transactionId);
     if (!row) return { state: 'not_found' };
     if (row.state === 'accepted' && row.settle_at && row.settle_at.getTime() <= nowMs) {
       await this.settle(transactionId);
-      row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirstOrThrow();
+      row = await findTransfer(this.db, transactionId);
+      if (!row) throw new Error(`simulated transfer ${transactionId} vanished`);
     }
     const providerRef = `sim-${transactionId}`;
     switch (row.state) {
@@ -154,29 +151,22 @@ export class SimulatedProvider implements PixProvider {
   /** Sandbox: the payment reached the beneficiary. Returns false when the transfer is not accepted. */
   async settle(transactionId: string, beneficiary?: PartyJson): Promise<boolean> {
     const nowMs = this.clock.now();
-    const result = await this.db
-      .updateTable('sim_psp_transfers')
-      .set({
-        state: 'paid',
-        end_to_end_id: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'E' }),
-        ...(beneficiary ? { beneficiary: JSON.stringify(beneficiary) } : {}),
-        updated_at: new Date(nowMs),
-      })
-      .where('transaction_id', '=', transactionId)
-      .where('state', '=', 'accepted')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return changeAcceptedTransfer(this.db, transactionId, {
+      state: 'paid',
+      end_to_end_id: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'E' }),
+      ...(beneficiary ? { beneficiary: JSON.stringify(beneficiary) } : {}),
+      updated_at: new Date(nowMs),
+    });
   }
 
   /** Sandbox: the PSP or the receiving bank refused an accepted transfer. */
   async reject(transactionId: string, refusedCode: string, refusedReason: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('sim_psp_transfers')
-      .set({ state: 'rejected', refused_code: refusedCode, refused_reason: refusedReason, updated_at: new Date(this.clock.now()) })
-      .where('transaction_id', '=', transactionId)
-      .where('state', '=', 'accepted')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return changeAcceptedTransfer(this.db, transactionId, {
+      state: 'rejected',
+      refused_code: refusedCode,
+      refused_reason: refusedReason,
+      updated_at: new Date(this.clock.now()),
+    });
   }
 
   /**
@@ -185,20 +175,15 @@ export class SimulatedProvider implements PixProvider {
    */
   async returnTransfer(transactionId: string, amountCents: number): Promise<boolean> {
     const nowMs = this.clock.now();
-    const row = await this.db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+    const row = await findTransfer(this.db, transactionId);
     if (!row || (row.state !== 'paid' && row.state !== 'returned')) return false;
     const returned = (row.returned_cents ?? 0) + amountCents;
     if (amountCents <= 0 || returned > row.amount_cents) return false;
-    await this.db
-      .updateTable('sim_psp_transfers')
-      .set({
-        state: 'returned',
-        returned_cents: returned,
-        refund_end_to_end_id: generateEndToEndId({ ispb: BENEFICIARY_ISPB, atMs: nowMs, kind: 'D' }),
-        updated_at: new Date(nowMs),
-      })
-      .where('transaction_id', '=', transactionId)
-      .execute();
+    await recordReturn(this.db, transactionId, {
+      returnedCents: returned,
+      refundEndToEndId: generateEndToEndId({ ispb: BENEFICIARY_ISPB, atMs: nowMs, kind: 'D' }),
+      at: new Date(nowMs),
+    });
     return true;
   }
 
@@ -224,4 +209,10 @@ export class SimulatedProvider implements PixProvider {
     if (this.timeoutDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.timeoutDelayMs));
     throw new ProviderTimeout(`simulated ${operation} timeout`);
   }
+}
+
+/** The simulated PSP of a server, for sandbox actions; refused on a server with a real PSP. */
+export function requireSimulatedProvider(deps: { simulatedProvider: SimulatedProvider | undefined }): SimulatedProvider {
+  if (!deps.simulatedProvider) throw new SimulatedProviderRequired();
+  return deps.simulatedProvider;
 }

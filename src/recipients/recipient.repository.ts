@@ -1,5 +1,6 @@
+/** Owner of the `recipients` table (third-party withdrawal destinations and their review state). */
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, RecipientRow } from '../db/schema.ts';
+import type { Database, RecipientRow, RecipientStatus } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -29,4 +30,101 @@ export async function lockRecipientStatus(
     .forShare()
     .executeTakeFirst();
   return row?.status;
+}
+
+/** Active plus pending_review recipients: what the account's ceiling counts. */
+export async function countCountedRecipients(trx: Transaction<Database>, accountId: string): Promise<number> {
+  const counted = await trx
+    .selectFrom('recipients')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('status', 'in', ['active', 'pending_review'])
+    .executeTakeFirstOrThrow();
+  return Number(counted.n);
+}
+
+/** The data a registration submits for review. */
+export type RecipientSubmission = Pick<
+  RecipientRow,
+  'legal_name' | 'document' | 'document_type' | 'pix_key' | 'pix_key_type' | 'label'
+>;
+
+/** A new registration, `pending_review`. */
+export function insertRecipientForReview(
+  trx: Transaction<Database>,
+  accountId: string,
+  id: string,
+  data: RecipientSubmission,
+  now: Date,
+): Promise<RecipientRow> {
+  return trx
+    .insertInto('recipients')
+    .values({ ...data, ...reviewReset(now), account_id: accountId, id, created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A rejected or deactivated recipient submitted again: its new data goes back to review. */
+export function resubmitRecipientForReview(
+  trx: Transaction<Database>,
+  accountId: string,
+  id: string,
+  data: RecipientSubmission,
+  now: Date,
+): Promise<RecipientRow> {
+  return trx
+    .updateTable('recipients')
+    .set({ ...data, ...reviewReset(now) })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+function reviewReset(now: Date) {
+  return { status: 'pending_review' as const, review_note: null, approved_at: null, reviewed_at: null, updated_at: now };
+}
+
+/**
+ * Moves a recipient from `from` to `to` in one conditional statement (a review decision); undefined when
+ * it is not (or no longer) in `from`.
+ */
+export function transitionRecipient(
+  db: Db,
+  key: { accountId: string; recipientId: string },
+  change: { from: RecipientStatus; to: RecipientStatus; note: string | null; at: Date },
+): Promise<RecipientRow | undefined> {
+  return db
+    .updateTable('recipients')
+    .set({
+      status: change.to,
+      review_note: change.note,
+      reviewed_at: change.at,
+      updated_at: change.at,
+      ...(change.to === 'active' ? { approved_at: change.at } : {}),
+    })
+    .where('account_id', '=', key.accountId)
+    .where('id', '=', key.recipientId)
+    .where('status', '=', change.from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** GET /v1/recipients: active recipients, newest approval first. */
+export function listActiveRecipientRows(db: Db, accountId: string): Promise<RecipientRow[]> {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .orderBy('approved_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** The back office's list of an account's recipients, oldest first, optionally of one status. */
+export function listRecipientsOfAccount(db: Db, accountId: string, status?: RecipientStatus): Promise<RecipientRow[]> {
+  let query = db.selectFrom('recipients').selectAll().where('account_id', '=', accountId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  return query.orderBy('created_at').orderBy('id').execute();
 }

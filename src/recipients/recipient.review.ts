@@ -1,8 +1,10 @@
 import type { RecipientRow, RecipientStatus } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
+import { messages } from '../messages/merchant.ts';
+import type { Deps } from '../platform/deps.ts';
+import { listPendingApprovalFor } from '../transactions/transaction.repository.ts';
 import { cancelWithdrawal } from '../withdrawals/withdrawal.review.ts';
+import { RecipientInWrongStatus, RecipientNotFound } from './recipient.errors.ts';
+import { findRecipient, listRecipientsOfAccount, transitionRecipient } from './recipient.repository.ts';
 
 /** Moves a recipient from one review state to another; 404 unknown, 409 when not in the expected state. */
 async function transition(
@@ -13,31 +15,12 @@ async function transition(
   to: RecipientStatus,
   note: string | undefined,
 ): Promise<RecipientRow> {
-  const now = new Date(deps.clock.now());
-  const updated = await deps.db
-    .updateTable('recipients')
-    .set({
-      status: to,
-      review_note: note ?? null,
-      reviewed_at: now,
-      updated_at: now,
-      ...(to === 'active' ? { approved_at: now } : {}),
-    })
-    .where('account_id', '=', accountId)
-    .where('id', '=', recipientId)
-    .where('status', '=', from)
-    .returningAll()
-    .executeTakeFirst();
+  const at = new Date(deps.clock.now());
+  const updated = await transitionRecipient(deps.db, { accountId, recipientId }, { from, to, note: note ?? null, at });
   if (updated) return updated;
-  const current = await deps.db
-    .selectFrom('recipients')
-    .select('status')
-    .where('account_id', '=', accountId)
-    .where('id', '=', recipientId)
-    .executeTakeFirst();
-  if (!current) throw new ApiError(404, 'Recipient not found.');
-  const expected = from === 'pending_review' ? 'pending review' : from;
-  throw new ApiError(409, `Recipient is not ${expected}: status ${current.status}.`);
+  const current = await findRecipient(deps.db, accountId, recipientId);
+  if (!current) throw new RecipientNotFound();
+  throw new RecipientInWrongStatus(from === 'pending_review' ? 'pending review' : from, current.status);
 }
 
 /** Compliance approval: the recipient appears in GET /v1/recipients and can receive withdrawals. */
@@ -60,15 +43,8 @@ export async function deactivateRecipient(
   note?: string,
 ): Promise<{ recipient: RecipientRow; cancelledWithdrawals: string[] }> {
   const recipient = await transition(deps, accountId, recipientId, 'active', 'deactivated', note);
-  const pending = await deps.db
-    .selectFrom('transactions')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('recipient_id', '=', recipientId)
-    .where('status', '=', 'pending_approval')
-    .execute();
   const cancelled: string[] = [];
-  for (const { id } of pending) {
+  for (const id of await listPendingApprovalFor(deps.db, accountId, recipientId)) {
     await cancelWithdrawal(deps, id, {
       code: 'RECIPIENT_DEACTIVATED',
       reason: messages.recipientDeactivated,
@@ -76,4 +52,9 @@ export async function deactivateRecipient(
     cancelled.push(id);
   }
   return { recipient, cancelledWithdrawals: cancelled };
+}
+
+/** The back office's list of an account's recipients (every status, or one). */
+export function recipientsOfAccount(deps: Pick<Deps, 'db'>, accountId: string, status?: RecipientStatus): Promise<RecipientRow[]> {
+  return listRecipientsOfAccount(deps.db, accountId, status);
 }

@@ -1,18 +1,18 @@
 import type { Router } from 'express';
-import type { components } from '../../generated/api-types.ts';
-import type { Deps } from '../deps.ts';
-import { authOf } from '../http/merchantApi.ts';
+import type { paths } from '../../generated/api-types.ts';
+import { authOf } from '../http/merchantAuth.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
 import { listActiveRecipients, registerRecipient } from './recipient.service.ts';
 
-type CreateRecipientRequest = components['schemas']['CreateRecipientRequest'];
-
-/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+/** POST /v1/recipients and GET /v1/recipients, on the merchant router. */
 export function recipientRoutes(router: Router, deps: Deps): void {
-  router.post('/v1/recipients', async (req, res) => {
-    const outcome = await registerRecipient(deps, authOf(res), req.body as CreateRecipientRequest);
-    res.status(outcome.status).json(outcome.body);
+  const api = typedRoutes<paths>(router);
+  api.post('/v1/recipients', async (req, res) => {
+    const outcome = await registerRecipient(deps, authOf(res), req.body);
+    res.status(outcome.kind === 'created' ? 201 : 200).json(outcome.body);
   });
-  router.get('/v1/recipients', async (_req, res) => {
+  api.get('/v1/recipients', async (_req, res) => {
     res.json(await listActiveRecipients(deps, authOf(res).accountId));
   });
 }

@@ -1,23 +1,36 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AuthContext } from '../accounts/auth.ts';
 import type { RecipientRow } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { badRequest, tooManyRequests, unprocessable } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { maskDocument, normalizeDocumentType, validateDocument } from '../pix/documents.ts';
-import { recipientIdFor } from '../pix/ids.ts';
-import { normalizePixKey, normalizePixKeyType } from '../pix/keys.ts';
-import { release, tryConsume } from '../ratelimit/rateLimiter.ts';
-import { findRecipient } from './recipient.repository.ts';
+import type { Deps } from '../platform/deps.ts';
+import { lockAccount } from '../accounts/account.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import { maskDocument, normalizeDocumentType, validateDocument } from '../primitives/documents.ts';
+import { recipientIdFor } from '../primitives/ids.ts';
+import { normalizePixKey, normalizePixKeyType } from '../primitives/keys.ts';
+import { release, tryConsume } from '../ratelimit/rateLimit.repository.ts';
+import {
+  InvalidLegalName,
+  InvalidPixKey,
+  InvalidPixKeyType,
+  InvalidRecipientDocument,
+  InvalidRecipientDocumentType,
+  RecipientCeilingReached,
+  RecipientKeyNotDocument,
+  RecipientRateLimited,
+} from './recipient.errors.ts';
+import {
+  countCountedRecipients,
+  findRecipient,
+  insertRecipientForReview,
+  listActiveRecipientRows,
+  resubmitRecipientForReview,
+} from './recipient.repository.ts';
 
 type CreateRecipientRequest = components['schemas']['CreateRecipientRequest'];
 type RecipientRegistration = components['schemas']['RecipientRegistration'];
 type RecipientList = components['schemas']['RecipientList'];
 
 const HOUR_MS = 3_600_000;
-export const NOTE_PENDING =
-  'Cadastro recebido para análise de compliance da PixGate. Ele não habilita saques até ser aprovado.';
-export const NOTE_ACTIVE = 'Destinatário já aprovado; este cadastro não altera a aprovação.';
 
 interface NormalizedRecipient {
   id: string;
@@ -32,29 +45,21 @@ interface NormalizedRecipient {
 /** What the schema cannot say: trimmed name, document length and check digits, key against document. */
 function normalize(accountId: string, body: CreateRecipientRequest): NormalizedRecipient {
   const legalName = body.legalName.trim();
-  if (legalName.length < 2) throw badRequest(messages.legalName);
+  if (legalName.length < 2) throw new InvalidLegalName();
   const documentType = normalizeDocumentType(body.documentType);
-  if (!documentType) throw badRequest(messages.recipientDocumentType(body.documentType));
+  if (!documentType) throw new InvalidRecipientDocumentType(body.documentType);
   const document = validateDocument(documentType, body.document);
-  if (!document.ok) {
-    if (document.reason === 'characters') throw badRequest(messages.recipientDocumentCharacters);
-    if (document.reason === 'length') {
-      throw badRequest(
-        documentType === 'cpf' ? messages.recipientCpfLength(document.length) : messages.recipientCnpjLength(document.length),
-      );
-    }
-    throw badRequest(documentType === 'cpf' ? messages.recipientCpfInvalid : messages.recipientCnpjInvalid);
-  }
+  if (!document.ok) throw new InvalidRecipientDocument(documentType, document.reason, document.length);
   const pixKeyType = normalizePixKeyType(body.pixKeyType);
-  if (!pixKeyType) throw badRequest(messages.pixKeyType(body.pixKeyType));
+  if (!pixKeyType) throw new InvalidPixKeyType(body.pixKeyType);
   const key = normalizePixKey(pixKeyType, body.pixKey);
   if (pixKeyType === 'cpf' || pixKeyType === 'cnpj') {
     // The contract: a CPF/CNPJ key must be the recipient's own document, same digits and same type.
     if (pixKeyType !== documentType || !key.ok || key.key !== document.document) {
-      throw badRequest(messages.recipientKeyNotDocument);
+      throw new RecipientKeyNotDocument();
     }
   } else if (!key.ok) {
-    throw badRequest(messages.pixKeyInvalid(pixKeyType));
+    throw new InvalidPixKey(pixKeyType);
   }
   return {
     id: recipientIdFor(accountId, documentType, document.document),
@@ -67,11 +72,12 @@ function normalize(accountId: string, body: CreateRecipientRequest): NormalizedR
   };
 }
 
-export type RegisterOutcome = { status: 201 | 200; body: RecipientRegistration };
+/** A new registration, or the recipient that already existed for this document (answered 200). */
+export type RegisterOutcome = { kind: 'created' | 'existing'; body: RecipientRegistration };
 
-function answer(status: 201 | 200, row: RecipientRow): RegisterOutcome {
+function answer(kind: RegisterOutcome['kind'], row: RecipientRow): RegisterOutcome {
   const active = row.status === 'active';
-  return { status, body: { recipientId: row.id, status: active ? 'active' : 'pending_review', note: active ? NOTE_ACTIVE : NOTE_PENDING } };
+  return { kind, body: { recipientId: row.id, status: active ? 'active' : 'pending_review', note: active ? messages.recipientNoteActive : messages.recipientNotePending } };
 }
 
 /**
@@ -85,7 +91,7 @@ function answer(status: 201 | 200, row: RecipientRow): RegisterOutcome {
 export async function registerRecipient(deps: Deps, auth: AuthContext, body: CreateRecipientRequest): Promise<RegisterOutcome> {
   const recipient = normalize(auth.accountId, body);
   const existing = await findRecipient(deps.db, auth.accountId, recipient.id);
-  if (existing && (existing.status === 'pending_review' || existing.status === 'active')) return answer(200, existing);
+  if (existing && (existing.status === 'pending_review' || existing.status === 'active')) return answer('existing', existing);
 
   const nowMs = deps.clock.now();
   const slot = await tryConsume(
@@ -94,22 +100,16 @@ export async function registerRecipient(deps: Deps, auth: AuthContext, body: Cre
     { bucket: 'recipients:hour', windowMs: HOUR_MS, limit: auth.account.recipients_per_hour },
     nowMs,
   );
-  if (!slot) throw tooManyRequests(messages.recipientsRateLimited);
+  if (!slot) throw new RecipientRateLimited();
   const now = new Date(nowMs);
   try {
     const outcome = await deps.db.transaction().execute(async (trx): Promise<RegisterOutcome> => {
       // One registration at a time per account, so the ceiling is exact under concurrency.
-      await trx.selectFrom('accounts').select('id').where('id', '=', auth.accountId).forUpdate().execute();
+      await lockAccount(trx, auth.accountId);
       const current = await findRecipient(trx, auth.accountId, recipient.id);
-      if (current && (current.status === 'pending_review' || current.status === 'active')) return answer(200, current);
-      const counted = await trx
-        .selectFrom('recipients')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('account_id', '=', auth.accountId)
-        .where('status', 'in', ['active', 'pending_review'])
-        .executeTakeFirstOrThrow();
+      if (current && (current.status === 'pending_review' || current.status === 'active')) return answer('existing', current);
       const limit = auth.account.recipient_limit;
-      if (Number(counted.n) >= limit) throw unprocessable(messages.recipientCeiling(limit));
+      if ((await countCountedRecipients(trx, auth.accountId)) >= limit) throw new RecipientCeilingReached(limit);
       const data = {
         legal_name: recipient.legalName,
         document: recipient.document,
@@ -117,30 +117,11 @@ export async function registerRecipient(deps: Deps, auth: AuthContext, body: Cre
         pix_key: recipient.pixKey,
         pix_key_type: recipient.pixKeyType,
         label: recipient.label,
-        status: 'pending_review' as const,
-        review_note: null,
-        approved_at: null,
-        reviewed_at: null,
-        updated_at: now,
       };
-      if (current) {
-        const renewed = await trx
-          .updateTable('recipients')
-          .set(data)
-          .where('account_id', '=', auth.accountId)
-          .where('id', '=', recipient.id)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        return answer(200, renewed);
-      }
-      const created = await trx
-        .insertInto('recipients')
-        .values({ ...data, account_id: auth.accountId, id: recipient.id, created_at: now })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return answer(201, created);
+      if (current) return answer('existing', await resubmitRecipientForReview(trx, auth.accountId, recipient.id, data, now));
+      return answer('created', await insertRecipientForReview(trx, auth.accountId, recipient.id, data, now));
     });
-    if (outcome.status === 200) await release(deps.db, auth.accountId, slot);
+    if (outcome.kind === 'existing') await release(deps.db, auth.accountId, slot);
     return outcome;
   } catch (error) {
     await release(deps.db, auth.accountId, slot);
@@ -150,14 +131,7 @@ export async function registerRecipient(deps: Deps, auth: AuthContext, body: Cre
 
 /** GET /v1/recipients: active recipients only, newest approval first, documents masked. */
 export async function listActiveRecipients(deps: Deps, accountId: string): Promise<RecipientList> {
-  const rows = await deps.db
-    .selectFrom('recipients')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .orderBy('approved_at', 'desc')
-    .orderBy('id')
-    .execute();
+  const rows = await listActiveRecipientRows(deps.db, accountId);
   return {
     recipients: rows.map((row) => ({
       recipientId: row.id,

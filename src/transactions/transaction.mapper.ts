@@ -2,6 +2,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { TransactionRow, TransactionStatus } from '../db/schema.ts';
 
 export type ApiTransaction = components['schemas']['Transaction'];
+export type ApiTransactionDetail = components['schemas']['TransactionDetail'];
 
 /** Statuses in which settlement data (endToEndId, payer/beneficiary, refund id) is shown. */
 const SETTLED: ReadonlySet<TransactionStatus> = new Set(['paid', 'refunded', 'partially_refunded']);
@@ -49,4 +50,16 @@ export function toApiTransaction(row: TransactionRow, view: TransactionView): Ap
   if (row.refused_code !== null) tx.refusedCode = row.refused_code;
   if (row.refused_reason !== null) tx.refusedReason = row.refused_reason;
   return tx;
+}
+
+/** The single read (GET /v1/transactions/{id}): `pixPayload` always present, null for withdrawals. */
+export function toApiTransactionDetail(row: TransactionRow): ApiTransactionDetail {
+  const tx = toApiTransaction(row, 'single');
+  return { ...tx, pixPayload: tx.pixPayload ?? null };
+}
+
+/** The transaction as events carry it: the list fields without `pixPayload` (events never carry the BR Code). */
+export function toEventTransaction(row: TransactionRow): Omit<ApiTransaction, 'pixPayload'> {
+  const { pixPayload: _notInEvents, ...fields } = toApiTransaction(row, 'event');
+  return fields;
 }

@@ -1,14 +1,24 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, NewTransaction, TransactionRow, TransactionType } from '../db/schema.ts';
+/**
+ * Owner of the `transactions` table (charges and withdrawals) and of `idempotency_keys` (the externalRefs
+ * that name them): every query on them lives here. A charge's insert claims its externalRef in the same
+ * statement, which is why both tables have one owner.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** externalRefs are kept 7 days after creation; afterwards the same externalRef creates a new transaction. */
+export const IDEMPOTENCY_RETENTION_MS = 7 * 86_400_000;
+
+export type IdempotencyScope = 'charge' | 'withdrawal';
+
+/** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
+const HIDDEN_STATUSES = ['initiating', 'aborted'] as const;
 
 export function insertTransaction(db: Db, row: NewTransaction): Promise<TransactionRow> {
   return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
 }
-
-/** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
-const HIDDEN_STATUSES = ['initiating', 'aborted'] as const;
 
 /** Scoped by account: another merchant's id is simply not found; so is a row in an internal state. */
 export function findTransaction(db: Db, accountId: string, id: string): Promise<TransactionRow | undefined> {
@@ -46,10 +56,233 @@ export function listTransactions(
 
 export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type'>>;
 
-export function updateTransaction(
-  trx: Transaction<Database>,
-  id: string,
-  changes: TransactionChanges,
-): Promise<TransactionRow> {
+export function updateTransaction(trx: Transaction<Database>, id: string, changes: TransactionChanges): Promise<TransactionRow> {
   return trx.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+// ---- Charges -------------------------------------------------------------------------------------------
+
+export interface NewCharge {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  feeCents: number;
+  externalRef: string | null;
+  pixPayload: string;
+  expiresAt: Date;
+  createdAt: Date;
+  customer: CustomerJson;
+  providerRef: string;
+}
+
+const chargeValues = (charge: NewCharge) => sql`
+  ${charge.id}::text, ${charge.accountId}::text, 'pix_in', 'pending', ${charge.amountCents}::bigint,
+  ${charge.feeCents}::bigint, ${charge.amountCents - charge.feeCents}::bigint, ${charge.externalRef}::text,
+  ${charge.pixPayload}::text, ${charge.expiresAt}::timestamptz, ${charge.createdAt}::timestamptz,
+  ${charge.createdAt}::timestamptz, ${JSON.stringify(charge.customer)}::jsonb, ${charge.providerRef}::text`;
+
+const chargeColumns = sql`(id, account_id, type, status, amount_cents, fee_cents, net_cents, external_ref,
+  pix_payload, expires_at, created_at, updated_at, customer, provider_ref)`;
+
+/** Stores a charge without externalRef: one statement. */
+export async function insertCharge(db: Kysely<Database>, charge: NewCharge): Promise<void> {
+  await sql`INSERT INTO transactions ${chargeColumns} VALUES (${chargeValues(charge)})`.execute(db);
+}
+
+/**
+ * Claims the charge's externalRef and stores the charge in ONE statement: the charge row is inserted only
+ * when the key was claimed (new, or its 7-day retention over). A concurrent claim of the same key waits for
+ * the first to commit and then claims nothing. Returns false when the key belongs to another charge.
+ */
+export async function insertChargeClaimingKey(
+  db: Kysely<Database>,
+  charge: NewCharge & { externalRef: string },
+  key: { expiresAt: Date; now: Date },
+): Promise<boolean> {
+  const result = await sql<{ id: string }>`
+    WITH claim AS (
+      INSERT INTO idempotency_keys (account_id, scope, external_ref, transaction_id, expires_at)
+      VALUES (${charge.accountId}, 'charge', ${charge.externalRef}, ${charge.id}, ${key.expiresAt})
+      ON CONFLICT (account_id, scope, external_ref) DO UPDATE
+        SET transaction_id = excluded.transaction_id, expires_at = excluded.expires_at
+        WHERE idempotency_keys.expires_at <= ${key.now}
+      RETURNING transaction_id
+    )
+    INSERT INTO transactions ${chargeColumns}
+    SELECT ${chargeValues(charge)} FROM claim
+    RETURNING id`.execute(db);
+  return result.rows.length === 1;
+}
+
+/**
+ * Locks up to `limit` pending charges past their expiry, skipping rows another process holds (a charge being
+ * paid at this instant is skipped, and then found paid).
+ */
+export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: number): Promise<TransactionRow[]> {
+  return trx
+    .selectFrom('transactions')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('type', '=', 'pix_in')
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+// ---- Idempotency keys ----------------------------------------------------------------------------------
+
+/** The transaction a still-live externalRef points at, read without locking (the fast path of a retry). */
+export function findLiveIdempotentTransaction(
+  db: Db,
+  accountId: string,
+  scope: IdempotencyScope,
+  externalRef: string,
+  nowMs: number,
+): Promise<TransactionRow | undefined> {
+  return db
+    .selectFrom('idempotency_keys as k')
+    .innerJoin('transactions as t', 't.id', 'k.transaction_id')
+    .selectAll('t')
+    .where('k.account_id', '=', accountId)
+    .where('k.scope', '=', scope)
+    .where('k.external_ref', '=', externalRef)
+    .where('k.expires_at', '>', new Date(nowMs))
+    .executeTakeFirst();
+}
+
+export type Claim = { claimed: true } | { claimed: false; existing: TransactionRow };
+
+/**
+ * Claims an externalRef for a new transaction inside the caller's database transaction.
+ *
+ * One statement: insert, or take over a key whose retention has passed. A concurrent claim of the same key
+ * blocks on the first one's uncommitted row until it commits (then it is answered with that transaction)
+ * or rolls back (then it claims the key itself). Exactly one transaction per live externalRef.
+ * The foreign key to transactions is deferred, so the key is claimed before the transaction row exists.
+ */
+export async function claimIdempotencyKey(
+  trx: Transaction<Database>,
+  claim: { accountId: string; scope: IdempotencyScope; externalRef: string; transactionId: string; expiresAt: Date; now: Date },
+): Promise<Claim> {
+  const inserted = await sql<{ transaction_id: string }>`
+    INSERT INTO idempotency_keys (account_id, scope, external_ref, transaction_id, expires_at)
+    VALUES (${claim.accountId}, ${claim.scope}, ${claim.externalRef}, ${claim.transactionId}, ${claim.expiresAt})
+    ON CONFLICT (account_id, scope, external_ref) DO UPDATE
+      SET transaction_id = excluded.transaction_id, expires_at = excluded.expires_at
+      WHERE idempotency_keys.expires_at <= ${claim.now}
+    RETURNING transaction_id`.execute(trx);
+  if (inserted.rows.length === 1) return { claimed: true };
+  const existing = await trx
+    .selectFrom('idempotency_keys as k')
+    .innerJoin('transactions as t', 't.id', 'k.transaction_id')
+    .selectAll('t')
+    .where('k.account_id', '=', claim.accountId)
+    .where('k.scope', '=', claim.scope)
+    .where('k.external_ref', '=', claim.externalRef)
+    .executeTakeFirstOrThrow();
+  return { claimed: false, existing };
+}
+
+/** Frees the externalRef of a transaction that never happened (a withdrawal the PSP refused at once). */
+export async function releaseIdempotencyKey(trx: Transaction<Database>, accountId: string, scope: IdempotencyScope, transactionId: string): Promise<void> {
+  await trx
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('scope', '=', scope)
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}
+
+// ---- Withdrawals ---------------------------------------------------------------------------------------
+
+/** Statuses of withdrawals that took or may take money: what the daily and monthly caps count. */
+const CAP_COUNTED_STATUSES: StoredTransactionStatus[] = [
+  'initiating',
+  'processing',
+  'pending_approval',
+  'paid',
+  'failed_unknown',
+  'refunded',
+  'partially_refunded',
+];
+
+/** Amount withdrawn since the start of the day and of the month (the caller holds the balance row lock). */
+export async function withdrawnSince(
+  trx: Transaction<Database>,
+  accountId: string,
+  since: { dayStart: Date; monthStart: Date },
+): Promise<{ dayCents: number; monthCents: number }> {
+  const totals = await sql<{ day: number; month: number }>`
+    SELECT
+      coalesce(sum(amount_cents) FILTER (WHERE created_at >= ${since.dayStart}), 0)::bigint AS day,
+      coalesce(sum(amount_cents), 0)::bigint AS month
+    FROM transactions
+    WHERE account_id = ${accountId} AND type = 'withdrawal' AND created_at >= ${since.monthStart}
+      AND status IN (${sql.join(CAP_COUNTED_STATUSES)})`.execute(trx);
+  return { dayCents: Number(totals.rows[0]?.day ?? 0), monthCents: Number(totals.rows[0]?.month ?? 0) };
+}
+
+/** Asks reconciliation to look at an open withdrawal again at `at` (behind the others). */
+export async function scheduleNextCheck(trx: Transaction<Database>, id: string, at: Date): Promise<void> {
+  await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).execute();
+}
+
+/** Sends still in flight since before `before` (their process died, or the PSP is very slow). */
+export async function listStuckSends(db: Db, before: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('type', '=', 'withdrawal')
+    .where('provider_state', '=', 'sending')
+    .where('updated_at', '<', before)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Open withdrawals (processing, failed_unknown) whose turn has come, least recently checked first. */
+export async function listOpenWithdrawalsDue(db: Db, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('type', '=', 'withdrawal')
+    .where('status', 'in', ['processing', 'failed_unknown'])
+    .where('provider_state', '=', 'sent')
+    .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', now)]))
+    .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Withdrawals of one recipient still waiting for approval. */
+export async function listPendingApprovalFor(db: Db, accountId: string, recipientId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('transactions')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('recipient_id', '=', recipientId)
+    .where('status', '=', 'pending_approval')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The back office's view of withdrawals, newest first (internal states left out). */
+export function listWithdrawals(
+  db: Db,
+  filter: { status?: StoredTransactionStatus | undefined; accountId?: string | undefined; limit: number },
+): Promise<TransactionRow[]> {
+  let query = db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('type', '=', 'withdrawal')
+    .where('status', 'not in', HIDDEN_STATUSES);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }

@@ -1,30 +1,26 @@
 import type { Router } from 'express';
-import type { Deps } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
-import { authOf } from '../http/merchantApi.ts';
-import { messages } from '../http/messages.ts';
+import type { paths } from '../../generated/api-types.ts';
 import type { TransactionType } from '../db/schema.ts';
-import { toApiTransaction } from './transaction.mapper.ts';
-import { findTransaction, listTransactions } from './transaction.repository.ts';
+import { authOf } from '../http/merchantAuth.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
+import { toApiTransaction, toApiTransactionDetail } from './transaction.mapper.ts';
+import { getAccountTransaction, listAccountTransactions } from './transaction.service.ts';
 
 const DEFAULT_LIMIT = 50;
 
-/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+/** GET /v1/transactions and GET /v1/transactions/{id}, on the merchant router. */
 export function transactionRoutes(router: Router, deps: Deps): void {
-
-  router.get('/v1/transactions', async (req, res) => {
-    // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100 (coerced).
+  const api = typedRoutes<paths>(router);
+  api.get('/v1/transactions', async (req, res) => {
+    // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100.
     const type = req.query.type as TransactionType | undefined;
     const limit = req.query.limit === undefined ? DEFAULT_LIMIT : Number(req.query.limit);
-    const rows = await listTransactions(deps.db, authOf(res).accountId, { type, limit });
+    const rows = await listAccountTransactions(deps, authOf(res).accountId, { type, limit });
     res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length });
   });
 
-  router.get('/v1/transactions/:id', async (req, res) => {
-    // Another merchant's transaction is answered exactly like an unknown one: existence is not leaked.
-    const row = await findTransaction(deps.db, authOf(res).accountId, req.params.id);
-    if (!row) throw notFound(messages.transactionNotFound);
-    res.json(toApiTransaction(row, 'single'));
+  api.get('/v1/transactions/{id}', async (req, res) => {
+    res.json(toApiTransactionDetail(await getAccountTransaction(deps, authOf(res).accountId, req.params.id)));
   });
-
 }

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { UnsafeWebhookUrl } from './webhook.errors.ts';
 
 /**
  * Where webhooks may go. In production a merchant URL must be HTTPS and must not resolve to a private,
@@ -54,10 +55,11 @@ export interface UrlPolicy {
   requireHttps: boolean;
 }
 
-export class UnsafeUrlError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UnsafeUrlError';
+/** The socket-level refusal of a private address at connection time (an attempt's error, not a client's). */
+class UnsafeAddressError extends Error {
+  constructor() {
+    super('unsafe address');
+    this.name = 'UnsafeAddressError';
   }
 }
 
@@ -67,27 +69,27 @@ function resolveAll(hostname: string): Promise<LookupAddress[]> {
   });
 }
 
-/** Checks a URL when it is configured; throws UnsafeUrlError with an operator-facing message. */
+/** Checks a URL when it is configured; throws UnsafeWebhookUrl naming why it is refused. */
 export async function checkWebhookUrl(raw: string, policy: UrlPolicy): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UnsafeUrlError('Webhook URL is not a valid absolute URL.');
+    throw new UnsafeWebhookUrl('invalid');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeUrlError('Webhook URL is not a valid absolute URL.');
-  if (url.username || url.password) throw new UnsafeUrlError('Webhook URL is not a valid absolute URL.');
-  if (policy.requireHttps && url.protocol !== 'https:') throw new UnsafeUrlError('Webhook URL must use HTTPS.');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UnsafeWebhookUrl('invalid');
+  if (url.username || url.password) throw new UnsafeWebhookUrl('invalid');
+  if (policy.requireHttps && url.protocol !== 'https:') throw new UnsafeWebhookUrl('notHttps');
   if (policy.allowPrivate) return url;
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: LookupAddress[];
   try {
     addresses = isIP(hostname) ? [{ address: hostname, family: isIP(hostname) }] : await resolveAll(hostname);
   } catch {
-    throw new UnsafeUrlError('Webhook URL host does not resolve.');
+    throw new UnsafeWebhookUrl('unresolvable');
   }
   if (addresses.length === 0 || addresses.some((entry) => isPrivateAddress(entry.address))) {
-    throw new UnsafeUrlError('Webhook URL resolves to a private, loopback or link-local address.');
+    throw new UnsafeWebhookUrl('privateAddress');
   }
   return url;
 }
@@ -104,7 +106,7 @@ export function safeLookup(policy: UrlPolicy) {
       if (error) return callback(error, []);
       const allowed = policy.allowPrivate ? addresses : addresses.filter((entry) => !isPrivateAddress(entry.address));
       if (allowed.length === 0) {
-        const refusal: NodeJS.ErrnoException = new UnsafeUrlError('unsafe address');
+        const refusal: NodeJS.ErrnoException = new UnsafeAddressError();
         refusal.code = 'EUNSAFE';
         return callback(refusal, []);
       }

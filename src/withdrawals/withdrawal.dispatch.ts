@@ -1,10 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { debitReservation, releaseReservation } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
+import type { Deps } from '../platform/deps.ts';
+import { debitReservation, releaseReservation } from '../ledger/ledger.repository.ts';
+import { enqueueEvent } from '../events/outbox.ts';
 import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout } from '../provider/port.ts';
-import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import { lockTransaction, releaseIdempotencyKey, updateTransaction } from '../transactions/transaction.repository.ts';
+import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 
 /** What sending a withdrawal to the PSP produced. */
 export type SendOutcome =
@@ -47,9 +49,6 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
   }
 }
 
-const PROVIDER_REFUSED_REASON = 'O provedor recusou o saque; o valor não foi debitado.';
-const NOT_RECEIVED_REASON = 'O saque não chegou ao provedor; o valor não foi debitado.';
-
 /**
  * Applies a send outcome to a withdrawal still in flight, in one database transaction with its events:
  * - accepted / confirmation lost: the reservation becomes the debit; `processing`.
@@ -83,22 +82,15 @@ export async function applySendOutcome(
     if (!announced) {
       // Rolled back as if never requested (502): no alert of a third-party withdrawal that never existed,
       // and the externalRef is free for the retry, which raises its own alert.
-      await trx.deleteFrom('withdrawal_alerts').where('transaction_id', '=', row.id).execute();
-      if (row.external_ref !== null) {
-        await trx
-          .deleteFrom('idempotency_keys')
-          .where('account_id', '=', row.account_id)
-          .where('scope', '=', 'withdrawal')
-          .where('transaction_id', '=', row.id)
-          .execute();
-      }
+      await deleteWithdrawalAlerts(trx, row.id);
+      if (row.external_ref !== null) await releaseIdempotencyKey(trx, row.account_id, 'withdrawal', row.id);
       return updateTransaction(trx, row.id, { status: 'aborted', provider_state: null, updated_at: now });
     }
     const failed = await updateTransaction(trx, row.id, {
       status: 'failed',
       provider_state: null,
       refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
-      refused_reason: outcome.notReceived ? NOT_RECEIVED_REASON : PROVIDER_REFUSED_REASON,
+      refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
       paid_at: now,
       updated_at: now,
     });

@@ -1,9 +1,10 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { AccountRow, Database } from '../db/schema.ts';
-import { messages } from '../http/messages.ts';
-import { tooManyRequests } from '../http/errors.ts';
-import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimiter.ts';
-import type { Deps } from '../deps.ts';
+import { messages } from '../messages/merchant.ts';
+import type { Deps } from '../platform/deps.ts';
+import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
+import { withdrawnSince } from '../transactions/transaction.repository.ts';
+import { WithdrawalRateLimited } from './withdrawal.errors.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -20,27 +21,17 @@ const HOUR_ENDING_SOON_MS = 10 * MINUTE_MS;
  * back and the message names the window that refused.
  */
 export async function takeWithdrawalSlots(deps: Deps, account: AccountRow, nowMs: number): Promise<Slot[]> {
-  const windows: { window: Window; message: () => string }[] = [
-    {
-      window: { bucket: 'withdraw:second', windowMs: SECOND_MS, limit: account.withdrawals_per_second },
-      message: () => messages.withdrawPerSecond,
-    },
-    {
-      window: { bucket: 'withdraw:minute', windowMs: MINUTE_MS, limit: account.withdrawals_per_minute },
-      message: () => messages.withdrawPerMinute,
-    },
-    {
-      window: { bucket: 'withdraw:hour', windowMs: HOUR_MS, limit: account.withdrawals_per_hour },
-      message: () =>
-        HOUR_MS - (nowMs % HOUR_MS) <= HOUR_ENDING_SOON_MS ? messages.withdrawPerHourBurst : messages.withdrawPerHour,
-    },
+  const windows: { window: Window; name: WithdrawalRateLimited['window'] }[] = [
+    { window: { bucket: 'withdraw:second', windowMs: SECOND_MS, limit: account.withdrawals_per_second }, name: 'second' },
+    { window: { bucket: 'withdraw:minute', windowMs: MINUTE_MS, limit: account.withdrawals_per_minute }, name: 'minute' },
+    { window: { bucket: 'withdraw:hour', windowMs: HOUR_MS, limit: account.withdrawals_per_hour }, name: 'hour' },
   ];
   const taken: Slot[] = [];
-  for (const { window, message } of windows) {
+  for (const { window, name } of windows) {
     const slot = await tryConsume(deps.db, account.id, window, nowMs);
     if (!slot) {
       await giveBack(deps, account.id, taken);
-      throw tooManyRequests(message());
+      throw new WithdrawalRateLimited(name, HOUR_MS - (nowMs % HOUR_MS) <= HOUR_ENDING_SOON_MS);
     }
     taken.push(slot);
   }
@@ -73,17 +64,10 @@ export async function checkCaps(
   amountCents: number,
   nowMs: number,
 ): Promise<CapRefusal> {
-  const monthStart = new Date(startOfMonthMs(nowMs));
-  const dayStart = new Date(startOfDayMs(nowMs));
-  const totals = await sql<{ day: number; month: number }>`
-    SELECT
-      coalesce(sum(amount_cents) FILTER (WHERE created_at >= ${dayStart}), 0)::bigint AS day,
-      coalesce(sum(amount_cents), 0)::bigint AS month
-    FROM transactions
-    WHERE account_id = ${account.id} AND type = 'withdrawal' AND created_at >= ${monthStart}
-      AND status IN ('initiating', 'processing', 'pending_approval', 'paid', 'failed_unknown', 'refunded', 'partially_refunded')`.execute(trx);
-  const day = Number(totals.rows[0]?.day ?? 0);
-  const month = Number(totals.rows[0]?.month ?? 0);
+  const { dayCents: day, monthCents: month } = await withdrawnSince(trx, account.id, {
+    dayStart: new Date(startOfDayMs(nowMs)),
+    monthStart: new Date(startOfMonthMs(nowMs)),
+  });
   if (day + amountCents > account.withdrawal_daily_cap_cents) {
     return { code: 'DAILY_LIMIT_EXCEEDED', reason: messages.dailyCapReason(account.withdrawal_daily_cap_cents) };
   }

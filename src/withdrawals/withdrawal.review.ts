@@ -1,21 +1,19 @@
-import type { TransactionRow } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { reserve } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
+import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
+import type { Deps } from '../platform/deps.ts';
+import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import { enqueueEvent } from '../events/outbox.ts';
 import { findRecipient } from '../recipients/recipient.repository.ts';
-import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { listWithdrawals, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { listWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { findAccount } from '../accounts/account.repository.ts';
-
-const INSUFFICIENT_AT_APPROVAL = 'Saldo insuficiente no momento da aprovação.';
-const REJECTED_BY_REVIEW = 'Saque recusado na análise da equipe PixGate.';
-const CANCELLED_BY_REQUEST = 'Saque cancelado a pedido, antes do envio.';
+import { WithdrawalNotFound, WithdrawalNotPendingApproval } from './withdrawal.errors.ts';
 
 async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
-  if (!row || row.type !== 'withdrawal') throw new ApiError(404, 'Withdrawal not found.');
-  if (row.status !== 'pending_approval') throw new ApiError(409, `Withdrawal is not pending approval: status ${row.status}.`);
+  if (!row || row.type !== 'withdrawal') throw new WithdrawalNotFound();
+  if (row.status !== 'pending_approval') throw new WithdrawalNotPendingApproval(row.status);
   return row;
 }
 
@@ -28,13 +26,13 @@ export async function approveWithdrawal(deps: Deps, transactionId: string): Prom
   const now = new Date(deps.clock.now());
   const approved = await deps.db.transaction().execute(async (trx) => {
     const row = await lockPending(trx, transactionId);
-    await trx.selectFrom('balances').select('account_id').where('account_id', '=', row.account_id).forUpdate().execute();
+    await lockBalance(trx, row.account_id);
     const covered = await reserve(trx, { accountId: row.account_id, transactionId: row.id, kind: 'withdrawal_reserved', at: now }, row.net_cents);
     if (!covered) {
       const failed = await updateTransaction(trx, row.id, {
         status: 'failed',
         refused_code: 'INSUFFICIENT_BALANCE',
-        refused_reason: INSUFFICIENT_AT_APPROVAL,
+        refused_reason: messages.insufficientAtApprovalReason,
         paid_at: now,
         updated_at: now,
       });
@@ -69,7 +67,7 @@ export async function rejectWithdrawal(deps: Deps, transactionId: string, reason
     const rejected = await updateTransaction(trx, row.id, {
       status: 'failed',
       refused_code: 'REJECTED_BY_COMPLIANCE',
-      refused_reason: reason ?? REJECTED_BY_REVIEW,
+      refused_reason: reason ?? messages.rejectedByReviewReason,
       paid_at: now,
       updated_at: now,
     });
@@ -85,7 +83,7 @@ export async function rejectWithdrawal(deps: Deps, transactionId: string, reason
 export async function cancelWithdrawal(
   deps: Deps,
   transactionId: string,
-  refusal: { code: string; reason: string } = { code: 'CANCELLED_BY_REQUEST', reason: CANCELLED_BY_REQUEST },
+  refusal: { code: string; reason: string } = { code: 'CANCELLED_BY_REQUEST', reason: messages.cancelledByRequestReason },
 ): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
@@ -100,4 +98,20 @@ export async function cancelWithdrawal(
     await enqueueEvent(trx, 'transfer.cancelled', cancelled, now);
     return cancelled;
   });
+}
+
+/** The back office's list of withdrawals (the approval queue with `status=pending_approval`), newest first. */
+export function withdrawalsForReview(
+  deps: Pick<Deps, 'db'>,
+  filter: { status?: TransactionRow['status'] | undefined; accountId?: string | undefined; limit: number },
+): Promise<TransactionRow[]> {
+  return listWithdrawals(deps.db, filter);
+}
+
+/** The internal alerts raised by third-party withdrawals, newest first. */
+export function thirdPartyAlerts(
+  deps: Pick<Deps, 'db'>,
+  filter: { accountId?: string | undefined; limit: number },
+): Promise<WithdrawalAlertRow[]> {
+  return listWithdrawalAlerts(deps.db, filter);
 }

@@ -1,15 +1,16 @@
 import type { Router } from 'express';
-import type { components } from '../../generated/api-types.ts';
-import type { Deps } from '../deps.ts';
-import { authOf } from '../http/merchantApi.ts';
+import type { paths } from '../../generated/api-types.ts';
+import { authOf } from '../http/merchantAuth.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
 import { createWithdrawal } from './withdrawal.service.ts';
 
-type CreateWithdrawalRequest = components['schemas']['CreateWithdrawalRequest'];
+const STATUS_OF = { created: 201, replayed: 200, indeterminate: 202 } as const;
 
-/** Registers the operation's routes on the merchant router (one router: no per-feature layer to cross). */
+/** POST /v1/withdraw, on the merchant router. */
 export function withdrawalRoutes(router: Router, deps: Deps): void {
-  router.post('/v1/withdraw', async (req, res) => {
-    const outcome = await createWithdrawal(deps, authOf(res), req.body as CreateWithdrawalRequest);
-    res.status(outcome.status).json(outcome.body);
+  typedRoutes<paths>(router).post('/v1/withdraw', async (req, res) => {
+    const outcome = await createWithdrawal(deps, authOf(res), req.body);
+    res.status(STATUS_OF[outcome.kind]).json(outcome.body);
   });
 }

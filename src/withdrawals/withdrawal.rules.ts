@@ -1,10 +1,18 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AccountRow, PixKeyType, RecipientRow } from '../db/schema.ts';
-import { badRequest, forbidden, notFound, unprocessable } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { stripDocument } from '../pix/documents.ts';
-import { normalizeRecipientId } from '../pix/ids.ts';
-import { normalizePixKey, normalizePixKeyType } from '../pix/keys.ts';
+import { InvalidPixKey, InvalidPixKeyType, RecipientDeactivated, RecipientNotFound } from '../recipients/recipient.errors.ts';
+import { stripDocument } from '../primitives/documents.ts';
+import { normalizeRecipientId } from '../primitives/ids.ts';
+import { normalizePixKey, normalizePixKeyType } from '../primitives/keys.ts';
+import {
+  InvalidRecipientId,
+  KeyNotHolderDocument,
+  PixKeyTypeNotAllowed,
+  RecipientKeyMismatch,
+  RecipientKeyTypeMismatch,
+  ThirdPartyKeyNeedsRecipient,
+  WithdrawalAboveMaximum,
+} from './withdrawal.errors.ts';
 
 type CreateWithdrawalRequest = components['schemas']['CreateWithdrawalRequest'];
 
@@ -22,7 +30,7 @@ const HOLDER_KEY_TYPES: ReadonlySet<PixKeyType> = new Set(['cpf', 'cnpj']);
 export function requestedRecipientId(body: CreateWithdrawalRequest): string | undefined {
   if (body.recipientId === undefined) return undefined;
   const id = normalizeRecipientId(body.recipientId);
-  if (!id) throw badRequest(messages.recipientIdInvalid);
+  if (!id) throw new InvalidRecipientId();
   return id;
 }
 
@@ -39,16 +47,16 @@ export function resolveDestination(
   recipientId: string | undefined,
 ): Destination {
   const keyType = normalizePixKeyType(body.pixKeyType);
-  if (!keyType) throw badRequest(messages.pixKeyType(body.pixKeyType));
+  if (!keyType) throw new InvalidPixKeyType(body.pixKeyType);
   if (recipientId === undefined && !HOLDER_KEY_TYPES.has(keyType)) {
-    throw badRequest(messages.thirdPartyKeyNeedsRecipient);
+    throw new ThirdPartyKeyNeedsRecipient();
   }
-  if (!account.withdrawal_key_types.includes(keyType)) throw forbidden(messages.pixKeyTypeNotAllowed(keyType));
+  if (!account.withdrawal_key_types.includes(keyType)) throw new PixKeyTypeNotAllowed(keyType);
 
   if (recipientId === undefined) {
     const key = stripDocument(body.pixKey);
-    if (keyType === 'cpf' && key !== account.responsible_cpf) throw forbidden(messages.cpfKeyNotHolder);
-    if (keyType === 'cnpj' && key !== account.company_cnpj) throw forbidden(messages.cnpjKeyNotHolder);
+    if (keyType === 'cpf' && key !== account.responsible_cpf) throw new KeyNotHolderDocument('cpf');
+    if (keyType === 'cnpj' && key !== account.company_cnpj) throw new KeyNotHolderDocument('cnpj');
     return {
       pixKey: key,
       pixKeyType: keyType,
@@ -63,18 +71,18 @@ export function resolveDestination(
 
   // Only an approved recipient is "authorised"; one still in review or rejected is as unknown.
   if (!recipient || recipient.status === 'pending_review' || recipient.status === 'rejected') {
-    throw notFound(messages.recipientNotFound);
+    throw new RecipientNotFound();
   }
-  if (recipient.status === 'deactivated') throw unprocessable(messages.recipientDeactivated);
+  if (recipient.status === 'deactivated') throw new RecipientDeactivated();
 
   let pixKey: string;
   if (HOLDER_KEY_TYPES.has(keyType)) {
-    if (keyType !== recipient.document_type) throw badRequest(messages.recipientKeyTypeMismatch);
+    if (keyType !== recipient.document_type) throw new RecipientKeyTypeMismatch();
     pixKey = stripDocument(body.pixKey);
-    if (pixKey !== recipient.document) throw forbidden(messages.recipientKeyMismatch);
+    if (pixKey !== recipient.document) throw new RecipientKeyMismatch();
   } else {
     const normalized = normalizePixKey(keyType, body.pixKey);
-    if (!normalized.ok) throw badRequest(messages.pixKeyInvalid(keyType));
+    if (!normalized.ok) throw new InvalidPixKey(keyType);
     pixKey = normalized.key;
   }
   return {
@@ -86,7 +94,7 @@ export function resolveDestination(
 }
 
 export function checkMaximum(account: AccountRow, amountCents: number): void {
-  if (amountCents > account.withdrawal_max_cents) throw badRequest(messages.withdrawAboveMaximum(account.withdrawal_max_cents));
+  if (amountCents > account.withdrawal_max_cents) throw new WithdrawalAboveMaximum(account.withdrawal_max_cents);
 }
 
 /** Manual approval applies to the whole account, or to withdrawals above its approval threshold. */

@@ -2,18 +2,25 @@ import type { Transaction } from 'kysely';
 import type { components } from '../../generated/api-types.ts';
 import type { AuthContext } from '../accounts/auth.ts';
 import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { ApiError, unprocessable } from '../http/errors.ts';
-import { messages } from '../http/messages.ts';
-import { claimIdempotencyKey, findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS } from '../idempotency/idempotency.ts';
-import { reserve } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
-import { newId } from '../pix/ids.ts';
-import { feeCents } from '../pix/money.ts';
+import type { Deps } from '../platform/deps.ts';
+import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import { enqueueEvent } from '../events/outbox.ts';
+import { newId } from '../primitives/ids.ts';
+import { feeCents } from '../primitives/money.ts';
+import { RecipientDeactivated } from '../recipients/recipient.errors.ts';
 import { findRecipient, lockRecipientStatus } from '../recipients/recipient.repository.ts';
-import { findTransactionById, insertTransaction } from '../transactions/transaction.repository.ts';
+import {
+  claimIdempotencyKey,
+  findLiveIdempotentTransaction,
+  findTransactionById,
+  IDEMPOTENCY_RETENTION_MS,
+  insertTransaction,
+} from '../transactions/transaction.repository.ts';
 import { announceInFlight, finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
+import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
+import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
 
 type CreateWithdrawalRequest = components['schemas']['CreateWithdrawalRequest'];
@@ -21,10 +28,14 @@ type WithdrawalCreated = components['schemas']['WithdrawalCreated'];
 type WithdrawalIdempotent = components['schemas']['WithdrawalIdempotent'];
 type WithdrawalUnknown = components['schemas']['WithdrawalUnknown'];
 
+/**
+ * A new withdrawal; the original answered again for a repeated externalRef; or one whose PSP outcome is
+ * indeterminate (debited, final state by reconciliation: the contract's 202).
+ */
 export type CreateWithdrawalOutcome =
-  | { status: 201; body: WithdrawalCreated }
-  | { status: 200; body: WithdrawalIdempotent }
-  | { status: 202; body: WithdrawalUnknown };
+  | { kind: 'created'; body: WithdrawalCreated }
+  | { kind: 'replayed'; body: WithdrawalIdempotent }
+  | { kind: 'indeterminate'; body: WithdrawalUnknown };
 
 /** How long a retry waits for a concurrent identical request that is still talking to the PSP. */
 const IN_FLIGHT_WAIT_MS = 15_000;
@@ -47,23 +58,20 @@ function idempotentAnswer(row: TransactionRow): CreateWithdrawalOutcome {
   if (status === 'initiating' || status === 'aborted' || status === 'pending' || status === 'expired') {
     throw new Error(`withdrawal ${row.id} in unexpected state ${status}`);
   }
-  return { status: 200, body: { ...withdrawalBody(row), status, idempotent: true } };
+  return { kind: 'replayed', body: { ...withdrawalBody(row), status, idempotent: true } };
 }
 
 async function recordAlert(trx: Transaction<Database>, row: TransactionRow, destination: Destination, at: Date) {
   if (!destination.recipient) return;
   // Every third-party withdrawal raises an internal alert (the contract); the back office lists them.
-  await trx
-    .insertInto('withdrawal_alerts')
-    .values({
-      account_id: row.account_id,
-      transaction_id: row.id,
-      recipient_id: destination.recipient.id,
-      amount_cents: row.amount_cents,
-      pix_key_type: destination.pixKeyType,
-      created_at: at,
-    })
-    .execute();
+  await insertWithdrawalAlert(trx, {
+    accountId: row.account_id,
+    transactionId: row.id,
+    recipientId: destination.recipient.id,
+    amountCents: row.amount_cents,
+    pixKeyType: destination.pixKeyType,
+    at,
+  });
 }
 
 type Phase1 =
@@ -131,7 +139,7 @@ export async function createWithdrawal(
   let phase1: Phase1;
   try {
     phase1 = await deps.db.transaction().execute(async (trx): Promise<Phase1> => {
-      await trx.selectFrom('balances').select('account_id').where('account_id', '=', account.id).forUpdate().execute();
+      await lockBalance(trx, account.id);
       if (externalRef !== undefined) {
         const claim = await claimIdempotencyKey(trx, {
           accountId: account.id,
@@ -146,7 +154,7 @@ export async function createWithdrawal(
       // The recipient was read before this transaction: a deactivation committed since then refuses the
       // withdrawal here, and one still to come waits for this commit and then cancels what it left pending.
       if (destination.recipient && (await lockRecipientStatus(trx, account.id, destination.recipient.id)) !== 'active') {
-        throw unprocessable(messages.recipientDeactivated);
+        throw new RecipientDeactivated();
       }
       const cap = await checkCaps(trx, account, body.amountCents, nowMs);
       if (cap) {
@@ -175,7 +183,7 @@ export async function createWithdrawal(
         { accountId: account.id, transactionId: initiating.id, kind: 'withdrawal_reserved', at: now },
         initiating.net_cents,
       );
-      if (!covered) throw unprocessable(messages.insufficientBalance);
+      if (!covered) throw new InsufficientBalance();
       await recordAlert(trx, initiating, destination, now);
       return { kind: 'sending', row: initiating };
     });
@@ -189,25 +197,25 @@ export async function createWithdrawal(
     return answerExisting(deps, auth, body, phase1.row);
   }
   if (phase1.kind === 'answered') {
-    return { status: 201, body: { ...withdrawalBody(phase1.row), status: phase1.row.status as WithdrawalCreated['status'] } };
+    return { kind: 'created', body: { ...withdrawalBody(phase1.row), status: phase1.row.status as WithdrawalCreated['status'] } };
   }
 
   const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
   const finished = await finishSend(deps, phase1.row.id, outcome);
   if (finished.status === 'aborted') {
     await giveBack(deps, account.id, slots);
-    throw new ApiError(502, messages.withdrawProviderError);
+    throw new WithdrawalProviderFailure();
   }
   // A retry announced it while we were talking to the PSP, and the PSP refused it: still nothing debited.
-  if (finished.status === 'failed') throw new ApiError(502, messages.withdrawProviderError);
-  if (outcome.kind === 'confirmation_lost') throw new ApiError(502, messages.withdrawConfirmationCut(finished.id));
+  if (finished.status === 'failed') throw new WithdrawalProviderFailure();
+  if (outcome.kind === 'confirmation_lost') throw new WithdrawalConfirmationLost(finished.id);
   if (finished.status === 'failed_unknown') {
     return {
-      status: 202,
+      kind: 'indeterminate',
       body: { error: messages.withdrawUnknown, transactionId: finished.id, status: 'failed_unknown' },
     };
   }
-  return { status: 201, body: { ...withdrawalBody(finished), status: 'processing' } };
+  return { kind: 'created', body: { ...withdrawalBody(finished), status: 'processing' } };
 }
 
 /**

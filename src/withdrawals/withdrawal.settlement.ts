@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
-import type { Deps } from '../deps.ts';
-import { credit } from '../ledger/ledger.ts';
-import { enqueueEvent } from '../outbox/outbox.ts';
+import type { Deps } from '../platform/deps.ts';
+import { credit } from '../ledger/ledger.repository.ts';
+import { enqueueEvent } from '../events/outbox.ts';
 import type { ProviderWithdrawalStatus } from '../provider/port.ts';
-import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
 
 const DAY_MS = 86_400_000;
@@ -12,7 +13,6 @@ const DAY_MS = 86_400_000;
 const RECHECK_MS = 5_000;
 /** A send still in flight this long is presumed interrupted (a crash): reconciliation asks the PSP. */
 export const STUCK_SEND_MS = 30_000;
-const NOT_SENT_REASON = 'O saque não chegou ao provedor; o valor foi devolvido ao saldo.';
 
 const OPEN: ReadonlySet<string> = new Set(['processing', 'failed_unknown']);
 
@@ -32,11 +32,7 @@ export async function syncWithdrawal(deps: Deps, transactionId: string): Promise
     const result = await applyObservation(trx, row, observed, now);
     if (OPEN.has(result.status)) {
       // Still open: ask again later, behind the others (every open withdrawal gets its turn).
-      await trx
-        .updateTable('transactions')
-        .set({ next_check_at: new Date(now.getTime() + RECHECK_MS) })
-        .where('id', '=', result.id)
-        .execute();
+      await scheduleNextCheck(trx, result.id, new Date(now.getTime() + RECHECK_MS));
     }
     if (result.status === 'failed_unknown' && now.getTime() - result.created_at.getTime() > DAY_MS) {
       deps.logger.error('withdrawal still indeterminate after 24 h: escalate to the PSP', { transactionId });
@@ -68,7 +64,7 @@ async function applyObservation(
       const failed = await updateTransaction(trx, row.id, {
         status: 'failed',
         refused_code: 'RECONCILED_NOT_SENT',
-        refused_reason: NOT_SENT_REASON,
+        refused_reason: messages.notSentReturnedReason,
         paid_at: now,
         updated_at: now,
       });
@@ -135,33 +131,3 @@ async function markPaid(
   return paid;
 }
 
-/**
- * The reconciliation job: first sends stuck in flight (a crash), then open withdrawals (processing,
- * failed_unknown) whose turn has come, least recently checked first. Returns how many were looked at.
- */
-export async function reconcileWithdrawals(deps: Deps, batchSize = 100): Promise<number> {
-  const nowMs = deps.clock.now();
-  const now = new Date(nowMs);
-  const stuck = await deps.db
-    .selectFrom('transactions')
-    .select('id')
-    .where('type', '=', 'withdrawal')
-    .where('provider_state', '=', 'sending')
-    .where('updated_at', '<', new Date(nowMs - STUCK_SEND_MS))
-    .orderBy('updated_at')
-    .limit(batchSize)
-    .execute();
-  const open = await deps.db
-    .selectFrom('transactions')
-    .select('id')
-    .where('type', '=', 'withdrawal')
-    .where('status', 'in', ['processing', 'failed_unknown'])
-    .where('provider_state', '=', 'sent')
-    .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', now)]))
-    .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
-    .orderBy('updated_at')
-    .limit(batchSize)
-    .execute();
-  for (const { id } of [...stuck, ...open]) await syncWithdrawal(deps, id);
-  return stuck.length + open.length;
-}

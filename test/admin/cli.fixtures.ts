@@ -9,7 +9,7 @@ import type {
   ApiKeyList,
   ProviderOutcomes,
   Transaction,
-} from '../../src/admin/cli/types.ts';
+} from '../../src/cli/types.ts';
 
 export const ACCOUNT_ID = 'acc_3f9c0a5e1b2d4c6e8f0a1b2c';
 export const KEY_ID = 'key_7d2e9a41c0b35f68e1a4c9d2';

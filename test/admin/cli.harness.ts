@@ -8,10 +8,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { runCli } from '../../src/admin/cli.ts';
+import { runCli } from '../../src/cli/main.ts';
 
 export const TOKEN = 'adm_cli_test_operator_token_5f0c2a';
-const CLI = fileURLToPath(new URL('../../src/admin/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export interface Recorded {
   method: string;

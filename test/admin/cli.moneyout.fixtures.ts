@@ -10,7 +10,7 @@ import type {
   ReconcileResult,
   Transaction,
   WithdrawalAlertList,
-} from '../../src/admin/cli/types.ts';
+} from '../../src/cli/types.ts';
 import { ACCOUNT_ID, paidCharge } from './cli.fixtures.ts';
 
 export const RECIPIENT_ID = '5c8e1a4f7b2d0c6e9a3f1b8d';

@@ -3,7 +3,7 @@
  * token it sends, and what its human-readable output shows.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/admin/cli/commands/index.ts';
+import { COMMANDS } from '../../src/cli/commands/index.ts';
 import { baseCases } from './cli.cases.ts';
 import { fakeAdmin, TOKEN } from './cli.harness.ts';
 import { moneyOutCases } from './cli.moneyout.cases.ts';

@@ -1,6 +1,6 @@
 /** Command-line mistakes the CLI refuses before sending anything, and the help texts. */
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, SECTIONS } from '../../src/admin/cli/commands/index.ts';
+import { COMMANDS, SECTIONS } from '../../src/cli/commands/index.ts';
 import * as fx from './cli.fixtures.ts';
 import { fakeAdmin } from './cli.harness.ts';
 import * as mo from './cli.moneyout.fixtures.ts';
@@ -84,7 +84,7 @@ describe('admin CLI usage errors', () => {
   it("prints one command's help with help <command>", async () => {
     const result = await admin.run(['help', 'withdrawals:reject']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Usage: node src/admin/cli.ts withdrawals:reject <transactionId> [--reason <text>] [--json]');
+    expect(result.stdout).toContain('Usage: node src/cli/main.ts withdrawals:reject <transactionId> [--reason <text>] [--json]');
     expect(result.stdout).toContain('refusedReason the MERCHANT sees');
   });
 

@@ -9,7 +9,7 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreated,
   WebhookEndpointList,
-} from '../../src/admin/cli/types.ts';
+} from '../../src/cli/types.ts';
 import { ACCOUNT_ID, paidCharge } from './cli.fixtures.ts';
 
 export const ENDPOINT_ID = 'wh_8f036b9d118c28ad5beb6580';

@@ -64,7 +64,7 @@ describe('npm start, then a charge paid through the back-office CLI', () => {
     expect(created.status).toBe(201);
     const { transactionId } = (await created.json()) as { transactionId: string };
 
-    const cli = await run(process.execPath, ['src/admin/cli.ts', 'charges:pay', transactionId, '--json'], {
+    const cli = await run(process.execPath, ['src/cli/main.ts', 'charges:pay', transactionId, '--json'], {
       env: { ...env, PIXGATE_ADMIN_URL: baseUrl },
     });
     expect(JSON.parse(cli.stdout)).toMatchObject({ transactionId, status: 'paid' });

@@ -1,7 +1,7 @@
 import { parsePix, hasError } from 'pix-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
-import { parseBrCode } from '../../src/pix/brcode.ts';
+import { messages } from '../../src/messages/merchant.ts';
+import { parseBrCode } from '../../src/primitives/brcode.ts';
 import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 
 let gateway: Gateway;

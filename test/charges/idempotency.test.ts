@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
+import { messages } from '../../src/messages/merchant.ts';
 import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 
 let gateway: Gateway;

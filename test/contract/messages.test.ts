@@ -6,7 +6,7 @@
  * Placeholders (`<VALUE>`, `<N>`, `R$ X,YY`, a trailing `...`) match any text; see scripts/lib/contract.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { messages as catalogue, SERVICE_NAME } from '../../src/http/messages.ts';
+import { messages as catalogue, SERVICE_NAME } from '../../src/messages/merchant.ts';
 import { contractMessages } from '../../scripts/lib/contract.ts';
 import type { ContractMessage } from '../../scripts/lib/contract.ts';
 import { isObject } from '../../scripts/lib/json.ts';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/schema.ts';
-import { checkLedger } from '../../src/ledger/ledger.ts';
+import { checkLedger } from '../../src/ledger/ledger.check.ts';
 
 /**
  * The money invariants the fault tests check on the database itself, after processes died mid-flight:

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
-import { messages } from '../../src/http/messages.ts';
+import { messages } from '../../src/messages/merchant.ts';
 import {
   call,
   callOk,

@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
-import { checkLedger } from '../../src/ledger/ledger.ts';
+import { messages } from '../../src/messages/merchant.ts';
+import { checkLedger } from '../../src/ledger/ledger.check.ts';
 import type { FaultOutcome } from '../../src/provider/simulated.ts';
 import {
   createMerchant,

@@ -6,7 +6,7 @@ import {
   hashApiKey,
   looksLikeApiKey,
   safeEqualHex,
-} from '../../src/pix/apiKeys.ts';
+} from '../../src/primitives/apiKeys.ts';
 import { replayBytes } from './support.ts';
 
 const FIXED_KEY = `pixg_${'ab'.repeat(32)}`;

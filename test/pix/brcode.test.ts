@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BrCodeErrorCode } from '../../src/pix/brcode.ts';
+import type { BrCodeErrorCode } from '../../src/primitives/brcode.ts';
 import {
   BrCodeError,
   buildDynamicBrCode,
@@ -9,7 +9,7 @@ import {
   parseBrCode,
   toAsciiUpper,
   withCrc,
-} from '../../src/pix/brcode.ts';
+} from '../../src/primitives/brcode.ts';
 
 // Known-good payloads of pix-facts.md (checked).
 const BCB_STATIC =

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { hasError, isDynamicPix, isStaticPix, parsePix } from 'pix-utils';
 import { describe, expect, it } from 'vitest';
-import { buildDynamicBrCode, buildStaticBrCode, toAsciiUpper } from '../../src/pix/brcode.ts';
+import { buildDynamicBrCode, buildStaticBrCode, toAsciiUpper } from '../../src/primitives/brcode.ts';
 
 function judge(payload: string) {
   const pix = parsePix(payload);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { crc16CcittFalse } from '../../src/pix/crc16.ts';
+import { crc16CcittFalse } from '../../src/primitives/crc16.ts';
 import { referenceCrc16 } from './support.ts';
 
 describe('crc16CcittFalse', () => {

@@ -9,7 +9,7 @@ import {
   normalizeDocumentType,
   stripDocument,
   validateDocument,
-} from '../../src/pix/documents.ts';
+} from '../../src/primitives/documents.ts';
 import {
   CNPJ_CHARS,
   DIGITS,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { generateEndToEndId, isEndToEndId, utcMinuteStamp } from '../../src/pix/endToEndId.ts';
+import { generateEndToEndId, isEndToEndId, utcMinuteStamp } from '../../src/primitives/endToEndId.ts';
 import { replayBytes } from './support.ts';
 
 const EXAMPLE = 'E9040088820210128000800123873170';

@@ -7,7 +7,7 @@ import {
   newId,
   normalizeRecipientId,
   recipientIdFor,
-} from '../../src/pix/ids.ts';
+} from '../../src/primitives/ids.ts';
 import { replayBytes } from './support.ts';
 
 describe('newId', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizePixKey, normalizePixKeyType, pixKeyMatchesDocument, PIX_KEY_TYPES } from '../../src/pix/keys.ts';
+import { normalizePixKey, normalizePixKeyType, pixKeyMatchesDocument, PIX_KEY_TYPES } from '../../src/primitives/keys.ts';
 import { validCpf } from './support.ts';
 
 describe('normalizePixKeyType', () => {

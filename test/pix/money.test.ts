@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centsToDecimalString, decimalStringToCents, feeCents } from '../../src/pix/money.ts';
+import { centsToDecimalString, decimalStringToCents, feeCents } from '../../src/primitives/money.ts';
 
 describe('feeCents', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
-import { NOTE_ACTIVE, NOTE_PENDING } from '../../src/recipients/recipient.service.ts';
+import { messages } from '../../src/messages/merchant.ts';
+const { recipientNoteActive: NOTE_ACTIVE, recipientNotePending: NOTE_PENDING } = messages;
 import { createMerchant, makeCpf, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 import {
   adminRecipient,

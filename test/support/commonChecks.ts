@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
+import { messages } from '../../src/messages/merchant.ts';
 import type { Gateway, MerchantFixture } from './gateway.ts';
 
 export interface RouteCase {

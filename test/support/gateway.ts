@@ -6,12 +6,12 @@ import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
 import { Authenticator } from '../../src/accounts/auth.ts';
 import { createApp } from '../../src/app.ts';
-import { ManualClock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import type { Deps } from '../../src/deps.ts';
-import type { Logger } from '../../src/http/errorMiddleware.ts';
+import type { Deps } from '../../src/platform/deps.ts';
+import type { Logger } from '../../src/platform/logger.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 
@@ -194,6 +194,6 @@ export async function availableOf(merchant: MerchantFixture): Promise<number> {
 }
 
 export async function ledgerIsConsistent(gateway: Gateway): Promise<string[]> {
-  const { checkLedger } = await import('../../src/ledger/ledger.ts');
+  const { checkLedger } = await import('../../src/ledger/ledger.check.ts');
   return (await checkLedger(gateway.deps.db)).map((violation) => violation.problem);
 }

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchOnce } from '../../src/webhooks/dispatcher.ts';
-import { purgeDeliveryHistory } from '../../src/webhooks/resend.ts';
+import { dispatchOnce } from '../../src/webhooks/delivery.service.ts';
+import { purgeDeliveryHistory } from '../../src/webhooks/delivery.service.ts';
 import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 import { startReceiver, type Received } from '../support/receiver.ts';
 

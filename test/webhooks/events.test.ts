@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueCharges } from '../../src/charges/charge.expiry.ts';
+import { expireDueCharges } from '../../src/jobs/expireCharges.ts';
 import { EVENT_NAMES } from '../../src/events/catalog.ts';
-import { dispatchOnce } from '../../src/webhooks/dispatcher.ts';
+import { dispatchOnce } from '../../src/webhooks/delivery.service.ts';
 import { eventPayloadChecker } from '../support/asyncapi.ts';
 import {
   createMerchant,

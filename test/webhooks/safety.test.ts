@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postWebhook } from '../../src/webhooks/sender.ts';
-import { checkWebhookUrl, isPrivateAddress, UnsafeUrlError } from '../../src/webhooks/urlSafety.ts';
+import { operatorMessages } from '../../src/messages/operator.ts';
+import { checkWebhookUrl, isPrivateAddress } from '../../src/webhooks/urlSafety.ts';
+import { UnsafeWebhookUrl } from '../../src/webhooks/webhook.errors.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const production = { allowPrivate: false, requireHttps: true };
@@ -17,7 +19,8 @@ async function refusal(url: string, policy = production): Promise<string> {
     await checkWebhookUrl(url, policy);
     return 'accepted';
   } catch (error) {
-    if (error instanceof UnsafeUrlError) return error.message;
+    // The text the back office shows for the refusal (src/http/errorMapping.ts).
+    if (error instanceof UnsafeWebhookUrl) return operatorMessages.unsafeUrl[error.reason];
     throw error;
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
+import { messages } from '../../src/messages/merchant.ts';
 import {
   availableOf,
   createMerchant,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/http/messages.ts';
+import { messages } from '../../src/messages/merchant.ts';
 import { companyRecipient, personRecipient, register, registerActive, review } from '../recipients/support.ts';
 import {
   availableOf,

@@ -1,0 +1,18 @@
+import type { components } from '../../generated/admin-types.ts';
+import type { HoldRow } from '../db/schema.ts';
+
+type Hold = components['schemas']['Hold'];
+
+export function toAdminHold(row: HoldRow): Hold {
+  return {
+    holdId: row.id,
+    accountId: row.account_id,
+    transactionId: row.transaction_id,
+    amountCents: row.amount_cents,
+    reason: row.reason,
+    note: row.note,
+    status: row.status,
+    createdAt: row.created_at.getTime(),
+    releasedAt: row.released_at ? row.released_at.getTime() : null,
+  };
+}

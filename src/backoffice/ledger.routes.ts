@@ -1,0 +1,13 @@
+import type { Router } from 'express';
+import type { paths } from '../../generated/admin-types.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import { checkWholeLedger } from '../ledger/ledger.check.ts';
+import type { Deps } from '../platform/deps.ts';
+
+/** Back office, openapi/admin/paths/ledger: the consistency check of the whole ledger. */
+export function ledgerRoutes(router: Router, deps: Deps): void {
+  typedRoutes<paths>(router).get('/admin/v1/ledger/check', async (_req, res) => {
+    const violations = await checkWholeLedger(deps);
+    res.json({ consistent: violations.length === 0, violations });
+  });
+}

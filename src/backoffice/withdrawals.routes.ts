@@ -1,0 +1,51 @@
+import type { Router } from 'express';
+import type { paths } from '../../generated/admin-types.ts';
+import type { TransactionRow } from '../db/schema.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
+import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import {
+  approveWithdrawal,
+  cancelWithdrawal,
+  rejectWithdrawal,
+  thirdPartyAlerts,
+  withdrawalsForReview,
+} from '../withdrawals/withdrawal.review.ts';
+import { toAdminAlert, toAdminWithdrawal } from './withdrawals.mapper.ts';
+
+const DEFAULT_LIMIT = 50;
+const limitOf = (raw: string | undefined) => (raw === undefined ? DEFAULT_LIMIT : Number(raw));
+
+/** Back office, openapi/admin/paths/withdrawals: the approval queue and third-party alerts. */
+export function withdrawalRoutes(router: Router, deps: Deps): void {
+  const api = typedRoutes<paths>(router);
+
+  api.get('/admin/v1/withdrawals', async (req, res) => {
+    const rows = await withdrawalsForReview(deps, {
+      // Validated by the spec: one of the transaction statuses.
+      status: req.query.status as TransactionRow['status'] | undefined,
+      accountId: req.query.accountId,
+      limit: limitOf(req.query.limit),
+    });
+    res.json({ withdrawals: rows.map(toAdminWithdrawal), count: rows.length });
+  });
+
+  api.post('/admin/v1/withdrawals/{transactionId}/approve', async (req, res) => {
+    res.json(toApiTransaction(await approveWithdrawal(deps, req.params.transactionId), 'single'));
+  });
+
+  api.post('/admin/v1/withdrawals/{transactionId}/reject', async (req, res) => {
+    res.json(toApiTransaction(await rejectWithdrawal(deps, req.params.transactionId, req.body?.reason), 'single'));
+  });
+
+  api.post('/admin/v1/withdrawals/{transactionId}/cancel', async (req, res) => {
+    const reason = req.body?.reason;
+    const refusal = reason === undefined ? undefined : { code: 'CANCELLED_BY_REQUEST', reason };
+    res.json(toApiTransaction(await cancelWithdrawal(deps, req.params.transactionId, refusal), 'single'));
+  });
+
+  api.get('/admin/v1/withdrawal-alerts', async (req, res) => {
+    const rows = await thirdPartyAlerts(deps, { accountId: req.query.accountId, limit: limitOf(req.query.limit) });
+    res.json({ alerts: rows.map(toAdminAlert), count: rows.length });
+  });
+}

@@ -1,0 +1,33 @@
+/** Owner of the `holds` table (precautionary holds on a balance; their money moves through the ledger). */
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, HoldRow } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function insertHold(trx: Transaction<Database>, hold: Omit<HoldRow, 'status' | 'released_at'>): Promise<HoldRow> {
+  return trx
+    .insertInto('holds')
+    .values({ ...hold, status: 'active', released_at: null })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Locks one hold of the account for a change; undefined when the account has no such hold. */
+export function lockHold(trx: Transaction<Database>, accountId: string, holdId: string): Promise<HoldRow | undefined> {
+  return trx.selectFrom('holds').selectAll().where('account_id', '=', accountId).where('id', '=', holdId).forUpdate().executeTakeFirst();
+}
+
+export function markHoldReleased(trx: Transaction<Database>, holdId: string, at: Date): Promise<HoldRow> {
+  return trx
+    .updateTable('holds')
+    .set({ status: 'released', released_at: at })
+    .where('id', '=', holdId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function listHolds(db: Db, accountId: string, status?: HoldRow['status']): Promise<HoldRow[]> {
+  let query = db.selectFrom('holds').selectAll().where('account_id', '=', accountId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}

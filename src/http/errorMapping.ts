@@ -1,0 +1,183 @@
+import * as account from '../accounts/account.errors.ts';
+import * as backoffice from '../backoffice/backoffice.errors.ts';
+import * as charge from '../charges/charge.errors.ts';
+import * as hold from '../holds/hold.errors.ts';
+import { messages } from '../messages/merchant.ts';
+import { operatorMessages as ops } from '../messages/operator.ts';
+import type { DomainError } from '../platform/domainError.ts';
+import * as provider from '../provider/provider.errors.ts';
+import * as recipient from '../recipients/recipient.errors.ts';
+import * as transaction from '../transactions/transaction.errors.ts';
+import * as webhook from '../webhooks/webhook.errors.ts';
+import * as withdrawal from '../withdrawals/withdrawal.errors.ts';
+import { ApiError } from './errors.ts';
+
+/**
+ * The one mapping from what went wrong (a domain error class) to the HTTP answer: the contract's status
+ * and the message of the audience's catalogue. The merchant API and the dashboard speak Portuguese
+ * (`src/messages/merchant.ts`, checked against the contract); the back office speaks English
+ * (`src/messages/operator.ts`). An error with a text for one audience only uses it for both.
+ */
+export type Audience = 'merchant' | 'operator';
+
+interface Answer<E> {
+  status: number;
+  merchant?: (error: E) => string;
+  operator?: (error: E) => string;
+}
+
+// The table holds one entry per class; each entry's functions take exactly that class.
+type AnyAnswer = Answer<never>;
+type ErrorClass<E extends DomainError> = abstract new (...args: never[]) => E;
+
+const answers = new Map<ErrorClass<DomainError>, AnyAnswer>();
+
+function on<E extends DomainError>(errorClass: ErrorClass<E>, answer: Answer<E>): void {
+  answers.set(errorClass, answer as AnyAnswer);
+}
+
+const documentText = (
+  error: { documentType: 'cpf' | 'cnpj'; problem: 'characters' | 'length' | 'checkDigits'; digits: number },
+  texts: { characters: string; cpfLength: (n: number) => string; cnpjLength: (n: number) => string; cpfInvalid: string; cnpjInvalid: string },
+): string => {
+  if (error.problem === 'characters') return texts.characters;
+  if (error.problem === 'length') return error.documentType === 'cpf' ? texts.cpfLength(error.digits) : texts.cnpjLength(error.digits);
+  return error.documentType === 'cpf' ? texts.cpfInvalid : texts.cnpjInvalid;
+};
+
+// Authentication and account checks (contract: Authentication).
+on(account.ApiKeyMissing, { status: 401, merchant: () => messages.apiKeyMissing });
+on(account.ApiKeyInvalid, { status: 401, merchant: () => messages.apiKeyInvalid });
+on(account.AccountNotApproved, { status: 403, merchant: () => messages.accountNotApproved });
+on(account.AccountBlocked, { status: 403, merchant: () => messages.accountBlocked });
+on(account.IpNotAllowed, {
+  status: 403,
+  merchant: ({ family }) =>
+    family === 'withdraw' ? messages.ipNotAllowedWithdraw : family === 'recipients' ? messages.ipNotAllowedRecipients : messages.ipNotAllowed,
+});
+on(account.AccountNotFound, { status: 404, operator: () => ops.accountNotFound });
+on(account.ApiKeyNotFound, { status: 404, operator: () => ops.apiKeyNotFound });
+on(account.ApiKeysNeedApprovedKyc, { status: 409, operator: () => ops.apiKeysNeedApprovedKyc });
+on(account.InvalidAccountDocument, { status: 400, operator: (e) => ops.invalidAccountDocument(e.field, e.documentType, e.problem) });
+on(account.InvalidChargeRange, { status: 400, operator: () => ops.invalidChargeRange });
+
+// The back office's own authentication.
+on(backoffice.OperatorTokenInvalid, { status: 401, operator: () => ops.operatorTokenInvalid });
+
+// Charges (POST /v1/pix) and their sandbox actions.
+on(charge.AmountBelowMinimum, { status: 400, merchant: (e) => messages.amountBelowMinimum(e.minimumCents) });
+on(charge.AmountBelowPermitted, { status: 400, merchant: (e) => messages.amountBelowPermitted(e.minimumCents) });
+on(charge.AmountAboveMaximum, { status: 400, merchant: (e) => messages.amountAboveMaximum(e.maximumCents) });
+on(charge.AmountAbovePermitted, { status: 400, merchant: (e) => messages.amountAbovePermitted(e.maximumCents) });
+on(charge.InvalidCustomerDocumentType, { status: 400, merchant: (e) => messages.customerDocumentType(e.received) });
+on(charge.InvalidCustomerDocument, {
+  status: 400,
+  merchant: (e) =>
+    documentText(e, {
+      characters: messages.customerDocumentNumber,
+      cpfLength: messages.customerCpfLength,
+      cnpjLength: messages.customerCnpjLength,
+      cpfInvalid: messages.customerCpfInvalid,
+      cnpjInvalid: messages.customerCnpjInvalid,
+    }),
+});
+on(charge.ChargeRateLimited, { status: 429, merchant: () => messages.chargeRateLimited });
+on(charge.ProviderUnavailable, { status: 502, merchant: () => messages.chargeProviderError });
+on(charge.ChargeNotFound, { status: 404, operator: () => ops.chargeNotFound });
+on(charge.ChargeInWrongStatus, {
+  status: 409,
+  operator: ({ action, status }) =>
+    action === 'pay' ? ops.chargeNotPayable(status) : action === 'refund' ? ops.chargeNotRefundable(status) : ops.chargeNotPending(status),
+});
+on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsCharge });
+on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
+
+// Transactions.
+on(transaction.TransactionNotFound, {
+  status: 404,
+  merchant: () => messages.transactionNotFound,
+  operator: () => ops.transactionNotFound,
+});
+
+// Recipients (POST/GET /v1/recipients) and their review.
+on(recipient.InvalidLegalName, { status: 400, merchant: () => messages.legalName });
+on(recipient.InvalidRecipientDocumentType, { status: 400, merchant: (e) => messages.recipientDocumentType(e.received) });
+on(recipient.InvalidRecipientDocument, {
+  status: 400,
+  merchant: (e) =>
+    documentText(e, {
+      characters: messages.recipientDocumentCharacters,
+      cpfLength: messages.recipientCpfLength,
+      cnpjLength: messages.recipientCnpjLength,
+      cpfInvalid: messages.recipientCpfInvalid,
+      cnpjInvalid: messages.recipientCnpjInvalid,
+    }),
+});
+on(recipient.InvalidPixKeyType, { status: 400, merchant: (e) => messages.pixKeyType(e.received) });
+on(recipient.InvalidPixKey, { status: 400, merchant: (e) => messages.pixKeyInvalid(e.keyType) });
+on(recipient.RecipientKeyNotDocument, { status: 400, merchant: () => messages.recipientKeyNotDocument });
+on(recipient.RecipientRateLimited, { status: 429, merchant: () => messages.recipientsRateLimited });
+on(recipient.RecipientCeilingReached, { status: 422, merchant: (e) => messages.recipientCeiling(e.limit) });
+on(recipient.RecipientNotFound, { status: 404, merchant: () => messages.recipientNotFound, operator: () => ops.recipientNotFound });
+on(recipient.RecipientDeactivated, { status: 422, merchant: () => messages.recipientDeactivated });
+on(recipient.RecipientInWrongStatus, { status: 409, operator: (e) => ops.recipientInWrongStatus(e.expected, e.status) });
+
+// Withdrawals (POST /v1/withdraw) and their review.
+on(withdrawal.InvalidRecipientId, { status: 400, merchant: () => messages.recipientIdInvalid });
+on(withdrawal.ThirdPartyKeyNeedsRecipient, { status: 400, merchant: () => messages.thirdPartyKeyNeedsRecipient });
+on(withdrawal.PixKeyTypeNotAllowed, { status: 403, merchant: (e) => messages.pixKeyTypeNotAllowed(e.keyType) });
+on(withdrawal.KeyNotHolderDocument, {
+  status: 403,
+  merchant: (e) => (e.keyType === 'cpf' ? messages.cpfKeyNotHolder : messages.cnpjKeyNotHolder),
+});
+on(withdrawal.RecipientKeyTypeMismatch, { status: 400, merchant: () => messages.recipientKeyTypeMismatch });
+on(withdrawal.RecipientKeyMismatch, { status: 403, merchant: () => messages.recipientKeyMismatch });
+on(withdrawal.WithdrawalAboveMaximum, { status: 400, merchant: (e) => messages.withdrawAboveMaximum(e.maximumCents) });
+on(withdrawal.WithdrawalRateLimited, {
+  status: 429,
+  merchant: ({ window, hourEndingSoon }) => {
+    if (window === 'second') return messages.withdrawPerSecond;
+    if (window === 'minute') return messages.withdrawPerMinute;
+    return hourEndingSoon ? messages.withdrawPerHourBurst : messages.withdrawPerHour;
+  },
+});
+on(withdrawal.InsufficientBalance, { status: 422, merchant: () => messages.insufficientBalance });
+on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
+on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId) });
+on(withdrawal.WithdrawalNotFound, { status: 404, operator: () => ops.withdrawalNotFound });
+on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });
+on(withdrawal.ProviderActionRefused, { status: 409, operator: (e) => ops.providerActionRefused(e.status) });
+on(provider.SimulatedProviderRequired, { status: 409, operator: () => ops.simulatedProviderRequired });
+
+// Holds.
+on(hold.HoldNotFound, { status: 404, operator: () => ops.holdNotFound });
+on(hold.HoldNeedsPaidCharge, { status: 409, operator: (e) => ops.holdNeedsPaidCharge(e.type, e.status) });
+on(hold.HoldExceedsCharge, { status: 409, operator: () => ops.holdExceedsCharge });
+on(hold.HoldAlreadyReleased, { status: 409, operator: () => ops.holdAlreadyReleased });
+on(hold.HoldNotOnCharge, { status: 409, operator: () => ops.holdNotOnCharge });
+on(hold.ChargeNotChargeable, { status: 409, operator: () => ops.chargeNotChargeable });
+on(hold.ChargebackExceedsHold, { status: 409, operator: () => ops.chargebackExceedsHold });
+on(hold.ChargebackNotCovered, { status: 409, operator: () => ops.chargebackNotCovered });
+
+// Webhooks.
+on(webhook.UnknownEventFilter, { status: 400, operator: (e) => ops.unknownEventFilter(e.entry) });
+on(webhook.UnsafeWebhookUrl, { status: 400, operator: (e) => ops.unsafeUrl[e.reason] });
+on(webhook.WebhookUrlLimitReached, { status: 409, operator: (e) => ops.webhookUrlLimitReached(e.max) });
+on(webhook.WebhookUrlNotFound, { status: 404, operator: () => ops.webhookUrlNotFound });
+on(webhook.EventNotFound, { status: 404, operator: () => ops.eventNotFound });
+on(webhook.NoWebhookUrlForEvent, { status: 409, operator: () => ops.noWebhookUrlForEvent });
+on(webhook.ResendQuotaExhausted, { status: 429, operator: (e) => ops.resendQuotaExhausted(e.limit) });
+
+/** The domain error classes this mapping answers (a test checks every class thrown by services is here). */
+export function mappedErrorClasses(): ReadonlySet<ErrorClass<DomainError>> {
+  return new Set(answers.keys());
+}
+
+/** The HTTP answer to a domain error, or undefined for a class without an entry (answered as a 500). */
+export function answerFor(error: DomainError, audience: Audience): ApiError | undefined {
+  const answer = answers.get(error.constructor as ErrorClass<DomainError>) as Answer<DomainError> | undefined;
+  if (!answer) return undefined;
+  const text = audience === 'merchant' ? (answer.merchant ?? answer.operator) : (answer.operator ?? answer.merchant);
+  if (!text) return undefined;
+  return new ApiError(answer.status, text(error));
+}

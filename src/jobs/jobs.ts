@@ -1,0 +1,28 @@
+import type { Deps } from '../platform/deps.ts';
+import { startDelivering } from './deliverWebhooks.ts';
+import { expireDueCharges } from './expireCharges.ts';
+import { purgeHistory } from './purgeHistory.ts';
+import { reconcileWithdrawals } from './reconcileWithdrawals.ts';
+import { startScheduler } from './scheduler.ts';
+
+/**
+ * The background work, one file per job in this folder: charge expiry, withdrawal reconciliation with the
+ * PSP, webhook delivery and the purge of old history. Runs in the server process by default (RUN_JOBS)
+ * and in `npm run worker` processes when scaled out; every job is safe with several processes at once
+ * (SKIP LOCKED, leases, row locks with state re-checks).
+ */
+export function startJobs(deps: Deps): { stop(): Promise<void> } {
+  const scheduler = startScheduler(deps, [
+    { name: 'expire-charges', everyMs: 5_000, run: expireDueCharges },
+    { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
+    { name: 'purge-history', everyMs: 3_600_000, run: purgeHistory },
+  ]);
+  const delivering = startDelivering(deps);
+  return {
+    stop: async () => {
+      scheduler.stop();
+      await delivering.stop();
+      await scheduler.idle();
+    },
+  };
+}

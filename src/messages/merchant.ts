@@ -1,0 +1,161 @@
+/**
+ * The Portuguese texts a merchant reads (error messages, refusal reasons, notes), in one place.
+ *
+ * Messages marked "contract" are copied verbatim from ../shared/spec/pix-gateway-api.md (a test checks
+ * each of them against the spec). The others fill gaps the contract leaves ("not shown") and are
+ * documented in docs/decisions.md and in the OpenAPI descriptions. Functions build the messages that
+ * carry the received value; received values are truncated to 40 characters so an error never echoes
+ * a huge payload back.
+ */
+
+export const SERVICE_NAME = 'PixGate';
+
+const MAX_ECHO_CHARS = 40;
+
+/** Truncates a received value for echoing in a message ("Recebido: '...'"). */
+export function echo(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
+}
+
+/** Formats cents as Brazilian reais, `R$ 1.234,56`. */
+export function formatBrl(cents: number): string {
+  const reais = Math.floor(cents / 100);
+  const rest = String(cents % 100).padStart(2, '0');
+  return `R$ ${reais.toLocaleString('pt-BR')},${rest}`;
+}
+
+export const messages = {
+  // 401 (contract)
+  apiKeyMissing: 'API key obrigatória. Use: Authorization: Bearer <key>',
+  apiKeyInvalid: 'API key inválida ou revogada.',
+
+  // 403 (contract)
+  accountNotApproved: 'Conta não está aprovada para uso da API.',
+  accountBlocked: 'Conta suspensa. Contate o suporte.',
+  ipNotAllowed: 'IP de origem não autorizado para esta chave.',
+  // Contract: withdraw/recipient texts "begin `IP de origem não autorizado...`"; the continuation is ours.
+  ipNotAllowedWithdraw: 'IP de origem não autorizado para saques com esta chave.',
+  ipNotAllowedRecipients: 'IP de origem não autorizado para cadastro de destinatários com esta chave.',
+  pixKeyTypeNotAllowed: (keyType: string) => `Tipo de chave PIX '${echo(keyType)}' não autorizado para esta conta.`,
+  cpfKeyNotHolder: 'Saque com chave CPF só permitido para o CPF do responsável cadastrado.',
+  cnpjKeyNotHolder: 'Saque com chave CNPJ só permitido para o CNPJ cadastrado da empresa.',
+  recipientKeyMismatch: 'Chave PIX (CPF/CNPJ) não corresponde ao documento do destinatário autorizado.',
+
+  // 404 (contract)
+  transactionNotFound: 'Transação não encontrada.',
+  recipientNotFound: 'Destinatário autorizado não encontrado.',
+
+  // 422 (contract)
+  insufficientBalance: 'Saldo insuficiente para realizar o saque.',
+  recipientDeactivated: `Destinatário desativado pelo time ${SERVICE_NAME}. Saque cancelado.`,
+  recipientCeiling: (limit: number) =>
+    `Limite de ${limit} destinatários atingido. Remova um inativo ou fale com o suporte.`,
+
+  // 429 (contract)
+  chargeRateLimited: 'Limite de requisições atingido. Tente em 1 hora.',
+  withdrawPerSecond: 'Aguarde alguns segundos antes do próximo saque.',
+  withdrawPerMinute: 'Muitos saques em curto intervalo. Aguarde alguns instantes.',
+  withdrawPerHour: 'Limite de saques atingido.',
+  withdrawPerHourBurst: 'Muitos saques solicitados. Aguarde alguns minutos.',
+  recipientsRateLimited: 'Limite de requisições atingido.',
+
+  // 502 / 202 (contract)
+  chargeProviderError: 'Erro ao comunicar com gateway. Tente novamente.',
+  withdrawProviderError: 'Erro ao processar saque. O valor não foi debitado.',
+  withdrawConfirmationCut: (transactionId: string) =>
+    `Saque iniciado mas confirmação interrompida. Consulte /v1/transactions/${transactionId}`,
+  withdrawUnknown: 'Saque em verificação. Saldo debitado; status final em até 24h.',
+
+  // 400, POST /v1/pix (contract)
+  chargeAmount: 'amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).',
+  customerName: 'customer.name obrigatório.',
+  customerDocumentMissing: 'customer.document.number e customer.document.type obrigatórios.',
+  customerDocumentTypeMissing: 'customer.document.type é obrigatório.',
+  customerDocumentType: (value: unknown) =>
+    `customer.document.type deve ser 'cpf' ou 'cnpj'. Recebido: '${echo(value)}'.`,
+  customerCpfLength: (digits: number) =>
+    `customer.document.number deve ter 11 dígitos para cpf. Recebido: ${digits} dígitos.`,
+  customerCnpjLength: (digits: number) =>
+    `customer.document.number deve ter 14 dígitos para cnpj. Recebido: ${digits} dígitos.`,
+  customerCpfInvalid: 'customer.document.number não é um CPF válido (dígito verificador incorreto).',
+  customerCnpjInvalid: 'customer.document.number não é um CNPJ válido (dígito verificador incorreto).',
+  customerEmail: 'customer.email é obrigatório e deve ser válido.',
+  customerPhone: 'customer.phone é obrigatório (DDD + número, 10 ou 11 dígitos).',
+  // Contract gives both variants. Decision (docs/decisions.md): the plain texts for the account's configured
+  // amount range, the "permitido" texts for the smallest amount that covers a fixed fee and for the platform
+  // ceiling per charge, which no account range lifts.
+  amountBelowMinimum: (cents: number) => `Valor abaixo do mínimo (${formatBrl(cents)}).`,
+  amountBelowPermitted: (cents: number) => `Valor abaixo do mínimo permitido (${formatBrl(cents)}).`,
+  amountAboveMaximum: (cents: number) => `Valor acima do máximo (${formatBrl(cents)}).`,
+  amountAbovePermitted: (cents: number) => `Valor acima do máximo permitido (${formatBrl(cents)}).`,
+
+  // 400, POST /v1/pix (ours: fields the contract bounds without giving a message)
+  customerMissing: 'customer é obrigatório (objeto com name, email, phone e document).',
+  customerNameTooLong: 'customer.name deve ter no máximo 100 caracteres.',
+  customerDocumentNumber: 'customer.document.number deve conter apenas dígitos, pontos, traços e barras.',
+  expiresInDays: (value: unknown) => `expiresInDays deve ser inteiro entre 1 e 30. Recebido: ${echo(value)}.`,
+  externalRef: 'externalRef deve ser texto de 1 a 100 caracteres.',
+
+  // 400, POST /v1/withdraw (contract, with our continuations where the contract elides it)
+  withdrawAmount: 'amountCents deve ser inteiro ≥ 100 (valor em centavos; R$1,00 mínimo).',
+  withdrawAboveMaximum: (cents: number) => `Saque acima do máximo por transação (${formatBrl(cents)}).`,
+  pixKeyRequired: 'pixKey obrigatória.',
+  pixKeyType: (value: unknown) =>
+    `pixKeyType deve ser 'cpf', 'cnpj', 'email', 'phone' ou 'evp'. Recebido: '${echo(value)}'.`,
+  thirdPartyKeyNeedsRecipient: 'Saque para chaves email/telefone/aleatória exige destinatário autorizado.',
+  recipientIdInvalid: 'recipientId inválido.',
+  recipientKeyTypeMismatch: 'Tipo de chave (CPF/CNPJ) não bate com o tipo do documento do destinatário.',
+  // ours
+  pixKeyTooLong: 'pixKey deve ter no máximo 150 caracteres.',
+  pixKeyInvalid: (keyType: string) => `pixKey inválida para o tipo '${echo(keyType)}'.`,
+  // refusedReason texts of withdrawals refused by a cap (status failed, refusedCode *_LIMIT_EXCEEDED)
+  dailyCapReason: (cents: number) => `Limite diário de saques da conta atingido (${formatBrl(cents)}).`,
+  monthlyCapReason: (cents: number) => `Limite mensal de saques da conta atingido (${formatBrl(cents)}).`,
+  description: 'description deve ser texto de no máximo 200 caracteres.',
+
+  // refusedReason texts of withdrawals refused after creation (ours; refusedCode is the stable part)
+  providerRefusedReason: 'O provedor recusou o saque; o valor não foi debitado.',
+  notReceivedReason: 'O saque não chegou ao provedor; o valor não foi debitado.',
+  notSentReturnedReason: 'O saque não chegou ao provedor; o valor foi devolvido ao saldo.',
+  insufficientAtApprovalReason: 'Saldo insuficiente no momento da aprovação.',
+  rejectedByReviewReason: `Saque recusado na análise da equipe ${SERVICE_NAME}.`,
+  cancelledByRequestReason: 'Saque cancelado a pedido, antes do envio.',
+
+  // 400, POST /v1/recipients (contract)
+  legalName: 'legalName é obrigatório (mínimo 2 caracteres).',
+  recipientCpfLength: (digits: number) => `document deve ter 11 dígitos para cpf. Recebido: ${digits}.`,
+  recipientKeyNotDocument: 'Chave PIX (CPF/CNPJ) não corresponde ao documento informado.',
+  // ours
+  recipientCnpjLength: (digits: number) => `document deve ter 14 dígitos para cnpj. Recebido: ${digits}.`,
+  legalNameTooLong: 'legalName deve ter no máximo 120 caracteres.',
+  recipientDocumentRequired: 'document é obrigatório.',
+  recipientDocumentCharacters: 'document deve conter apenas dígitos, pontos, traços e barras.',
+  recipientDocumentType: (value: unknown) => `documentType deve ser 'cpf' ou 'cnpj'. Recebido: '${echo(value)}'.`,
+  recipientCpfInvalid: 'document não é um CPF válido (dígito verificador incorreto).',
+  recipientCnpjInvalid: 'document não é um CNPJ válido (dígito verificador incorreto).',
+  label: 'label deve ser texto de no máximo 80 caracteres.',
+  // `note` of a registration (201/200): the contract asks for a text saying it does not enable withdrawals.
+  recipientNotePending: `Cadastro recebido para análise de compliance da ${SERVICE_NAME}. Ele não habilita saques até ser aprovado.`,
+  recipientNoteActive: 'Destinatário já aprovado; este cadastro não altera a aprovação.',
+
+  // 400, reads (contract)
+  transactionIdInvalid: 'transactionId inválido.',
+  // 400, GET /v1/transactions (ours: the contract leaves invalid values "not shown")
+  listType: (value: unknown) => `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '${echo(value)}'.`,
+  listLimit: (value: unknown) => `limit deve ser inteiro entre 1 e 100. Recebido: '${echo(value)}'.`,
+
+  // Transport-level errors (ours)
+  malformedJson: 'JSON malformado no corpo da requisição.',
+  unstorableText: 'O corpo da requisição contém caracteres não permitidos (NUL).',
+  bodyNotObject: 'O corpo da requisição deve ser um objeto JSON.',
+  unsupportedMediaType: 'Content-Type deve ser application/json.',
+  payloadTooLarge: 'Corpo da requisição excede o tamanho máximo (64 KB).',
+  unknownField: (path: string) => `Campo não permitido: '${echo(path)}'.`,
+  unknownQueryParameter: (name: string) => `Parâmetro de consulta não permitido: '${echo(name)}'.`,
+  invalidField: (path: string) => `Campo inválido: '${echo(path)}'.`,
+  routeNotFound: 'Rota não encontrada.',
+  methodNotAllowed: (allowed: string) => `Método não permitido nesta rota. Permitidos: ${allowed}.`,
+  notAcceptable: 'Esta API responde apenas application/json.',
+  internalError: 'Erro interno. Tente novamente; se persistir, contate o suporte.',
+} as const;

@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { Authenticator } from '../accounts/auth.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Database } from '../db/schema.ts';
+import type { Logger } from './logger.ts';
+import type { PixProvider } from '../provider/port.ts';
+import type { SimulatedProvider } from '../provider/simulated.ts';
+
+/** Everything a request handler may use, built once at start-up and passed down explicitly. */
+export interface Deps {
+  db: Kysely<Database>;
+  dbKind: 'postgres' | 'pglite';
+  clock: Clock;
+  provider: PixProvider;
+  /** Present when the PSP is the in-process simulation (sandbox actions need it). */
+  simulatedProvider: SimulatedProvider | undefined;
+  authenticator: Authenticator;
+  config: Config;
+  logger: Logger;
+}

@@ -1,0 +1,61 @@
+/** Owner of `sim_psp_transfers`: the simulated PSP's own record of transfers (shared by every process). */
+import type { Kysely } from 'kysely';
+import type { Database, PartyJson, SimPspTransferRow } from '../db/schema.ts';
+
+type Db = Kysely<Database>;
+
+/** Records an accepted transfer; idempotent by transactionId, as a real PSP's order id. */
+export async function insertAcceptedTransfer(
+  db: Db,
+  transfer: { transactionId: string; amountCents: number; pixKey: string; pixKeyType: string; settleAt: Date | null; beneficiary: PartyJson; at: Date },
+): Promise<void> {
+  await db
+    .insertInto('sim_psp_transfers')
+    .values({
+      transaction_id: transfer.transactionId,
+      amount_cents: transfer.amountCents,
+      pix_key: transfer.pixKey,
+      pix_key_type: transfer.pixKeyType,
+      state: 'accepted',
+      settle_at: transfer.settleAt,
+      beneficiary: JSON.stringify(transfer.beneficiary),
+      created_at: transfer.at,
+      updated_at: transfer.at,
+    })
+    .onConflict((oc) => oc.column('transaction_id').doNothing())
+    .execute();
+}
+
+export function findTransfer(db: Db, transactionId: string): Promise<SimPspTransferRow | undefined> {
+  return db.selectFrom('sim_psp_transfers').selectAll().where('transaction_id', '=', transactionId).executeTakeFirst();
+}
+
+/** Moves an `accepted` transfer on (paid or rejected); false when it is not accepted any more. */
+export async function changeAcceptedTransfer(
+  db: Db,
+  transactionId: string,
+  changes: Partial<Pick<SimPspTransferRow, 'state' | 'end_to_end_id' | 'refused_code' | 'refused_reason'>> & {
+    beneficiary?: string;
+    updated_at: Date;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sim_psp_transfers')
+    .set(changes)
+    .where('transaction_id', '=', transactionId)
+    .where('state', '=', 'accepted')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function recordReturn(
+  db: Db,
+  transactionId: string,
+  change: { returnedCents: number; refundEndToEndId: string; at: Date },
+): Promise<void> {
+  await db
+    .updateTable('sim_psp_transfers')
+    .set({ state: 'returned', returned_cents: change.returnedCents, refund_end_to_end_id: change.refundEndToEndId, updated_at: change.at })
+    .where('transaction_id', '=', transactionId)
+    .execute();
+}

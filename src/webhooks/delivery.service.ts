@@ -1,0 +1,197 @@
+import type { Transaction } from 'kysely';
+import type { Database, WebhookAttemptRow } from '../db/schema.ts';
+import {
+  type AttemptOutcome,
+  DELIVERY_HISTORY_RETENTION_MS,
+  isDelivered,
+  MANUAL_RESENDS_PER_HOUR,
+  nextRetryDelayMs,
+  type EventName,
+} from '../events/catalog.ts';
+import { findAccountEvent } from '../events/event.repository.ts';
+import type { Deps } from '../platform/deps.ts';
+import { newId } from '../primitives/ids.ts';
+import { release, tryConsume } from '../ratelimit/rateLimit.repository.ts';
+import {
+  claimDueDeliveries,
+  insertDeliveries,
+  listAttempts,
+  markDeliveryDropped,
+  purgeDeliveriesBefore,
+  recordAttempt,
+  type ClaimedDelivery,
+} from './delivery.repository.ts';
+import { urlPolicy } from './endpoint.service.ts';
+import { listEnabledEndpoints } from './endpoint.repository.ts';
+import { postWebhook, type SendResult } from './sender.ts';
+import { signDelivery } from './signer.ts';
+import { EventNotFound, NoWebhookUrlForEvent, ResendQuotaExhausted, WebhookUrlNotFound } from './webhook.errors.ts';
+
+/** A claimed delivery is leased for this long: no other worker takes it meanwhile, even if this one dies. */
+const LEASE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+const USER_AGENT = 'PixGate-Webhooks/1.0';
+
+const takes = (endpoint: { event_names: string[] }, event: EventName) =>
+  endpoint.event_names.length === 0 || endpoint.event_names.includes(event);
+
+/**
+ * Creates one delivery per enabled URL of the account whose filter takes the event, in the caller's
+ * database transaction (the one that wrote the event): an event is never committed without them.
+ */
+export async function fanOut(
+  trx: Transaction<Database>,
+  event: { id: string; accountId: string; name: EventName; at: Date },
+): Promise<number> {
+  const targets = (await listEnabledEndpoints(trx, event.accountId)).filter((endpoint) => takes(endpoint, event.name));
+  await insertDeliveries(
+    trx,
+    targets.map((endpoint) => ({
+      id: newId('dlv'),
+      accountId: event.accountId,
+      eventId: event.id,
+      endpointId: endpoint.id,
+      trigger: 'automatic' as const,
+      at: event.at,
+    })),
+  );
+  return targets.length;
+}
+
+/** Claims up to `batchSize` due deliveries (SKIP LOCKED, leased): see `claimDueDeliveries`. */
+export function claimDeliveries(deps: Deps, batchSize: number): Promise<ClaimedDelivery[]> {
+  const now = new Date(deps.clock.now());
+  return claimDueDeliveries(deps.db, batchSize, now, new Date(now.getTime() + LEASE_MS));
+}
+
+function outcomeOf(result: SendResult): AttemptOutcome {
+  if (result.status !== null) return result.status;
+  return result.error === 'timeout' ? 'timeout' : 'network';
+}
+
+/**
+ * One attempt of a claimed delivery: signed for this attempt (timestamp and signature are new, the event
+ * id never changes), posted, and recorded with the delivery's next state (delivered, failed for good, or
+ * due again after the schedule's next delay).
+ */
+export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery): Promise<void> {
+  const nowMs = deps.clock.now();
+  const now = new Date(nowMs);
+  if (!delivery.enabled || delivery.deleted_at) {
+    await markDeliveryDropped(deps.db, delivery.id, now);
+    return;
+  }
+  const body = JSON.stringify(delivery.payload);
+  const timestamp = Math.floor(nowMs / 1000);
+  const secrets = [delivery.secret];
+  if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at.getTime() > nowMs) {
+    secrets.push(delivery.previous_secret);
+  }
+  const signature = signDelivery(secrets, delivery.event_id, timestamp, body);
+  const headers = {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Service-Event': delivery.event,
+    'X-Service-Event-Id': delivery.event_id,
+    'X-Service-Timestamp': String(timestamp),
+    'X-Service-Signature': signature,
+    'webhook-id': delivery.event_id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signature,
+  };
+  const result = await postWebhook(delivery.url, headers, body, {
+    timeoutMs: deps.config.webhookTimeoutMs,
+    policy: urlPolicy(deps),
+  });
+  const outcome = outcomeOf(result);
+  const delivered = isDelivered(outcome);
+  const delayMs = delivered || result.error === 'unsafe address' ? undefined : nextRetryDelayMs(delivery.attempts, outcome);
+  const status = delivered ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
+  await recordAttempt(deps.db, {
+    delivery,
+    requestBody: body,
+    httpStatus: result.status,
+    durationMs: result.durationMs,
+    responseExcerpt: result.responseExcerpt,
+    error: result.error,
+    at: now,
+    next: {
+      status,
+      attemptAt: delayMs === undefined ? now : new Date(nowMs + delayMs),
+      updatedAt: new Date(deps.clock.now()),
+    },
+  });
+}
+
+/** Runs one attempt and logs (never throws) a failure to record it: the lease retries it later. */
+export function attemptLogged(deps: Deps, delivery: ClaimedDelivery): Promise<void> {
+  return attemptDelivery(deps, delivery).catch((error: unknown) =>
+    deps.logger.error('webhook attempt failed to record', { deliveryId: delivery.id, error: String(error) }),
+  );
+}
+
+/**
+ * One round of delivery: claims up to `batchSize` due deliveries and attempts them in parallel. Returns how
+ * many were attempted. (The worker loop is `src/jobs/deliverWebhooks.ts`.)
+ */
+export async function dispatchOnce(deps: Deps, batchSize = 100): Promise<number> {
+  const claimed = await claimDeliveries(deps, batchSize);
+  await Promise.all(claimed.map((delivery) => attemptLogged(deps, delivery)));
+  return claimed.length;
+}
+
+/**
+ * A manual resend: new deliveries of the same event (same eventId; timestamp and signature are made per
+ * attempt), to one URL or to every enabled URL whose filter takes it. Limited to 10 per fixed UTC hour per
+ * account, as the contract says.
+ */
+export async function resendEvent(
+  deps: Deps,
+  accountId: string,
+  eventId: string,
+  endpointId?: string,
+): Promise<{ deliveryId: string; endpointId: string }[]> {
+  const event = await findAccountEvent(deps.db, accountId, eventId);
+  if (!event) throw new EventNotFound();
+  const endpoints = await listEnabledEndpoints(deps.db, accountId, endpointId);
+  if (endpointId !== undefined && endpoints.length === 0) throw new WebhookUrlNotFound();
+  const targets = endpoints.filter((endpoint) => endpointId !== undefined || takes(endpoint, event.event as EventName));
+  if (targets.length === 0) throw new NoWebhookUrlForEvent();
+
+  const nowMs = deps.clock.now();
+  const slot = await tryConsume(deps.db, accountId, { bucket: 'webhook:resend', windowMs: HOUR_MS, limit: MANUAL_RESENDS_PER_HOUR }, nowMs);
+  if (!slot) throw new ResendQuotaExhausted(MANUAL_RESENDS_PER_HOUR);
+  const now = new Date(nowMs);
+  const deliveries = targets.map((endpoint) => ({ deliveryId: newId('dlv'), endpointId: endpoint.id }));
+  try {
+    await insertDeliveries(
+      deps.db,
+      deliveries.map((delivery) => ({
+        id: delivery.deliveryId,
+        accountId,
+        eventId: event.id,
+        endpointId: delivery.endpointId,
+        trigger: 'manual' as const,
+        at: now,
+      })),
+    );
+  } catch (error) {
+    await release(deps.db, accountId, slot);
+    throw error;
+  }
+  return deliveries;
+}
+
+/** Deletes delivery history older than 60 days. Returns attempts purged. */
+export function purgeDeliveryHistory(deps: Deps): Promise<number> {
+  return purgeDeliveriesBefore(deps.db, new Date(deps.clock.now() - DELIVERY_HISTORY_RETENTION_MS));
+}
+
+/** An account's delivery history, newest first. */
+export function attemptsOf(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  filter: { eventId?: string | undefined; endpointId?: string | undefined; limit: number },
+): Promise<WebhookAttemptRow[]> {
+  return listAttempts(deps.db, accountId, filter);
+}

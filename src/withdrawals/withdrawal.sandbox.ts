@@ -1,0 +1,24 @@
+import type { TransactionRow } from '../db/schema.ts';
+import type { Deps } from '../platform/deps.ts';
+import { requireSimulatedProvider, type SimulatedProvider } from '../provider/simulated.ts';
+import { findTransactionById } from '../transactions/transaction.repository.ts';
+import { ProviderActionRefused, WithdrawalNotFound } from './withdrawal.errors.ts';
+import { syncWithdrawal } from './withdrawal.settlement.ts';
+
+/**
+ * A sandbox action at the simulated PSP (settle, refuse, return a withdrawal), then the withdrawal
+ * reconciled with it at once, exactly as the reconciliation job would later.
+ */
+export async function applySandboxAction(
+  deps: Deps,
+  transactionId: string,
+  change: (psp: SimulatedProvider) => Promise<boolean>,
+): Promise<TransactionRow> {
+  const psp = requireSimulatedProvider(deps);
+  const row = await findTransactionById(deps.db, transactionId);
+  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
+  if (!(await change(psp))) throw new ProviderActionRefused(row.status);
+  const synced = await syncWithdrawal(deps, transactionId);
+  if (!synced) throw new WithdrawalNotFound();
+  return synced;
+}
