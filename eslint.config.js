@@ -2,6 +2,32 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layering rules of docs/architecture.md, enforced: only src/http/ turns errors into HTTP answers,
+ * SQL lives in repositories (*.repository.ts) and migrations, and route handlers call services (no
+ * repository, no query builder, no database handle). Flat config replaces a rule per matching block, so
+ * each block below repeats what it keeps from the ones above.
+ */
+const httpErrorsOnlyInHttp = {
+  group: ['**/http/errors.ts'],
+  message: 'Only src/http/ picks HTTP statuses: throw a domain error (see src/platform/domainError.ts) and map it in src/http/errorMapping.ts.',
+};
+const routesCallServices = {
+  group: ['kysely', '**/db/connect.ts', '**/*.repository.ts'],
+  message: 'Route handlers call services; SQL lives in repositories (docs/architecture.md).',
+};
+const sqlOnlyInRepositories = [
+  {
+    selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|mergeInto|replaceInto)$/]",
+    message: 'SQL lives in the repository that owns the table (*.repository.ts).',
+  },
+  { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in the repository that owns the table (*.repository.ts).' },
+];
+const routesDoNotTouchTheDatabase = {
+  selector: "MemberExpression[property.name='db']",
+  message: 'Route handlers do not touch the database handle: call a service.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'generated/', 'dist/', '.data/', '.venv/', 'reports/', 'scratch/'] },
   js.configs.recommended,
@@ -12,6 +38,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/http/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp] }] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.repository.ts', 'src/db/**'],
+    rules: { 'no-restricted-syntax': ['error', ...sqlOnlyInRepositories] },
+  },
+  {
+    files: ['src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices] }],
+      'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
     },
   },
 );

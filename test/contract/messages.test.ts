@@ -2,7 +2,7 @@
  * Every Portuguese message of the contract's Errors and Limits sections:
  * - appears verbatim as the `error` of a response example in generated/openapi.json, with the status the
  *   contract files it under, on an operation the contract associates it with (when it names one);
- * - can be produced by the catalogue in src/http/messages.ts.
+ * - can be produced by the catalogue in src/messages/merchant.ts.
  * Placeholders (`<VALUE>`, `<N>`, `R$ X,YY`, a trailing `...`) match any text; see scripts/lib/contract.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('contract messages', () => {
     });
   });
 
-  describe('are produced by src/http/messages.ts', () => {
+  describe('are produced by src/messages/merchant.ts', () => {
     it.each(contractList.map((message) => ({ text: message.text, message })))('$text', ({ message }) => {
       const hit = rendered.find((text) => message.pattern.test(text));
       expect(hit, `unmatched ${describeMessage(message)}: no catalogue entry renders it`).toBeDefined();

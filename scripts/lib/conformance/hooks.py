@@ -26,7 +26,7 @@ the schema's `format: email` accepts but the server rejects) means the schema an
 fails the run.
 
 The messages are the contract's (../shared/spec/pix-gateway-api.md) and PixGate's catalogue
-(src/http/messages.ts); `Recebido: …` and amounts are matched loosely.
+(src/messages/merchant.ts); `Recebido: …` and amounts are matched loosely.
 """
 
 from __future__ import annotations

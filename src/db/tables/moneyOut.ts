@@ -1,0 +1,54 @@
+import type { Generated } from 'kysely';
+import type { Json } from './json.ts';
+import type { PixKeyType } from './accounts.ts';
+import type { PartyJson } from './transactions.ts';
+
+/** Third-party recipients, alerts of third-party withdrawals, and the simulated PSP's transfers. */
+
+export type RecipientStatus = 'pending_review' | 'active' | 'rejected' | 'deactivated';
+
+export interface RecipientsTable {
+  account_id: string;
+  id: string;
+  legal_name: string;
+  document: string;
+  document_type: 'cpf' | 'cnpj';
+  pix_key: string;
+  pix_key_type: PixKeyType;
+  label: string | null;
+  status: RecipientStatus;
+  review_note: string | null;
+  created_at: Date;
+  updated_at: Date;
+  approved_at: Date | null;
+  reviewed_at: Date | null;
+}
+
+export interface WithdrawalAlertsTable {
+  id: Generated<number>;
+  account_id: string;
+  transaction_id: string;
+  recipient_id: string;
+  amount_cents: number;
+  pix_key_type: string;
+  created_at: Date;
+}
+
+export type SimTransferState = 'accepted' | 'paid' | 'rejected' | 'returned';
+
+export interface SimPspTransfersTable {
+  transaction_id: string;
+  amount_cents: number;
+  pix_key: string;
+  pix_key_type: string;
+  state: SimTransferState;
+  settle_at: Date | null;
+  end_to_end_id: string | null;
+  beneficiary: Json<PartyJson> | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  refund_end_to_end_id: string | null;
+  returned_cents: number | null;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -1,0 +1,82 @@
+import type { ColumnType } from 'kysely';
+import type { Json } from './json.ts';
+
+/** Charges and withdrawals, and the externalRefs that name them. */
+
+export type TransactionType = 'pix_in' | 'withdrawal';
+export type TransactionStatus =
+  | 'pending'
+  | 'processing'
+  | 'pending_approval'
+  | 'paid'
+  | 'failed'
+  | 'failed_unknown'
+  | 'cancelled'
+  | 'expired'
+  | 'refunded'
+  | 'partially_refunded';
+
+/**
+ * Internal states of a withdrawal created by POST /v1/withdraw while its provider call is in flight
+ * (`initiating`) or after the provider refused it synchronously (`aborted`: nothing debited, answered 502).
+ * The merchant never sees them: reads and listings leave such rows out.
+ */
+export type InternalTransactionStatus = 'initiating' | 'aborted';
+export type StoredTransactionStatus = TransactionStatus | InternalTransactionStatus;
+
+export interface PartyJson {
+  name: string;
+  document: string;
+  documentType: 'cpf' | 'cnpj';
+  bankAccount: { ispb: string; branch: string; account: string };
+}
+
+export interface CustomerJson {
+  name: string;
+  email: string;
+  phone: string;
+  document: { number: string; type: 'cpf' | 'cnpj' };
+}
+
+export interface TransactionsTable {
+  id: string;
+  account_id: string;
+  type: TransactionType;
+  status: StoredTransactionStatus;
+  amount_cents: number;
+  fee_cents: number;
+  net_cents: number;
+  external_ref: string | null;
+  pix_payload: string | null;
+  expires_at: Date | null;
+  /** When a final state was reached (exposed as paidAt, ms). */
+  paid_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  end_to_end_id: string | null;
+  payer: Json<PartyJson> | null;
+  beneficiary: Json<PartyJson> | null;
+  refund_end_to_end_id: string | null;
+  refunded_cents: number | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  customer: Json<CustomerJson> | null;
+  provider_ref: string | null;
+  pix_key: string | null;
+  pix_key_type: string | null;
+  description: string | null;
+  recipient_id: string | null;
+  /** Withdrawals: null (not sent yet), `sending` (provider call in flight), `sent` (accepted upstream). */
+  provider_state: ColumnType<'sending' | 'sent' | null, 'sending' | 'sent' | null | undefined, 'sending' | 'sent' | null>;
+  total_deducted_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Withdrawals: when reconciliation next asks the PSP (null: at the next run). */
+  next_check_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  scope: 'charge' | 'withdrawal';
+  external_ref: string;
+  transaction_id: string;
+  expires_at: Date;
+}

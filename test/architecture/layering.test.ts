@@ -1,0 +1,64 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering of docs/architecture.md is enforced by eslint.config.js. These tests show each rule firing
+ * on a deliberate violation (so the check cannot silently stop working) and the source tree passing.
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+describe('layering rules (eslint.config.js)', () => {
+  it('refuses the HTTP error type outside src/http/', async () => {
+    const found = await problems(
+      'src/charges/probe.ts',
+      "import { ApiError } from '../http/errors.ts';\nexport const boom = () => { throw new ApiError(422, 'x'); };\n",
+    );
+    expect(found.some((problem) => problem.startsWith('no-restricted-imports') && problem.includes('domain error'))).toBe(true);
+  });
+
+  it('accepts the HTTP error type inside src/http/', async () => {
+    const found = await problems('src/http/probe.ts', "import { ApiError } from './errors.ts';\nexport const error = new ApiError(400, 'x');\n");
+    expect(found.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses SQL outside repositories and migrations', async () => {
+    const found = await problems(
+      'src/charges/charge.service.ts',
+      "import { sql } from 'kysely';\nexport const read = (db: any) => db.selectFrom('transactions').selectAll().execute();\nexport const raw = sql`SELECT 1`;\n",
+    );
+    expect(found.filter((problem) => problem.startsWith('no-restricted-syntax')).length).toBe(2);
+  });
+
+  it('accepts SQL in a repository', async () => {
+    const found = await problems(
+      'src/charges/charge.repository.ts',
+      "import { sql } from 'kysely';\nexport const raw = sql`SELECT 1`;\n",
+    );
+    expect(found.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses a route handler that imports a repository, kysely or the database connection', async () => {
+    for (const source of ['./transaction.repository.ts', 'kysely', '../db/connect.ts']) {
+      const found = await problems('src/transactions/transaction.routes.ts', `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.some((problem) => problem.startsWith('no-restricted-imports') && problem.includes('Route handlers call services')), source).toBe(true);
+    }
+  });
+
+  it('refuses a route handler that touches the database handle', async () => {
+    const found = await problems('src/balance/balance.routes.ts', 'export const read = (deps: { db: unknown }) => deps.db;\n');
+    expect(found.some((problem) => problem.includes('do not touch the database handle'))).toBe(true);
+  });
+
+  it('finds no violation in src/', async () => {
+    const results = await eslint.lintFiles(['src/**/*.ts']);
+    const violations = results.flatMap((result) =>
+      result.messages.filter((message) => message.ruleId?.startsWith('no-restricted')).map((message) => `${result.filePath}:${message.line} ${message.message}`),
+    );
+    expect(violations).toEqual([]);
+  });
+});
