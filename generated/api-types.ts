@@ -262,6 +262,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a charge's QR code image
+         * @description The charge's BR Code (`pixPayload`, the copy-and-paste string) as a QR code image, for a checkout page or
+         *     a printed invoice: PNG by default, or SVG with `format=svg`. The image encodes exactly the `pixPayload` of
+         *     the charge (error correction level M, a 4-module quiet zone), so any PIX app reads the same charge.
+         *
+         *     Only charges (`pix_in`) have one: a withdrawal's id, an unknown id and another merchant's charge all give
+         *     404 `Transação não encontrada.` (never 403, so that existence is not leaked). The image of a charge that is
+         *     already paid, expired or cancelled is still returned (it is the same payload, which PIX apps then refuse
+         *     as no longer payable): check `status` with GET /v1/transactions/{id} before showing it.
+         *
+         *     Added 2026-11-23 (additive: a new read-only operation). The image of a charge never changes, so it may be
+         *     cached (`Cache-Control: private, max-age=86400`).
+         *
+         *     Rate limit: none enforced on this read (fair use, no number given); it never answers 429.
+         */
+        get: operations["getTransactionQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balance": {
         parameters: {
             query?: never;
@@ -1882,6 +1914,19 @@ export interface components {
          * @example tx_6a1f3c9e2b7d4058c1e9a2f4
          */
         TransactionIdPath: components["schemas"]["TransactionId"];
+        /**
+         * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
+         *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
+         * @example svg
+         */
+        QrFormatQuery: "png" | "svg";
+        /**
+         * @description Width and height of the PNG image in pixels, an integer from 128 to 1024; default 512 (the SVG ignores it:
+         *     it scales). A value outside 128..1024 or not an integer is rejected with 400
+         *     `size deve ser inteiro entre 128 e 1024. Recebido: '<VALUE>'.`.
+         * @example 256
+         */
+        QrSizeQuery: number;
     };
     requestBodies: never;
     headers: never;
@@ -2288,6 +2333,74 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such transaction in this account (also for another merchant's transaction). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTransactionQrCode: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
+                 *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
+                 * @example svg
+                 */
+                format?: components["parameters"]["QrFormatQuery"];
+                /**
+                 * @description Width and height of the PNG image in pixels, an integer from 128 to 1024; default 512 (the SVG ignores it:
+                 *     it scales). A value outside 128..1024 or not an integer is rejected with 400
+                 *     `size deve ser inteiro entre 128 e 1024. Recebido: '<VALUE>'.`.
+                 * @example 256
+                 */
+                size?: components["parameters"]["QrSizeQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+                 *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Transação não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code of the charge's BR Code, as PNG or SVG. */
+            200: {
+                headers: {
+                    /** @description `private, max-age=86400`: the image of a charge never changes. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (PNG image bytes) */
+                    "image/png": string;
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45" shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h45v45H0z"/><path stroke="#000000" d="M4 4.5h7m1 0h1"/></svg> */
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The id is not a well-formed transactionId, `format` or `size` is invalid, or an unknown query parameter was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No charge with this id in this account (also a withdrawal's id, or another merchant's charge). */
             404: {
                 headers: {
                     [name: string]: unknown;

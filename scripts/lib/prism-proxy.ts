@@ -137,6 +137,16 @@ function bypassReason(operations: Operation[], method: string, path: string, hea
   return undefined;
 }
 
+/**
+ * Prism 5.16 reads a proxied response body as UTF-8 text before passing it on, so a binary answer (the QR
+ * code PNG of GET /v1/transactions/{id}/qrcode) reaches the client corrupted, though its status and
+ * headers are validated as usual.
+ */
+function isBinaryMediaType(contentType: string | string[] | undefined): boolean {
+  const type = (Array.isArray(contentType) ? contentType[0] : contentType)?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/octet-stream' || (type.startsWith('image/') && type !== 'image/svg+xml');
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -282,6 +292,13 @@ export async function startPrismProxy(upstreamBaseUrl: string, options: PrismPro
         return;
       }
       found.push(...responseViolations(label, answer));
+      if (method === 'GET' && isBinaryMediaType(answer.headers['content-type'])) {
+        // Validated by Prism (status, headers, media type); the bytes are taken from the gateway itself (a
+        // GET can be asked twice), since Prism would hand them over re-encoded as text.
+        const direct = await send(upstream, method, url, request.headers, body, requestTimeoutMs);
+        if (direct.status !== answer.status) found.push(`${label}: Prism answered ${answer.status} but the gateway ${direct.status}`);
+        answer = { ...answer, body: direct.body };
+      }
     }
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {

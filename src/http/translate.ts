@@ -122,12 +122,19 @@ const listRules: Rule[] = [
 
 const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];
 
+const qrCodeRules: Rule[] = [
+  ...getRules,
+  { path: '/query/format', message: ({ value }) => messages.qrFormat(value ?? '') },
+  { path: '/query/size', message: ({ value }) => messages.qrSize(value ?? '') },
+];
+
 const rulesByOperation: Record<string, Rule[]> = {
   createCharge: chargeRules,
   createWithdrawal: withdrawalRules,
   createRecipient: recipientRules,
   listTransactions: listRules,
   getTransaction: getRules,
+  getTransactionQrCode: qrCodeRules,
 };
 
 export interface RequestView {

@@ -144,6 +144,9 @@ export const messages = {
   // 400, GET /v1/transactions (ours: the contract leaves invalid values "not shown")
   listType: (value: unknown) => `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '${echo(value)}'.`,
   listLimit: (value: unknown) => `limit deve ser inteiro entre 1 e 100. Recebido: '${echo(value)}'.`,
+  // 400, GET /v1/transactions/{id}/qrcode (ours: added 2026-11-23)
+  qrFormat: (value: unknown) => `format deve ser 'png' ou 'svg'. Recebido: '${echo(value)}'.`,
+  qrSize: (value: unknown) => `size deve ser inteiro entre 128 e 1024. Recebido: '${echo(value)}'.`,
 
   // Transport-level errors (ours)
   malformedJson: 'JSON malformado no corpo da requisição.',

@@ -16,6 +16,7 @@ export const merchantRoutes: RouteCase[] = [
   { method: 'GET', path: '/v1/recipients' },
   { method: 'GET', path: '/v1/transactions' },
   { method: 'GET', path: '/v1/transactions/tx_000000000000000000000000' },
+  { method: 'GET', path: '/v1/transactions/tx_000000000000000000000000/qrcode' },
   { method: 'GET', path: '/v1/balance' },
 ];
 
