@@ -1,28 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
 import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import { createApp } from './app.ts';
 import { startJobs } from './jobs/jobs.ts';
 import { buildRuntime } from './platform/runtime.ts';
-import { loadConfig, type Config } from './platform/config.ts';
+import { loadConfig } from './platform/config.ts';
+import { operatorToken } from './platform/serverSecrets.ts';
 import type { Deps } from './platform/deps.ts';
-
-/**
- * The operator token of the back office: ADMIN_TOKEN, or one generated once into the data directory's
- * parent (`.data/admin-token`, mode 0600) so the CLI on the same machine finds it without configuration.
- */
-function operatorToken(config: Config): { token: string; file?: string } {
-  if (config.adminToken) return { token: config.adminToken };
-  const file = join(dirname(config.dataDir), 'admin-token');
-  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), file };
-  mkdirSync(dirname(file), { recursive: true });
-  const token = `adm_${randomBytes(24).toString('hex')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { token, file };
-}
 
 /** On a fresh database: a demo account with approved KYC and one API key, printed once. */
 async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
@@ -48,7 +31,7 @@ async function main(): Promise<void> {
   const { deps, database } = await buildRuntime(config);
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
   const admin = operatorToken(config);
-  const app = createApp(deps, { operatorToken: admin.token });
+  const app = createApp(deps, { operatorToken: admin.value });
   const jobs = config.runJobs ? startJobs(deps) : undefined;
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
-import type { AccountRow, AccountUpdate, ApiKeyRow, KycStatus } from '../db/schema.ts';
+import type { Transaction } from 'kysely';
+import type { AccountRow, AccountUpdate, ApiKeyRow, Database, KycStatus } from '../db/schema.ts';
 import { openBalance } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { generateApiKey } from '../primitives/apiKeys.ts';
@@ -32,28 +33,38 @@ function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): st
 }
 
 /** Onboards a merchant: the account (KYC pending unless said otherwise) and its empty balance. */
-export async function createAccount(deps: Pick<Deps, 'db'>, input: NewAccountInput, now: Date): Promise<AccountRow> {
-  const responsibleCpf = requireDocument('cpf', input.responsibleCpf, 'responsibleCpf');
-  const companyCnpj = requireDocument('cnpj', input.companyCnpj, 'companyCnpj');
-  return deps.db.transaction().execute(async (trx) => {
-    const account = await insertAccount(trx, {
-      id: newId('acc'),
-      legal_name: input.legalName.trim(),
-      responsible_cpf: responsibleCpf,
-      company_cnpj: companyCnpj,
-      email: input.email.trim().toLowerCase(),
-      kyc_status: input.kycStatus ?? 'pending',
-      blocked: false,
-      ip_allowlist: JSON.stringify([]),
-      charge_min_cents: null,
-      charge_max_cents: null,
-      ...ACCOUNT_DEFAULTS,
-      created_at: now,
-      updated_at: now,
-    });
-    await openBalance(trx, account.id, now);
-    return account;
+export function createAccount(deps: Pick<Deps, 'db'>, input: NewAccountInput, now: Date): Promise<AccountRow> {
+  checkDocuments(input);
+  return deps.db.transaction().execute((trx) => openAccount(trx, input, now));
+}
+
+function checkDocuments(input: NewAccountInput): { responsibleCpf: string; companyCnpj: string } {
+  return {
+    responsibleCpf: requireDocument('cpf', input.responsibleCpf, 'responsibleCpf'),
+    companyCnpj: requireDocument('cnpj', input.companyCnpj, 'companyCnpj'),
+  };
+}
+
+/** `createAccount` inside the caller's database transaction (sign-up creates the account and its owner together). */
+export async function openAccount(trx: Transaction<Database>, input: NewAccountInput, now: Date): Promise<AccountRow> {
+  const { responsibleCpf, companyCnpj } = checkDocuments(input);
+  const account = await insertAccount(trx, {
+    id: newId('acc'),
+    legal_name: input.legalName.trim(),
+    responsible_cpf: responsibleCpf,
+    company_cnpj: companyCnpj,
+    email: input.email.trim().toLowerCase(),
+    kyc_status: input.kycStatus ?? 'pending',
+    blocked: false,
+    ip_allowlist: JSON.stringify([]),
+    charge_min_cents: null,
+    charge_max_cents: null,
+    ...ACCOUNT_DEFAULTS,
+    created_at: now,
+    updated_at: now,
   });
+  await openBalance(trx, account.id, now);
+  return account;
 }
 
 export function isEmptyInstallation(deps: Pick<Deps, 'db'>): Promise<boolean> {

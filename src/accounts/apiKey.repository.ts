@@ -1,6 +1,7 @@
 /** Owner of the `api_keys` table (only SHA-256 hashes of keys are stored, with the public prefix). */
 import type { Kysely, Transaction } from 'kysely';
-import type { AccountRow, ApiKeyRow, Database } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { AccountRow, ApiKeyRow, ApiKeysTable, Database } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -22,12 +23,14 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<KeyW
       'k.label as key_label',
       'k.created_at as key_created_at',
       'k.revoked_at as key_revoked_at',
+      'k.last_used_at as key_last_used_at',
+      'k.created_by as key_created_by',
     ])
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { key_id, key_public_prefix, key_key_hash, key_label, key_created_at, key_revoked_at, ...account } = row;
+  const { key_id, key_public_prefix, key_key_hash, key_label, key_created_at, key_revoked_at, key_last_used_at, key_created_by, ...account } = row;
   return {
     key: {
       id: key_id,
@@ -37,12 +40,14 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<KeyW
       label: key_label,
       created_at: key_created_at,
       revoked_at: key_revoked_at,
+      last_used_at: key_last_used_at,
+      created_by: key_created_by,
     },
     account,
   };
 }
 
-export function insertApiKey(db: Db, key: ApiKeyRow): Promise<ApiKeyRow> {
+export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {
   return db.insertInto('api_keys').values(key).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -58,4 +63,14 @@ export function revokeApiKey(db: Db, accountId: string, keyId: string, at: Date)
     .where('id', '=', keyId)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** Records that a key was used; a no-op when it was recorded less than `minIntervalMs` ago. */
+export async function touchApiKey(db: Db, keyId: string, at: Date, minIntervalMs: number): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', new Date(at.getTime() - minIntervalMs))]))
+    .execute();
 }

@@ -4,7 +4,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { AccountRow, Database } from '../db/schema.ts';
 import { hashApiKey, looksLikeApiKey } from '../primitives/apiKeys.ts';
 import { AccountBlocked, AccountNotApproved, ApiKeyInvalid, ApiKeyMissing, IpNotAllowed, type IpMessageFamily } from './account.errors.ts';
-import { findActiveKeyByHash } from './apiKey.repository.ts';
+import type { Logger } from '../platform/logger.ts';
+import { findActiveKeyByHash, touchApiKey } from './apiKey.repository.ts';
 
 export interface AuthContext {
   accountId: string;
@@ -19,6 +20,8 @@ interface CacheEntry {
 }
 
 const MAX_CACHED_KEYS = 10_000;
+/** An API key's `last_used_at` is kept to the minute. */
+const LAST_USE_RESOLUTION_MS = 60_000;
 
 function buildAllowlist(entries: string[]): BlockList | undefined {
   if (entries.length === 0) return undefined;
@@ -52,11 +55,13 @@ export class Authenticator {
   private readonly db: Kysely<Database>;
   private readonly clock: Clock;
   private readonly ttlMs: number;
+  private readonly logger: Logger | undefined;
 
-  constructor(db: Kysely<Database>, clock: Clock, ttlMs: number) {
+  constructor(db: Kysely<Database>, clock: Clock, ttlMs: number, logger?: Logger) {
     this.db = db;
     this.clock = clock;
     this.ttlMs = ttlMs;
+    this.logger = logger;
   }
 
   async authenticate(authorization: string | undefined, ip: string, family: IpMessageFamily): Promise<AuthContext> {
@@ -90,6 +95,11 @@ export class Authenticator {
 
     const found = await findActiveKeyByHash(this.db, keyHash);
     if (!found) return undefined;
+    // The dashboard shows each key's last use. Written off the request's path, at most once a minute per
+    // key (the statement itself skips a recent one), and only when the cache missed.
+    touchApiKey(this.db, found.key.id, new Date(nowMs), LAST_USE_RESOLUTION_MS).catch((error: unknown) =>
+      this.logger?.error('could not record the last use of an API key', { keyId: found.key.id, error: String(error) }),
+    );
     const entry: CacheEntry = {
       expiresAtMs: nowMs + this.ttlMs,
       context: { accountId: found.account.id, keyId: found.key.id, account: found.account },

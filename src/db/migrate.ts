@@ -4,6 +4,7 @@ import * as core from './migrations/001_core.ts';
 import * as moneyOut from './migrations/002_money_out.ts';
 import * as webhooks from './migrations/003_webhooks.ts';
 import * as reconcileSchedule from './migrations/004_reconcile_schedule.ts';
+import * as dashboard from './migrations/005_dashboard.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002_money_out': moneyOut,
   '003_webhooks': webhooks,
   '004_reconcile_schedule': reconcileSchedule,
+  '005_dashboard': dashboard,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

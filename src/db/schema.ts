@@ -1,11 +1,22 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { AccountsTable, ApiKeysTable } from './tables/accounts.ts';
+import type {
+  AuditLogTable,
+  DashboardEmailTokensTable,
+  DashboardRecoveryCodesTable,
+  DashboardSessionsTable,
+  DashboardUsersTable,
+  MailOutboxTable,
+  OperatorSessionsTable,
+  OperatorsTable,
+} from './tables/dashboard.ts';
 import type { BalancesTable, HoldsTable, LedgerEntriesTable, RateLimitCountersTable } from './tables/ledger.ts';
 import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable } from './tables/moneyOut.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
 export type * from './tables/accounts.ts';
+export type * from './tables/dashboard.ts';
 export type * from './tables/ledger.ts';
 export type * from './tables/moneyOut.ts';
 export type * from './tables/transactions.ts';
@@ -32,6 +43,14 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_recovery_codes: DashboardRecoveryCodesTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_email_tokens: DashboardEmailTokensTable;
+  mail_outbox: MailOutboxTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type RecipientRow = Selectable<RecipientsTable>;
@@ -48,3 +67,9 @@ export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 export type WithdrawalAlertRow = Selectable<WithdrawalAlertsTable>;
 export type OutboxEventRow = Selectable<OutboxEventsTable>;
 export type SimPspTransferRow = Selectable<SimPspTransfersTable>;
+export type DashboardUserRow = Selectable<DashboardUsersTable>;
+export type DashboardSessionRow = Selectable<DashboardSessionsTable>;
+export type MailRow = Selectable<MailOutboxTable>;
+export type OperatorRow = Selectable<OperatorsTable>;
+export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
+export type AuditEntryRow = Selectable<AuditLogTable>;

@@ -32,6 +32,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Run the background jobs (expiry, reconciliation, webhook delivery, purge) in the server process. */
   runJobs: boolean;
+  /** 64 hex characters: seals TOTP seeds and webhook secrets, signs CSRF tokens; generated into the data directory when absent. */
+  secretsKey: string | undefined;
+  /** SMTP server of the e-mails (`smtp://user:pass@host:587`); without it, outside production, e-mails go to the outbox page only. */
+  smtpUrl: string | undefined;
+  /** Sender of the e-mails. */
+  mailFrom: string;
+  /** Public address of the dashboard, for the links in e-mails (default: this server's own address). */
+  dashboardUrl: string | undefined;
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | number | string {
@@ -76,5 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowPrivate: parseBool(env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
     webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS ?? 10_000),
     runJobs: parseBool(env.RUN_JOBS, true),
+    secretsKey: env.SECRETS_KEY || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'PixGate <nao-responda@pixgate.com.br>',
+    dashboardUrl: env.DASHBOARD_URL || undefined,
   };
 }

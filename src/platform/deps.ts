@@ -4,6 +4,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from './logger.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { PixProvider } from '../provider/port.ts';
 import type { SimulatedProvider } from '../provider/simulated.ts';
 
@@ -18,4 +19,7 @@ export interface Deps {
   authenticator: Authenticator;
   config: Config;
   logger: Logger;
+  mailer: Mailer;
+  /** Seals secrets at rest (TOTP seeds, webhook secrets) and signs CSRF tokens (src/platform/serverSecrets.ts). */
+  secretsKey: Buffer;
 }

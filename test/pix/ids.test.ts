@@ -28,7 +28,7 @@ describe('newId', () => {
 
   it('rejects an unknown prefix at run time', () => {
     // @ts-expect-error: runtime check of a value the type forbids
-    expect(() => newId('usr')).toThrow(RangeError);
+    expect(() => newId('xyz')).toThrow(RangeError);
   });
 
   it('rejects a random source that returns too few bytes', () => {

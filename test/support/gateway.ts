@@ -13,6 +13,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Deps } from '../../src/platform/deps.ts';
 import type { Logger } from '../../src/platform/logger.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
+import { createMailer } from '../../src/mail/mailer.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 
 /**
@@ -22,6 +23,7 @@ import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
  */
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
+const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
 
 export interface Gateway {
   baseUrl: string;
@@ -74,6 +76,8 @@ export async function startGateway(
     authenticator: new Authenticator(handle.db, clock, config.authCacheTtlMs),
     config,
     logger,
+    mailer: createMailer({ db: handle.db, clock, logger, smtpUrl: undefined, from: 'PixGate <teste@pixgate.local>', outboxUrl: undefined }),
+    secretsKey: TEST_SECRETS_KEY,
   };
   const app = createApp(deps, { operatorToken: ADMIN_TOKEN });
   const server: Server = await new Promise((resolve) => {

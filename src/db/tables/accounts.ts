@@ -49,4 +49,8 @@ export interface ApiKeysTable {
   label: string | null;
   created_at: Date;
   revoked_at: Date | null;
+  /** Last request authenticated with the key (written at most once a minute per key). */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The dashboard user who generated it (null: the service team or the demo seed). */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,0 +1,77 @@
+import { DomainError } from '../platform/domainError.ts';
+
+/**
+ * What can go wrong for a person using the dashboard. Forms show each message beside its field: errors
+ * that belong to one field name it (`field`), and src/http/errorMapping.ts sends it with the message.
+ */
+export abstract class FieldError extends DomainError {
+  abstract readonly field: string;
+}
+
+/** Wrong e-mail or password (also for an unknown or disabled user: the answer never tells which). */
+export class InvalidCredentials extends DomainError {}
+
+/** Too many failed sign-ins for this e-mail or from this address in the current 15-minute window. */
+export class SignInThrottled extends DomainError {}
+
+/** No session, or an expired one: sign in again. */
+export class SessionRequired extends DomainError {}
+
+/** The password was right; the code of the authenticator app (or a recovery code) is still due. */
+export class SecondFactorRequired extends DomainError {}
+
+/** A state-changing request without the session's CSRF token. */
+export class CsrfTokenInvalid extends DomainError {}
+
+/** A code of the authenticator app that is wrong, expired or already used. */
+export class InvalidTotpCode extends FieldError {
+  readonly field: string;
+  constructor(field = 'totpCode') {
+    super();
+    this.field = field;
+  }
+}
+
+/** Dashboard withdrawals (and disabling two-factor) need two-factor authentication turned on. */
+export class TotpNotEnabled extends DomainError {}
+
+export class TotpAlreadyEnabled extends DomainError {}
+
+/** A password outside 10..128 characters, or equal to the e-mail. */
+export class WeakPassword extends FieldError {
+  readonly field = 'password';
+}
+
+/** An e-mail link that is unknown, expired, already used or of another purpose. */
+export class InvalidEmailLink extends DomainError {}
+
+/** The e-mail already belongs to a user (invitation). */
+export class EmailAlreadyRegistered extends FieldError {
+  readonly field = 'email';
+}
+
+/** API keys are generated only with a verified e-mail (contract, Authentication item 3). */
+export class EmailNotVerified extends DomainError {}
+
+/** API keys are generated only for an account with approved KYC (contract, Authentication item 3). */
+export class KycNotApproved extends DomainError {}
+
+/** The user's role does not allow the action. */
+export class RoleNotAllowed extends DomainError {}
+
+export class UserNotFound extends DomainError {}
+
+/** The account must keep at least one owner. */
+export class LastOwner extends DomainError {}
+
+/** A sandbox action outside the sandbox (production). */
+export class SandboxUnavailable extends DomainError {}
+
+/** A document (CPF/CNPJ) given at sign-up that is not valid. */
+export class InvalidSignUpDocument extends FieldError {
+  readonly field: 'responsibleCpf' | 'companyCnpj';
+  constructor(field: 'responsibleCpf' | 'companyCnpj') {
+    super();
+    this.field = field;
+  }
+}

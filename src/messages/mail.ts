@@ -1,0 +1,31 @@
+/** The e-mails PixGate sends to dashboard users, in Portuguese (pt-BR). Links are absolute. */
+
+const SIGNATURE = '\n\n—\nEquipe PixGate\nEsta é uma mensagem automática; não responda.';
+
+export const mailTexts = {
+  verifyEmail: (name: string, link: string) => ({
+    subject: 'Confirme seu e-mail no PixGate',
+    text:
+      `Olá, ${name}.\n\nPara confirmar seu e-mail e concluir o cadastro no painel PixGate, abra o link abaixo ` +
+      `(válido por 48 horas):\n\n${link}\n\nSe você não se cadastrou no PixGate, ignore esta mensagem.${SIGNATURE}`,
+  }),
+  alreadyRegistered: (link: string) => ({
+    subject: 'Você já tem cadastro no PixGate',
+    text:
+      `Alguém (talvez você) tentou criar uma conta no PixGate com este e-mail, que já está cadastrado.\n\n` +
+      `Para entrar, use sua senha. Se a esqueceu, redefina-a em:\n\n${link}${SIGNATURE}`,
+  }),
+  resetPassword: (name: string, link: string) => ({
+    subject: 'Redefinição de senha do PixGate',
+    text:
+      `Olá, ${name}.\n\nRecebemos um pedido para redefinir sua senha do painel PixGate. Abra o link abaixo ` +
+      `(válido por 1 hora) e escolha uma nova senha:\n\n${link}\n\nSe não foi você, ignore esta mensagem: ` +
+      `sua senha continua a mesma.${SIGNATURE}`,
+  }),
+  invite: (inviter: string, company: string, link: string) => ({
+    subject: `Convite para o painel PixGate de ${company}`,
+    text:
+      `${inviter} convidou você para acessar o painel PixGate de ${company}.\n\nPara aceitar, abra o link abaixo ` +
+      `(válido por 7 dias) e escolha sua senha:\n\n${link}${SIGNATURE}`,
+  }),
+} as const;

@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import type { OperatorRole, OperatorRow, OperatorSessionRow, SessionStage } from '../db/schema.ts';
+import { decoyHash, hashPassword, verifyPassword } from '../identity/passwords.ts';
+import { open, seal } from '../identity/secretBox.ts';
+import { beginSignInAttempt } from '../identity/signInThrottle.ts';
+import { csrfTokenFor, hashToken, newToken } from '../identity/tokens.ts';
+import { acceptedTotpStep, newTotpSecret, otpauthQrSvg, otpauthUri } from '../identity/totp.ts';
+import type { Deps } from '../platform/deps.ts';
+import { newId } from '../primitives/ids.ts';
+import {
+  OperatorCannotChangeSelf,
+  OperatorEmailTaken,
+  OperatorInvalidCredentials,
+  OperatorInvalidTotpCode,
+  OperatorNotFound,
+  OperatorSecondFactorRequired,
+  OperatorSessionRequired,
+  OperatorSignInThrottled,
+} from './operator.errors.ts';
+import {
+  advanceOperatorTotpStep,
+  countOperators,
+  deleteOperatorSession,
+  deleteSessionsOfOperator,
+  findLiveOperatorSession,
+  findOperator,
+  findOperatorByEmail,
+  insertOperator,
+  insertOperatorSession,
+  listOperators,
+  updateOperator,
+  updateOperatorSession,
+} from './operator.repository.ts';
+
+/**
+ * The service team's individual sign-in to the console: password, then TOTP, which is mandatory (an
+ * operator without it enrols at the first sign-in, before anything else). Sessions last 15 minutes from
+ * the last request, at most 8 hours.
+ */
+export const OPERATOR_ROLES: readonly OperatorRole[] = ['support', 'compliance', 'finance', 'admin'];
+const IDLE_MS = 15 * 60_000;
+const MAX_MS = 8 * 3_600_000;
+const STEP_WINDOW_MS = 10 * 60_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export interface OperatorPrincipal {
+  token: string;
+  session: OperatorSessionRow;
+  operator: OperatorRow;
+}
+
+const expiryOf = (createdAtMs: number, nowMs: number) => new Date(Math.min(createdAtMs + MAX_MS, nowMs + IDLE_MS));
+
+/** A temporary password shown once to whoever creates or resets an operator (24 base64url characters). */
+function temporaryPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+export async function createOperator(
+  deps: Deps,
+  input: { email: string; name: string; roles: OperatorRole[] },
+): Promise<{ operator: OperatorRow; temporaryPassword: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (await findOperatorByEmail(deps.db, email)) throw new OperatorEmailTaken();
+  const password = temporaryPassword();
+  const now = new Date(deps.clock.now());
+  try {
+    const operator = await insertOperator(deps.db, {
+      id: newId('op'),
+      email,
+      name: input.name.trim(),
+      roles: JSON.stringify([...new Set(input.roles)]),
+      password_hash: await hashPassword(password),
+      totp_secret_sealed: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      created_at: now,
+      updated_at: now,
+      disabled_at: null,
+    });
+    return { operator, temporaryPassword: password };
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === '23505') throw new OperatorEmailTaken();
+    throw error;
+  }
+}
+
+export function operatorsList(deps: Pick<Deps, 'db'>): Promise<OperatorRow[]> {
+  return listOperators(deps.db);
+}
+
+export function hasOperators(deps: Pick<Deps, 'db'>): Promise<boolean> {
+  return countOperators(deps.db).then((count) => count > 0);
+}
+
+async function requireOperator(deps: Pick<Deps, 'db'>, id: string): Promise<OperatorRow> {
+  const operator = await findOperator(deps.db, id);
+  if (!operator) throw new OperatorNotFound();
+  return operator;
+}
+
+/** Changes an operator's roles or deactivates them (an admin, never on themselves); sessions end on deactivation. */
+export async function changeOperator(
+  deps: Deps,
+  actorId: string | null,
+  id: string,
+  changes: { roles?: OperatorRole[] | undefined; active?: boolean | undefined; name?: string | undefined },
+): Promise<{ before: OperatorRow; after: OperatorRow }> {
+  const before = await requireOperator(deps, id);
+  if (actorId === id && (changes.active === false || (changes.roles !== undefined && !changes.roles.includes('admin')))) {
+    throw new OperatorCannotChangeSelf();
+  }
+  const now = new Date(deps.clock.now());
+  const after = await updateOperator(deps.db, id, {
+    ...(changes.roles !== undefined ? { roles: JSON.stringify([...new Set(changes.roles)]) } : {}),
+    ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+    ...(changes.active !== undefined ? { disabled_at: changes.active ? null : now } : {}),
+    updated_at: now,
+  });
+  if (changes.active === false) await deleteSessionsOfOperator(deps.db, id);
+  return { before, after };
+}
+
+/** A new temporary password, and TOTP cleared (the operator enrols again): for a lost phone or password. */
+export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ operator: OperatorRow; temporaryPassword: string }> {
+  await requireOperator(deps, id);
+  const password = temporaryPassword();
+  const operator = await updateOperator(deps.db, id, {
+    password_hash: await hashPassword(password),
+    totp_secret_sealed: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    updated_at: new Date(deps.clock.now()),
+  });
+  await deleteSessionsOfOperator(deps.db, id);
+  return { operator, temporaryPassword: password };
+}
+
+export async function operatorSignIn(
+  deps: Deps,
+  input: { email: string; password: string; ip: string; userAgent: string | undefined },
+): Promise<{ token: string; stage: SessionStage; operator: OperatorRow }> {
+  const email = input.email.trim().toLowerCase();
+  const attempt = await beginSignInAttempt(deps, 'console', email, input.ip);
+  if (!attempt) throw new OperatorSignInThrottled();
+  const operator = await findOperatorByEmail(deps.db, email);
+  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
+  if (!operator || operator.disabled_at || !passwordOk) throw new OperatorInvalidCredentials();
+  const stage: SessionStage = operator.totp_enabled_at ? 'password' : 'enrol';
+  const nowMs = deps.clock.now();
+  const token = newToken();
+  await insertOperatorSession(deps.db, {
+    token_hash: hashToken(token),
+    operator_id: operator.id,
+    stage,
+    created_at: new Date(nowMs),
+    last_seen_at: new Date(nowMs),
+    expires_at: new Date(nowMs + STEP_WINDOW_MS),
+    ip: input.ip,
+    user_agent: input.userAgent?.slice(0, 300) ?? null,
+  });
+  return { token, stage, operator };
+}
+
+/** The console session of a cookie (any stage when `stages` allows it), or OperatorSessionRequired. */
+export async function resolveOperatorSession(
+  deps: Deps,
+  token: string | undefined,
+  stages: readonly SessionStage[] = ['complete'],
+): Promise<OperatorPrincipal> {
+  if (!token) throw new OperatorSessionRequired();
+  const nowMs = deps.clock.now();
+  const session = await findLiveOperatorSession(deps.db, hashToken(token), new Date(nowMs));
+  if (!session) throw new OperatorSessionRequired();
+  const operator = await findOperator(deps.db, session.operator_id);
+  if (!operator || operator.disabled_at) {
+    await deleteOperatorSession(deps.db, session.token_hash);
+    throw new OperatorSessionRequired();
+  }
+  if (!stages.includes(session.stage)) throw new OperatorSecondFactorRequired();
+  if (session.stage === 'complete' && nowMs - session.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
+    const expiresAt = expiryOf(session.created_at.getTime(), nowMs);
+    await updateOperatorSession(deps.db, session.token_hash, { last_seen_at: new Date(nowMs), expires_at: expiresAt });
+    session.expires_at = expiresAt;
+  }
+  return { token, session, operator };
+}
+
+/** Enrolment at the first sign-in: a new seed, shown as a QR code and as text. */
+export async function startOperatorEnrolment(deps: Deps, principal: OperatorPrincipal) {
+  const secret = newTotpSecret();
+  await updateOperator(deps.db, principal.operator.id, { totp_secret_sealed: seal(secret, deps.secretsKey), totp_last_step: null, updated_at: new Date(deps.clock.now()) });
+  const uri = otpauthUri(secret, principal.operator.email);
+  return { otpauthUri: uri, qrSvg: await otpauthQrSvg(uri), secret };
+}
+
+/** A code of the operator's app: confirms the enrolment (stage `enrol`) or completes the sign-in (stage `password`). */
+export async function operatorSecondFactor(deps: Deps, principal: OperatorPrincipal, code: string, ip: string): Promise<void> {
+  const { operator, session } = principal;
+  const fresh = await requireOperator(deps, operator.id);
+  if (!fresh.totp_secret_sealed) throw new OperatorInvalidTotpCode();
+  const attempt = await beginSignInAttempt(deps, 'console', operator.email, ip);
+  if (!attempt) throw new OperatorSignInThrottled();
+  const nowMs = deps.clock.now();
+  const step = acceptedTotpStep(open(fresh.totp_secret_sealed, deps.secretsKey), code, nowMs, fresh.totp_last_step);
+  if (step === undefined || !(await advanceOperatorTotpStep(deps.db, operator.id, step))) throw new OperatorInvalidTotpCode();
+  await attempt.succeeded();
+  if (session.stage === 'enrol') await updateOperator(deps.db, operator.id, { totp_enabled_at: new Date(nowMs), updated_at: new Date(nowMs) });
+  await updateOperatorSession(deps.db, session.token_hash, { stage: 'complete', last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) });
+}
+
+export function operatorCsrfToken(deps: Pick<Deps, 'secretsKey'>, principal: { token: string }): string {
+  return csrfTokenFor(`console:${principal.token}`, deps.secretsKey);
+}
+
+export async function operatorSignOut(deps: Pick<Deps, 'db'>, token: string | undefined): Promise<void> {
+  if (token) await deleteOperatorSession(deps.db, hashToken(token));
+}
