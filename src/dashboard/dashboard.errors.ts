@@ -1,12 +1,9 @@
 import { DomainError } from '../platform/domainError.ts';
 
-/**
+/*
  * What can go wrong for a person using the dashboard. Forms show each message beside its field: errors
  * that belong to one field name it (`field`), and src/http/errorMapping.ts sends it with the message.
  */
-export abstract class FieldError extends DomainError {
-  abstract readonly field: string;
-}
 
 /** Wrong e-mail or password (also for an unknown or disabled user: the answer never tells which). */
 export class InvalidCredentials extends DomainError {}
@@ -24,7 +21,7 @@ export class SecondFactorRequired extends DomainError {}
 export class CsrfTokenInvalid extends DomainError {}
 
 /** A code of the authenticator app that is wrong, expired or already used. */
-export class InvalidTotpCode extends FieldError {
+export class InvalidTotpCode extends DomainError {
   readonly field: string;
   constructor(field = 'totpCode') {
     super();
@@ -38,7 +35,7 @@ export class TotpNotEnabled extends DomainError {}
 export class TotpAlreadyEnabled extends DomainError {}
 
 /** A password outside 10..128 characters, or equal to the e-mail. */
-export class WeakPassword extends FieldError {
+export class WeakPassword extends DomainError {
   readonly field = 'password';
 }
 
@@ -46,7 +43,7 @@ export class WeakPassword extends FieldError {
 export class InvalidEmailLink extends DomainError {}
 
 /** The e-mail already belongs to a user (invitation). */
-export class EmailAlreadyRegistered extends FieldError {
+export class EmailAlreadyRegistered extends DomainError {
   readonly field = 'email';
 }
 
@@ -68,7 +65,7 @@ export class LastOwner extends DomainError {}
 export class SandboxUnavailable extends DomainError {}
 
 /** A document (CPF/CNPJ) given at sign-up that is not valid. */
-export class InvalidSignUpDocument extends FieldError {
+export class InvalidSignUpDocument extends DomainError {
   readonly field: 'responsibleCpf' | 'companyCnpj';
   constructor(field: 'responsibleCpf' | 'companyCnpj') {
     super();

@@ -1,7 +1,9 @@
 import * as account from '../accounts/account.errors.ts';
 import * as backoffice from '../backoffice/backoffice.errors.ts';
 import * as charge from '../charges/charge.errors.ts';
+import * as dashboard from '../dashboard/dashboard.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
+import * as operator from '../operators/operator.errors.ts';
 import { messages } from '../messages/merchant.ts';
 import { operatorMessages as ops } from '../messages/operator.ts';
 import type { DomainError } from '../platform/domainError.ts';
@@ -18,12 +20,14 @@ import { ApiError } from './errors.ts';
  * (`src/messages/merchant.ts`, checked against the contract); the back office speaks English
  * (`src/messages/operator.ts`). An error with a text for one audience only uses it for both.
  */
-export type Audience = 'merchant' | 'operator';
+export type Audience = 'merchant' | 'dashboard' | 'operator';
 
 interface Answer<E> {
   status: number;
   merchant?: (error: E) => string;
   operator?: (error: E) => string;
+  /** The form field the error is about: sent as `field` to the dashboard so the form shows it beside it. */
+  field?: (error: E) => string;
 }
 
 // The table holds one entry per class; each entry's functions take exactly that class.
@@ -56,7 +60,7 @@ on(account.IpNotAllowed, {
     family === 'withdraw' ? messages.ipNotAllowedWithdraw : family === 'recipients' ? messages.ipNotAllowedRecipients : messages.ipNotAllowed,
 });
 on(account.AccountNotFound, { status: 404, operator: () => ops.accountNotFound });
-on(account.ApiKeyNotFound, { status: 404, operator: () => ops.apiKeyNotFound });
+on(account.ApiKeyNotFound, { status: 404, merchant: () => messages.apiKeyNotFound, operator: () => ops.apiKeyNotFound });
 on(account.ApiKeysNeedApprovedKyc, { status: 409, operator: () => ops.apiKeysNeedApprovedKyc });
 on(account.InvalidAccountDocument, { status: 400, operator: (e) => ops.invalidAccountDocument(e.field, e.documentType, e.problem) });
 on(account.InvalidChargeRange, { status: 400, operator: () => ops.invalidChargeRange });
@@ -83,9 +87,10 @@ on(charge.InvalidCustomerDocument, {
 });
 on(charge.ChargeRateLimited, { status: 429, merchant: () => messages.chargeRateLimited });
 on(charge.ProviderUnavailable, { status: 502, merchant: () => messages.chargeProviderError });
-on(charge.ChargeNotFound, { status: 404, operator: () => ops.chargeNotFound });
+on(charge.ChargeNotFound, { status: 404, merchant: () => messages.chargeNotFound, operator: () => ops.chargeNotFound });
 on(charge.ChargeInWrongStatus, {
   status: 409,
+  merchant: ({ action, status }) => (action === 'pay' ? messages.chargeNotPayable(status) : messages.chargeNotPending(status)),
   operator: ({ action, status }) =>
     action === 'pay' ? ops.chargeNotPayable(status) : action === 'refund' ? ops.chargeNotRefundable(status) : ops.chargeNotPending(status),
 });
@@ -144,9 +149,9 @@ on(withdrawal.WithdrawalRateLimited, {
 on(withdrawal.InsufficientBalance, { status: 422, merchant: () => messages.insufficientBalance });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId) });
-on(withdrawal.WithdrawalNotFound, { status: 404, operator: () => ops.withdrawalNotFound });
+on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });
 on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });
-on(withdrawal.ProviderActionRefused, { status: 409, operator: (e) => ops.providerActionRefused(e.status) });
+on(withdrawal.ProviderActionRefused, { status: 409, merchant: (e) => messages.providerActionRefused(e.status), operator: (e) => ops.providerActionRefused(e.status) });
 on(provider.SimulatedProviderRequired, { status: 409, operator: () => ops.simulatedProviderRequired });
 
 // Holds.
@@ -160,13 +165,58 @@ on(hold.ChargebackExceedsHold, { status: 409, operator: () => ops.chargebackExce
 on(hold.ChargebackNotCovered, { status: 409, operator: () => ops.chargebackNotCovered });
 
 // Webhooks.
-on(webhook.UnknownEventFilter, { status: 400, operator: (e) => ops.unknownEventFilter(e.entry) });
-on(webhook.UnsafeWebhookUrl, { status: 400, operator: (e) => ops.unsafeUrl[e.reason] });
-on(webhook.WebhookUrlLimitReached, { status: 409, operator: (e) => ops.webhookUrlLimitReached(e.max) });
-on(webhook.WebhookUrlNotFound, { status: 404, operator: () => ops.webhookUrlNotFound });
-on(webhook.EventNotFound, { status: 404, operator: () => ops.eventNotFound });
-on(webhook.NoWebhookUrlForEvent, { status: 409, operator: () => ops.noWebhookUrlForEvent });
-on(webhook.ResendQuotaExhausted, { status: 429, operator: (e) => ops.resendQuotaExhausted(e.limit) });
+on(webhook.UnknownEventFilter, {
+  status: 400,
+  merchant: (e) => messages.unknownEventFilter(e.entry),
+  operator: (e) => ops.unknownEventFilter(e.entry),
+  field: () => 'events',
+});
+on(webhook.UnsafeWebhookUrl, { status: 400, merchant: (e) => messages.unsafeWebhookUrl[e.reason], operator: (e) => ops.unsafeUrl[e.reason], field: () => 'url' });
+on(webhook.WebhookUrlLimitReached, { status: 409, merchant: (e) => messages.webhookUrlLimitReached(e.max), operator: (e) => ops.webhookUrlLimitReached(e.max) });
+on(webhook.WebhookUrlNotFound, { status: 404, merchant: () => messages.webhookUrlNotFound, operator: () => ops.webhookUrlNotFound });
+on(webhook.EventNotFound, { status: 404, merchant: () => messages.eventNotFound, operator: () => ops.eventNotFound });
+on(webhook.NoWebhookUrlForEvent, { status: 409, merchant: () => messages.noWebhookUrlForEvent, operator: () => ops.noWebhookUrlForEvent });
+on(webhook.ResendQuotaExhausted, { status: 429, merchant: (e) => messages.resendQuotaExhausted(e.limit), operator: (e) => ops.resendQuotaExhausted(e.limit) });
+
+// The dashboard (merchant users): sign-in, sessions, two-factor, users, keys.
+on(dashboard.InvalidCredentials, { status: 401, merchant: () => messages.invalidCredentials, field: () => 'password' });
+on(dashboard.SignInThrottled, { status: 429, merchant: () => messages.signInThrottled });
+on(dashboard.SessionRequired, { status: 401, merchant: () => messages.sessionRequired });
+on(dashboard.SecondFactorRequired, { status: 401, merchant: () => messages.secondFactorRequired });
+on(dashboard.CsrfTokenInvalid, { status: 403, merchant: () => messages.csrfTokenInvalid });
+on(dashboard.InvalidTotpCode, {
+  status: 400,
+  merchant: (e) => (e.field === 'recoveryCode' ? messages.invalidRecoveryCode : messages.invalidTotpCode),
+  field: (e) => e.field,
+});
+on(dashboard.TotpNotEnabled, { status: 409, merchant: () => messages.totpNotEnabled });
+on(dashboard.TotpAlreadyEnabled, { status: 409, merchant: () => messages.totpAlreadyEnabled });
+on(dashboard.WeakPassword, { status: 400, merchant: () => messages.weakPassword, field: (e) => e.field });
+on(dashboard.InvalidEmailLink, { status: 400, merchant: () => messages.invalidEmailLink });
+on(dashboard.EmailAlreadyRegistered, { status: 409, merchant: () => messages.emailAlreadyRegistered, field: (e) => e.field });
+on(dashboard.EmailNotVerified, { status: 403, merchant: () => messages.emailNotVerified });
+on(dashboard.KycNotApproved, { status: 403, merchant: () => messages.kycNotApproved });
+on(dashboard.RoleNotAllowed, { status: 403, merchant: () => messages.roleNotAllowed });
+on(dashboard.UserNotFound, { status: 404, merchant: () => messages.userNotFound });
+on(dashboard.LastOwner, { status: 409, merchant: () => messages.lastOwner });
+on(dashboard.SandboxUnavailable, { status: 404, merchant: () => messages.sandboxUnavailable });
+on(dashboard.InvalidSignUpDocument, {
+  status: 400,
+  merchant: (e) => (e.field === 'responsibleCpf' ? messages.invalidResponsibleCpf : messages.invalidCompanyCnpj),
+  field: (e) => e.field,
+});
+
+// The console (operators).
+on(operator.OperatorInvalidCredentials, { status: 401, operator: () => ops.operatorInvalidCredentials });
+on(operator.OperatorSessionRequired, { status: 401, operator: () => ops.operatorSessionRequired });
+on(operator.OperatorSecondFactorRequired, { status: 401, operator: () => ops.operatorSecondFactorRequired });
+on(operator.OperatorInvalidTotpCode, { status: 400, operator: () => ops.operatorInvalidTotpCode });
+on(operator.OperatorRoleNotAllowed, { status: 403, operator: (e) => ops.operatorRoleNotAllowed(e.needed) });
+on(operator.OperatorNotFound, { status: 404, operator: () => ops.operatorNotFound });
+on(operator.OperatorEmailTaken, { status: 409, operator: () => ops.operatorEmailTaken });
+on(operator.OperatorSignInThrottled, { status: 429, operator: () => ops.operatorSignInThrottled });
+on(operator.OperatorCannotChangeSelf, { status: 409, operator: () => ops.operatorCannotChangeSelf });
+on(operator.OperatorCsrfTokenInvalid, { status: 403, operator: () => ops.operatorCsrfTokenInvalid });
 
 /** The domain error classes this mapping answers (a test checks every class thrown by services is here). */
 export function mappedErrorClasses(): ReadonlySet<ErrorClass<DomainError>> {
@@ -177,7 +227,8 @@ export function mappedErrorClasses(): ReadonlySet<ErrorClass<DomainError>> {
 export function answerFor(error: DomainError, audience: Audience): ApiError | undefined {
   const answer = answers.get(error.constructor as ErrorClass<DomainError>) as Answer<DomainError> | undefined;
   if (!answer) return undefined;
-  const text = audience === 'merchant' ? (answer.merchant ?? answer.operator) : (answer.operator ?? answer.merchant);
+  const text = audience === 'operator' ? (answer.operator ?? answer.merchant) : (answer.merchant ?? answer.operator);
   if (!text) return undefined;
-  return new ApiError(answer.status, text(error));
+  const field = audience === 'dashboard' ? answer.field?.(error) : undefined;
+  return new ApiError(answer.status, text(error), field === undefined ? {} : { extra: { field } });
 }

@@ -31,17 +31,20 @@ function rawQuery(req: Request): URLSearchParams {
 }
 
 /** The transport-level texts of each audience (failures before a request reaches an operation). */
+const merchantTransportTexts = {
+  malformedJson: messages.malformedJson,
+  payloadTooLarge: messages.payloadTooLarge,
+  unsupportedMediaType: messages.unsupportedMediaType,
+  unstorableText: messages.unstorableText,
+  routeNotFound: messages.routeNotFound,
+  methodNotAllowed: messages.methodNotAllowed(''),
+  notAcceptable: messages.notAcceptable,
+  internalError: messages.internalError,
+};
+
 const transportTexts = {
-  merchant: {
-    malformedJson: messages.malformedJson,
-    payloadTooLarge: messages.payloadTooLarge,
-    unsupportedMediaType: messages.unsupportedMediaType,
-    unstorableText: messages.unstorableText,
-    routeNotFound: messages.routeNotFound,
-    methodNotAllowed: messages.methodNotAllowed(''),
-    notAcceptable: messages.notAcceptable,
-    internalError: messages.internalError,
-  },
+  merchant: merchantTransportTexts,
+  dashboard: merchantTransportTexts,
   operator: {
     malformedJson: operatorMessages.malformedJson,
     payloadTooLarge: operatorMessages.payloadTooLarge,

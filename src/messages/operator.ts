@@ -73,4 +73,16 @@ export const operatorMessages = {
   eventNotFound: 'Event not found.',
   noWebhookUrlForEvent: 'No enabled webhook URL receives this event.',
   resendQuotaExhausted: (limit: number) => `Manual resend limit reached: ${limit} per hour per account.`,
+
+  // The console: operators' sign-in, roles, sessions
+  operatorInvalidCredentials: 'Wrong e-mail or password.',
+  operatorSessionRequired: 'Your session expired or does not exist. Sign in again.',
+  operatorSecondFactorRequired: 'Enter the code of your authenticator app (or enrol one) to continue.',
+  operatorInvalidTotpCode: 'Invalid, expired or already used code. Use the current code of your authenticator app.',
+  operatorRoleNotAllowed: (needed: readonly string[]) => `Your roles do not allow this action (it needs one of: ${needed.join(', ')}).`,
+  operatorNotFound: 'Operator not found.',
+  operatorEmailTaken: 'An operator with this e-mail already exists.',
+  operatorSignInThrottled: 'Too many sign-in attempts. Wait up to 15 minutes and try again.',
+  operatorCannotChangeSelf: 'You cannot deactivate yourself or remove your own admin role.',
+  operatorCsrfTokenInvalid: 'Missing or invalid CSRF token. Reload the page and try again.',
 } as const;
