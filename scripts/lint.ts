@@ -10,7 +10,7 @@
  * `node scripts/lint.ts openapi asyncapi` runs only the named steps (`npm run lint:api` does that).
  */
 import { existsSync } from 'node:fs';
-import { ADMIN_OPENAPI, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
+import { ADMIN_OPENAPI, DASHBOARD_OPENAPI, DASHBOARD_REDOCLY_CONFIG, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
 import { lintOpenApi } from './lib/redocly.ts';
 import { runNodeScript, runTool } from './lib/run.ts';
 
@@ -23,8 +23,11 @@ async function openapiStep(): Promise<StepResult> {
   const files = [MERCHANT_OPENAPI];
   if (adminPresent()) files.push(ADMIN_OPENAPI);
   else console.log(`notice: ${relativeToRoot(ADMIN_OPENAPI)} does not exist yet: not linted`);
+  files.push(DASHBOARD_OPENAPI);
   if (!existsSync(MERCHANT_OPENAPI)) return { ok: false, detail: `${relativeToRoot(MERCHANT_OPENAPI)} not found` };
-  const results = await Promise.all(files.map((file) => lintOpenApi(file)));
+  const results = await Promise.all(
+    files.map((file) => (file === DASHBOARD_OPENAPI ? lintOpenApi(file, DASHBOARD_REDOCLY_CONFIG) : lintOpenApi(file))),
+  );
   let ok = true;
   const details: string[] = [];
   results.forEach((result, i) => {

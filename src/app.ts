@@ -3,7 +3,8 @@ import { adminApi } from './backoffice/router.ts';
 import type { Deps } from './platform/deps.ts';
 import { errorMiddleware, routeNotFound } from './http/errorMiddleware.ts';
 import { merchantApi } from './http/merchantApi.ts';
-import { adminSpec, generatedDocsDir, merchantSpec } from './http/spec.ts';
+import { dashboardApi } from './http/dashboardApi.ts';
+import { adminSpec, dashboardSpec, generatedDocsDir, merchantSpec } from './http/spec.ts';
 
 export interface AppOptions {
   operatorToken: string;
@@ -25,6 +26,8 @@ export function createApp(deps: Deps, options: AppOptions): Express {
   app.use('/docs', express.static(generatedDocsDir, { index: 'index.html', fallthrough: true }));
   const admin = adminApi(deps, adminSpec(), options.operatorToken);
   app.use((req, res, next) => (req.path.startsWith('/admin/') ? admin(req, res, next) : next()));
+  const dashboard = dashboardApi(deps, dashboardSpec());
+  app.use((req, res, next) => (req.path.startsWith('/dashboard/api/') ? dashboard(req, res, next) : next()));
   app.use(merchantApi(deps, merchantSpec()));
   app.use(routeNotFound);
   app.use(errorMiddleware(deps.logger));

@@ -36,13 +36,16 @@ export interface LintResult {
   lines: string[];
 }
 
-/** Lints one OpenAPI document with redocly.yaml. Problems in the configuration itself are errors too. */
-export async function lintOpenApi(file: string): Promise<LintResult> {
+/**
+ * Lints one OpenAPI document with redocly.yaml (or the document's own configuration). Problems in the
+ * configuration itself are errors too.
+ */
+export async function lintOpenApi(file: string, config: string = REDOCLY_CONFIG): Promise<LintResult> {
   const result = await runTool('redocly', [
     'lint',
     relativeToRoot(file),
     '--config',
-    REDOCLY_CONFIG,
+    config,
     '--lint-config',
     'error',
     '--format',

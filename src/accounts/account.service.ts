@@ -109,6 +109,7 @@ export async function issueApiKey(
   account: AccountRow,
   label: string | null,
   now: Date,
+  createdBy: string | null = null,
 ): Promise<IssuedApiKey> {
   if (account.kyc_status !== 'approved') throw new ApiKeysNeedApprovedKyc();
   const key = generateApiKey();
@@ -120,6 +121,7 @@ export async function issueApiKey(
     label,
     created_at: now,
     revoked_at: null,
+    created_by: createdBy,
   });
   return { row, secret: key.secret };
 }

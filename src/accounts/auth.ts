@@ -7,10 +7,14 @@ import { AccountBlocked, AccountNotApproved, ApiKeyInvalid, ApiKeyMissing, IpNot
 import type { Logger } from '../platform/logger.ts';
 import { findActiveKeyByHash, touchApiKey } from './apiKey.repository.ts';
 
-export interface AuthContext {
+/** The account a request acts for (through an API key, or a dashboard user's session). */
+export interface AccountContext {
   accountId: string;
-  keyId: string;
   account: AccountRow;
+}
+
+export interface AuthContext extends AccountContext {
+  keyId: string;
 }
 
 interface CacheEntry {

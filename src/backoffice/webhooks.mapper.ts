@@ -1,11 +1,9 @@
 import type { components } from '../../generated/admin-types.ts';
 import type { WebhookAttemptRow, WebhookEndpointRow } from '../db/schema.ts';
+import { secretPrefixOf } from '../webhooks/webhookSecrets.ts';
 
 type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 type WebhookAttempt = components['schemas']['WebhookAttempt'];
-
-/** The first 12 characters of a secret tell secrets apart without revealing them. */
-const SECRET_PREFIX_CHARS = 12;
 
 export function toAdminEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
@@ -15,7 +13,8 @@ export function toAdminEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     events: row.events,
     description: row.description,
     enabled: row.enabled,
-    secretPrefix: row.secret.slice(0, SECRET_PREFIX_CHARS),
+    // Written with the secret; a secret from before sealing is still in the clear until start-up seals it.
+    secretPrefix: row.secret_prefix ?? secretPrefixOf(row.secret),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };

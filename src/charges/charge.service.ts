@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api-types.ts';
-import type { AuthContext } from '../accounts/auth.ts';
+import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
 import { newId } from '../primitives/ids.ts';
@@ -106,7 +106,7 @@ function idempotentAnswer(existing: {
  * in one statement (a concurrent retry waits for it and is answered idempotently). Anything but a 201 gives
  * the slot back.
  */
-export async function createCharge(deps: Deps, auth: AuthContext, body: CreateChargeRequest): Promise<CreateChargeOutcome> {
+export async function createCharge(deps: Deps, auth: AccountContext, body: CreateChargeRequest): Promise<CreateChargeOutcome> {
   const { account } = auth;
   const fee = checkAmount(account, body.amountCents);
   const customer = normalizeCustomer(body.customer);

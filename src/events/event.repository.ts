@@ -26,6 +26,18 @@ export function findAccountEvent(db: Db, accountId: string, eventId: string): Pr
   return db.selectFrom('outbox_events').selectAll().where('account_id', '=', accountId).where('id', '=', eventId).executeTakeFirst();
 }
 
+/** The events of one transaction of the account, newest first. */
+export function listTransactionEvents(db: Db, accountId: string, transactionId: string): Promise<OutboxEventRow[]> {
+  return db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('transaction_id', '=', transactionId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 /** An account's events, newest first. */
 export function listAccountEvents(db: Db, accountId: string, limit: number): Promise<OutboxEventRow[]> {
   return db

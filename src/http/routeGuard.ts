@@ -7,6 +7,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 interface RouteEntry {
   pattern: RegExp;
   methods: string[];
+  operations: Record<string, Record<string, unknown>>;
 }
 
 export interface SpecPaths {
@@ -24,16 +25,30 @@ export interface RouteGuardTexts {
 
 const merchantTexts: RouteGuardTexts = { notFound: messages.routeNotFound, methodNotAllowed: messages.methodNotAllowed };
 
+function routesOf(spec: SpecPaths): RouteEntry[] {
+  return Object.entries(spec.paths ?? {}).map(([template, item]) => {
+    const methods = HTTP_METHODS.filter((method) => item?.[method] !== undefined);
+    return {
+      pattern: new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      ),
+      methods: methods.map((method) => method.toUpperCase()),
+      operations: Object.fromEntries(methods.map((method) => [method.toUpperCase(), (item?.[method] ?? {}) as Record<string, unknown>])),
+    };
+  });
+}
+
+/** The document's operation for a method and path (undefined when there is none). */
+export function operationMatcher(spec: SpecPaths): (method: string, path: string) => Record<string, unknown> | undefined {
+  const routes = routesOf(spec);
+  return (method, path) => routes.find((candidate) => candidate.pattern.test(path))?.operations[method];
+}
+
 export function routeGuard(spec: SpecPaths, texts: RouteGuardTexts = merchantTexts): RequestHandler {
-  const routes: RouteEntry[] = Object.entries(spec.paths ?? {}).map(([template, item]) => ({
-    pattern: new RegExp(
-      `^${template
-        .split(/\{[^}]+\}/)
-        .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-        .join('[^/]+')}/?$`,
-    ),
-    methods: HTTP_METHODS.filter((method) => item?.[method] !== undefined).map((method) => method.toUpperCase()),
-  }));
+  const routes = routesOf(spec);
 
   return (req, _res, next) => {
     const path = req.baseUrl + req.path;

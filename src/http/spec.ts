@@ -15,6 +15,7 @@ function load(name: string): OpenApiDocument {
 
 let merchant: OpenApiDocument | undefined;
 let admin: OpenApiDocument | undefined;
+let dashboard: OpenApiDocument | undefined;
 
 export function merchantSpec(): OpenApiDocument {
   merchant ??= load('openapi.json');
@@ -24,6 +25,11 @@ export function merchantSpec(): OpenApiDocument {
 export function adminSpec(): OpenApiDocument {
   admin ??= load('admin-openapi.json');
   return structuredClone(admin);
+}
+
+export function dashboardSpec(): OpenApiDocument {
+  dashboard ??= load('dashboard-openapi.json');
+  return structuredClone(dashboard);
 }
 
 export const generatedDocsDir = `${generatedDir}docs`;

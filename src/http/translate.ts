@@ -173,29 +173,107 @@ function unknownFieldMessage(issue: ValidatorIssue): string | undefined {
   return undefined;
 }
 
+/** The message for a failed validation, and the request field it is about (when it is about one). */
+interface Verdict {
+  message: string;
+  field?: string | undefined;
+}
+
+function pickValidationMessage(rules: Rule[], issues: ValidatorIssue[], request: RequestView, fallback: (issue: ValidatorIssue) => Verdict): Verdict {
+  // Ajv reports a wrong body type at the root (`/body`): the body is not a JSON object.
+  if (issues.some((issue) => issue.path === '/body' && keywordOf(issue) === 'type')) return { message: messages.bodyNotObject };
+  for (const rule of rules) {
+    const issue = issues.find((candidate) => candidate.path === rule.path && !unknownFieldMessage(candidate));
+    if (issue) {
+      const context = { keyword: keywordOf(issue), value: valueAt(issue.path, request), issue, request };
+      return { message: rule.message(context), field: fieldName(issue.path) };
+    }
+  }
+  for (const issue of issues) {
+    const unknown = unknownFieldMessage(issue);
+    if (unknown) return { message: unknown, field: fieldName(issue.path) };
+  }
+  const first = issues[0];
+  return first ? fallback(first) : { message: messages.bodyNotObject };
+}
+
 export function translateValidationIssues(
   operationId: string | undefined,
   issues: ValidatorIssue[],
   request: RequestView,
 ): ApiError {
   const rules = (operationId && rulesByOperation[operationId]) || [];
-  // Ajv reports a wrong body type at the root (`/body`): the body is not a JSON object.
-  if (issues.some((issue) => issue.path === '/body' && keywordOf(issue) === 'type')) {
-    return new ApiError(400, messages.bodyNotObject);
+  const verdict = pickValidationMessage(rules, issues, request, (issue) => ({ message: messages.invalidField(fieldName(issue.path)) }));
+  return new ApiError(400, verdict.message);
+}
+
+/**
+ * The dashboard's forms: the dashboard operations that are the merchant API's own (recipients,
+ * withdrawals) use its messages; the others get a Portuguese text built from the failing rule and the
+ * field's label. Either way the answer names the field (`field`), so the page shows the message beside it.
+ */
+const FIELD_LABELS: Record<string, string> = {
+  email: 'E-mail',
+  password: 'Senha',
+  name: 'Nome',
+  legalName: 'Razão social',
+  responsibleCpf: 'CPF do responsável',
+  companyCnpj: 'CNPJ da empresa',
+  token: 'Link',
+  totpCode: 'Código do aplicativo',
+  recoveryCode: 'Código de recuperação',
+  role: 'Perfil',
+  label: 'Nome da chave',
+  url: 'URL',
+  events: 'Eventos',
+  description: 'Descrição',
+  enabled: 'Ativo',
+  endpointId: 'URL de webhook',
+  userId: 'Usuário',
+  keyId: 'Chave',
+  eventId: 'Evento',
+  transactionId: 'Transação',
+  event: 'Evento',
+  outcome: 'Resultado',
+  type: 'Tipo',
+  limit: 'Limite',
+  action: 'Ação',
+};
+
+const dashboardRules: Record<string, Rule[]> = {
+  registerDashboardRecipient: recipientRules,
+  createDashboardWithdrawal: [...withdrawalRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],
+  listDashboardTransactions: listRules,
+};
+
+function limitOf(issue: ValidatorIssue): string {
+  return /(\d+)/.exec(issue.message)?.[1] ?? '';
+}
+
+function formText(issue: ValidatorIssue): Verdict {
+  const field = fieldName(issue.path);
+  const label = FIELD_LABELS[field.split('.').pop() ?? field] ?? field;
+  const keyword = keywordOf(issue);
+  if (field === '') {
+    if (keyword === 'minProperties') return { message: messages.formNothingToChange };
+    if (keyword === 'maxProperties') return { message: messages.formOneOfFields };
+    return { message: messages.bodyNotObject };
   }
-  for (const rule of rules) {
-    const issue = issues.find((candidate) => candidate.path === rule.path && !unknownFieldMessage(candidate));
-    if (issue) {
-      const context = { keyword: keywordOf(issue), value: valueAt(issue.path, request), issue, request };
-      return new ApiError(400, rule.message(context));
-    }
-  }
-  for (const issue of issues) {
-    const unknown = unknownFieldMessage(issue);
-    if (unknown) return new ApiError(400, unknown);
-  }
-  const first = issues[0];
-  return new ApiError(400, first ? messages.invalidField(fieldName(first.path)) : messages.bodyNotObject);
+  const texts: Record<string, () => string> = {
+    required: () => messages.formRequired(label),
+    format: () => (field === 'email' ? messages.formEmail(label) : messages.formInvalid(label)),
+    minLength: () => (limitOf(issue) === '1' ? messages.formRequired(label) : messages.formMinLength(label, limitOf(issue))),
+    maxLength: () => messages.formMaxLength(label, limitOf(issue)),
+    minimum: () => messages.formInvalid(label),
+    maximum: () => messages.formInvalid(label),
+  };
+  return { message: (texts[keyword] ?? (() => messages.formInvalid(label)))(), field };
+}
+
+export function translateForForms(operationId: string | undefined, issues: ValidatorIssue[], request: RequestView): ApiError {
+  const rules = (operationId && dashboardRules[operationId]) || [];
+  const verdict = pickValidationMessage(rules, issues, request, formText);
+  return new ApiError(400, verdict.message, verdict.field === undefined || verdict.field === '' ? {} : { extra: { field: verdict.field } });
 }
 
 const ipAllowlistEntry = /^\/body\/ipAllowlist\/\d+$/;

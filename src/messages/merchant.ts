@@ -121,6 +121,7 @@ export const messages = {
   insufficientAtApprovalReason: 'Saldo insuficiente no momento da aprovação.',
   rejectedByReviewReason: `Saque recusado na análise da equipe ${SERVICE_NAME}.`,
   cancelledByRequestReason: 'Saque cancelado a pedido, antes do envio.',
+  sandboxRejectedReason: 'Recusado pelo provedor simulado (sandbox do painel).',
 
   // 400, POST /v1/recipients (contract)
   legalName: 'legalName é obrigatório (mínimo 2 caracteres).',
@@ -187,6 +188,15 @@ export const messages = {
   chargeNotPending: (status: string) => `A cobrança não está pendente: situação '${status}'.`,
   withdrawalNotFound: 'Saque não encontrado.',
   providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (situação '${status}').`,
+
+  // The dashboard's form validation (ours): `<label>` is the field's Portuguese name
+  formRequired: (label: string) => `${label}: campo obrigatório.`,
+  formEmail: (label: string) => `${label}: informe um endereço válido.`,
+  formMinLength: (label: string, min: string) => `${label}: mínimo de ${min} caracteres.`,
+  formMaxLength: (label: string, max: string) => `${label}: máximo de ${max} caracteres.`,
+  formInvalid: (label: string) => `${label}: valor inválido.`,
+  formNothingToChange: 'Informe ao menos um campo para alterar.',
+  formOneOfFields: 'Informe apenas um dos campos.',
 
   // Transport-level errors (ours)
   malformedJson: 'JSON malformado no corpo da requisição.',

@@ -8,6 +8,7 @@ import { consoleLogger } from './logger.ts';
 import { SimulatedProvider } from '../provider/simulated.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { secretsKey } from './serverSecrets.ts';
+import { sealPlainWebhookSecrets } from '../webhooks/endpoint.service.ts';
 
 /** Connects, migrates and builds the dependencies shared by the server and the worker processes. */
 export async function buildRuntime(config: Config): Promise<{ deps: Deps; database: DatabaseHandle }> {
@@ -38,5 +39,6 @@ export async function buildRuntime(config: Config): Promise<{ deps: Deps; databa
     mailer,
     secretsKey: secretsKey(config),
   };
+  await sealPlainWebhookSecrets(deps);
   return { deps, database };
 }

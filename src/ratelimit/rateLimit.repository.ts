@@ -53,6 +53,18 @@ export async function release(db: Kysely<Database>, accountId: string, slot: Slo
     .execute();
 }
 
+/** How many slots of the window containing `nowMs` are taken (0 when none). */
+export async function takenSlots(db: Kysely<Database>, accountId: string, window: Omit<Window, 'limit'>, nowMs: number): Promise<number> {
+  const row = await db
+    .selectFrom('rate_limit_counters')
+    .select('count')
+    .where('account_id', '=', accountId)
+    .where('bucket', '=', window.bucket)
+    .where('window_index', '=', Math.floor(nowMs / window.windowMs))
+    .executeTakeFirst();
+  return row?.count ?? 0;
+}
+
 export async function purgeExpiredCounters(db: Kysely<Database>, now: Date): Promise<number> {
   const result = await db.deleteFrom('rate_limit_counters').where('expires_at', '<', now).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api-types.ts';
-import type { AuthContext } from '../accounts/auth.ts';
+import type { AccountContext } from '../accounts/auth.ts';
 import type { RecipientRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { lockAccount } from '../accounts/account.repository.ts';
@@ -88,7 +88,7 @@ function answer(kind: RegisterOutcome['kind'], row: RecipientRow): RegisterOutco
  * count against neither. Only 201 answers keep their slot of the hourly limit (the contract: a 200 for an
  * already registered document does not use one), though a new review needs a free slot to go ahead.
  */
-export async function registerRecipient(deps: Deps, auth: AuthContext, body: CreateRecipientRequest): Promise<RegisterOutcome> {
+export async function registerRecipient(deps: Deps, auth: AccountContext, body: CreateRecipientRequest): Promise<RegisterOutcome> {
   const recipient = normalize(auth.accountId, body);
   const existing = await findRecipient(deps.db, auth.accountId, recipient.id);
   if (existing && (existing.status === 'pending_review' || existing.status === 'active')) return answer('existing', existing);

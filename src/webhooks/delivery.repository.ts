@@ -133,14 +133,39 @@ export async function purgeDeliveriesBefore(db: Db, cutoff: Date): Promise<numbe
   return Number(attempts.numDeletedRows);
 }
 
-/** An account's delivery history, newest first, optionally of one event or one URL. */
-export function listAttempts(
-  db: Db,
-  accountId: string,
-  filter: { eventId?: string | undefined; endpointId?: string | undefined; limit: number },
-): Promise<WebhookAttemptRow[]> {
-  let query = db.selectFrom('webhook_attempts').selectAll().where('account_id', '=', accountId);
-  if (filter.eventId !== undefined) query = query.where('event_id', '=', filter.eventId);
-  if (filter.endpointId !== undefined) query = query.where('endpoint_id', '=', filter.endpointId);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+export interface AttemptFilter {
+  eventId?: string | undefined;
+  /** Several events at once (a transaction's). */
+  eventIds?: readonly string[] | undefined;
+  /** A canonical event name. */
+  event?: string | undefined;
+  endpointId?: string | undefined;
+  /** `success`: a 2xx answer; `failure`: anything else. */
+  outcome?: 'success' | 'failure' | undefined;
+  /** The attempts of one transaction's events (read through the outbox by join). */
+  transactionId?: string | undefined;
+  limit: number;
+}
+
+/** An account's delivery history, newest first, filtered. */
+export function listAttempts(db: Db, accountId: string, filter: AttemptFilter): Promise<WebhookAttemptRow[]> {
+  let query = db.selectFrom('webhook_attempts as a').selectAll('a').where('a.account_id', '=', accountId);
+  if (filter.eventId !== undefined) query = query.where('a.event_id', '=', filter.eventId);
+  if (filter.eventIds !== undefined) {
+    if (filter.eventIds.length === 0) return Promise.resolve([]);
+    query = query.where('a.event_id', 'in', filter.eventIds);
+  }
+  if (filter.event !== undefined) query = query.where('a.event', '=', filter.event);
+  if (filter.endpointId !== undefined) query = query.where('a.endpoint_id', '=', filter.endpointId);
+  if (filter.outcome === 'success') query = query.where('a.http_status', '>=', 200).where('a.http_status', '<', 300);
+  if (filter.outcome === 'failure') {
+    query = query.where((eb) => eb.or([eb('a.http_status', 'is', null), eb('a.http_status', '<', 200), eb('a.http_status', '>=', 300)]));
+  }
+  if (filter.transactionId !== undefined) {
+    const transactionId = filter.transactionId;
+    query = query.where('a.event_id', 'in', (eb) =>
+      eb.selectFrom('outbox_events as e').select('e.id').where('e.account_id', '=', accountId).where('e.transaction_id', '=', transactionId),
+    );
+  }
+  return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
 }

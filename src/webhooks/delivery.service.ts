@@ -11,7 +11,7 @@ import {
 import { findAccountEvent } from '../events/event.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
-import { release, tryConsume } from '../ratelimit/rateLimit.repository.ts';
+import { release, takenSlots, tryConsume } from '../ratelimit/rateLimit.repository.ts';
 import {
   claimDueDeliveries,
   insertDeliveries,
@@ -19,18 +19,24 @@ import {
   markDeliveryDropped,
   purgeDeliveriesBefore,
   recordAttempt,
+  type AttemptFilter,
   type ClaimedDelivery,
 } from './delivery.repository.ts';
-import { urlPolicy } from './endpoint.service.ts';
+import { findEndpoint, urlPolicy } from './endpoint.service.ts';
 import { listEnabledEndpoints } from './endpoint.repository.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import { signDelivery } from './signer.ts';
+import { openWebhookSecret } from './webhookSecrets.ts';
 import { EventNotFound, NoWebhookUrlForEvent, ResendQuotaExhausted, WebhookUrlNotFound } from './webhook.errors.ts';
 
 /** A claimed delivery is leased for this long: no other worker takes it meanwhile, even if this one dies. */
 const LEASE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const USER_AGENT = 'PixGate-Webhooks/1.0';
+/** The name of the dashboard's test event (not one of the contract's 21 events). */
+export const TEST_EVENT = 'webhook.test';
+/** Manual resends: a fixed UTC-hour window per account. */
+const RESEND_WINDOW = { bucket: 'webhook:resend', windowMs: HOUR_MS } as const;
 
 const takes = (endpoint: { event_names: string[] }, event: EventName) =>
   endpoint.event_names.length === 0 || endpoint.event_names.includes(event);
@@ -64,6 +70,25 @@ export function claimDeliveries(deps: Deps, batchSize: number): Promise<ClaimedD
   return claimDueDeliveries(deps.db, batchSize, now, new Date(now.getTime() + LEASE_MS));
 }
 
+/**
+ * The headers of one attempt: the event's name and id, this attempt's timestamp and signature (Standard
+ * Webhooks), under both the X-Service-* names and the webhook-* twins.
+ */
+function signedHeaders(secrets: string[], attempt: { event: string; eventId: string; timestamp: number; body: string }): Record<string, string> {
+  const signature = signDelivery(secrets, attempt.eventId, attempt.timestamp, attempt.body);
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Service-Event': attempt.event,
+    'X-Service-Event-Id': attempt.eventId,
+    'X-Service-Timestamp': String(attempt.timestamp),
+    'X-Service-Signature': signature,
+    'webhook-id': attempt.eventId,
+    'webhook-timestamp': String(attempt.timestamp),
+    'webhook-signature': signature,
+  };
+}
+
 function outcomeOf(result: SendResult): AttemptOutcome {
   if (result.status !== null) return result.status;
   return result.error === 'timeout' ? 'timeout' : 'network';
@@ -83,22 +108,11 @@ export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery): Pr
   }
   const body = JSON.stringify(delivery.payload);
   const timestamp = Math.floor(nowMs / 1000);
-  const secrets = [delivery.secret];
+  const secrets = [openWebhookSecret(delivery.secret, deps.secretsKey)];
   if (delivery.previous_secret && delivery.previous_secret_expires_at && delivery.previous_secret_expires_at.getTime() > nowMs) {
-    secrets.push(delivery.previous_secret);
+    secrets.push(openWebhookSecret(delivery.previous_secret, deps.secretsKey));
   }
-  const signature = signDelivery(secrets, delivery.event_id, timestamp, body);
-  const headers = {
-    'Content-Type': 'application/json',
-    'User-Agent': USER_AGENT,
-    'X-Service-Event': delivery.event,
-    'X-Service-Event-Id': delivery.event_id,
-    'X-Service-Timestamp': String(timestamp),
-    'X-Service-Signature': signature,
-    'webhook-id': delivery.event_id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signature,
-  };
+  const headers = signedHeaders(secrets, { event: delivery.event, eventId: delivery.event_id, timestamp, body });
   const result = await postWebhook(delivery.url, headers, body, {
     timeoutMs: deps.config.webhookTimeoutMs,
     policy: urlPolicy(deps),
@@ -159,7 +173,7 @@ export async function resendEvent(
   if (targets.length === 0) throw new NoWebhookUrlForEvent();
 
   const nowMs = deps.clock.now();
-  const slot = await tryConsume(deps.db, accountId, { bucket: 'webhook:resend', windowMs: HOUR_MS, limit: MANUAL_RESENDS_PER_HOUR }, nowMs);
+  const slot = await tryConsume(deps.db, accountId, { ...RESEND_WINDOW, limit: MANUAL_RESENDS_PER_HOUR }, nowMs);
   if (!slot) throw new ResendQuotaExhausted(MANUAL_RESENDS_PER_HOUR);
   const now = new Date(nowMs);
   const deliveries = targets.map((endpoint) => ({ deliveryId: newId('dlv'), endpointId: endpoint.id }));
@@ -188,10 +202,40 @@ export function purgeDeliveryHistory(deps: Deps): Promise<number> {
 }
 
 /** An account's delivery history, newest first. */
-export function attemptsOf(
-  deps: Pick<Deps, 'db'>,
-  accountId: string,
-  filter: { eventId?: string | undefined; endpointId?: string | undefined; limit: number },
-): Promise<WebhookAttemptRow[]> {
+export function attemptsOf(deps: Pick<Deps, 'db'>, accountId: string, filter: AttemptFilter): Promise<WebhookAttemptRow[]> {
   return listAttempts(deps.db, accountId, filter);
+}
+
+/** Manual resends left in the current UTC hour (the contract's 10 per hour per account). */
+export async function resendQuota(deps: Pick<Deps, 'db' | 'clock'>, accountId: string): Promise<{ limitPerHour: number; remaining: number; resetsAt: number }> {
+  const nowMs = deps.clock.now();
+  const used = await takenSlots(deps.db, accountId, RESEND_WINDOW, nowMs);
+  return {
+    limitPerHour: MANUAL_RESENDS_PER_HOUR,
+    remaining: Math.max(0, MANUAL_RESENDS_PER_HOUR - used),
+    resetsAt: (Math.floor(nowMs / HOUR_MS) + 1) * HOUR_MS,
+  };
+}
+
+/**
+ * "Send a test event" from the dashboard: a `webhook.test` event (not one of the 21, never stored, never
+ * retried) signed with the URL's secret like every delivery and marked `X-Service-Test: true`, posted now;
+ * the answer tells whether the receiver verified and accepted it.
+ */
+export async function sendTestEvent(
+  deps: Deps,
+  accountId: string,
+  endpointId: string,
+): Promise<{ eventId: string; delivered: boolean; httpStatus: number | null; durationMs: number; error: string | null; responseExcerpt: string | null }> {
+  const endpoint = await findEndpoint(deps, accountId, endpointId);
+  const nowMs = deps.clock.now();
+  const eventId = newId('evt');
+  const body = JSON.stringify({ eventId, event: TEST_EVENT, occurredAt: nowMs, endpointId, test: true });
+  const headers = {
+    ...signedHeaders([openWebhookSecret(endpoint.secret, deps.secretsKey)], { event: TEST_EVENT, eventId, timestamp: Math.floor(nowMs / 1000), body }),
+    'X-Service-Test': 'true',
+  };
+  const result = await postWebhook(endpoint.url, headers, body, { timeoutMs: deps.config.webhookTimeoutMs, policy: urlPolicy(deps) });
+  const delivered = result.status !== null && result.status >= 200 && result.status < 300;
+  return { eventId, delivered, httpStatus: result.status, durationMs: result.durationMs, error: result.error, responseExcerpt: result.responseExcerpt };
 }

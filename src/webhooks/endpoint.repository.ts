@@ -76,16 +76,38 @@ export async function markEndpointDeleted(trx: Transaction<Database>, endpointId
 export async function replaceSecret(
   db: Db,
   endpointId: string,
-  secrets: { secret: string; previousSecret: string; previousExpiresAt: Date; at: Date },
+  secrets: { secret: string; secretPrefix: string; previousSecret: string; previousExpiresAt: Date; at: Date },
 ): Promise<void> {
   await db
     .updateTable('webhook_endpoints')
     .set({
       secret: secrets.secret,
+      secret_prefix: secrets.secretPrefix,
       previous_secret: secrets.previousSecret,
       previous_secret_expires_at: secrets.previousExpiresAt,
       updated_at: secrets.at,
     })
+    .where('id', '=', endpointId)
+    .execute();
+}
+
+/** Endpoints whose secrets are still stored in the clear (written before sealing existed). */
+export function listEndpointsWithPlainSecrets(db: Db): Promise<Pick<WebhookEndpointRow, 'id' | 'secret' | 'previous_secret'>[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret', 'previous_secret'])
+    .where((eb) => eb.or([eb('secret', 'like', 'whsec\\_%'), eb('previous_secret', 'like', 'whsec\\_%')]))
+    .execute();
+}
+
+export async function storeSealedSecrets(
+  db: Db,
+  endpointId: string,
+  sealed: { secret: string; secretPrefix: string; previousSecret: string | null },
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ secret: sealed.secret, secret_prefix: sealed.secretPrefix, previous_secret: sealed.previousSecret })
     .where('id', '=', endpointId)
     .execute();
 }

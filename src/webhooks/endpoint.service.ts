@@ -15,13 +15,16 @@ import {
   countLiveEndpoints,
   findLiveEndpoint,
   insertEndpoint,
+  listEndpointsWithPlainSecrets,
   listLiveEndpoints,
   markEndpointDeleted,
   replaceSecret,
+  storeSealedSecrets,
   updateEndpointRow,
   type EndpointChanges,
 } from './endpoint.repository.ts';
 import { newWebhookSecret } from './signer.ts';
+import { openWebhookSecret, sealWebhookSecret, secretPrefixOf } from './webhookSecrets.ts';
 import { checkWebhookUrl, type UrlPolicy } from './urlSafety.ts';
 import { UnknownEventFilter, WebhookUrlLimitReached, WebhookUrlNotFound } from './webhook.errors.ts';
 
@@ -81,7 +84,8 @@ export async function createEndpoint(
       event_names: JSON.stringify(eventNames),
       description: input.description ?? null,
       enabled: true,
-      secret,
+      secret: sealWebhookSecret(secret, deps.secretsKey),
+      secret_prefix: secretPrefixOf(secret),
       previous_secret: null,
       previous_secret_expires_at: null,
       created_at: now,
@@ -140,10 +144,29 @@ export async function rotateSecret(
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = nowMs + ROTATION_OVERLAP_MS;
   await replaceSecret(deps.db, endpointId, {
-    secret,
+    secret: sealWebhookSecret(secret, deps.secretsKey),
+    secretPrefix: secretPrefixOf(secret),
     previousSecret: current.secret,
     previousExpiresAt: new Date(previousSecretExpiresAt),
     at: new Date(nowMs),
   });
   return { secret, previousSecretExpiresAt };
+}
+
+/**
+ * Seals webhook secrets still stored in the clear (written before sealing existed), at start-up: after it
+ * no signing secret is readable from the database without the secrets key. Returns how many were sealed.
+ */
+export async function sealPlainWebhookSecrets(deps: Pick<Deps, 'db' | 'secretsKey'>): Promise<number> {
+  const rows = await listEndpointsWithPlainSecrets(deps.db);
+  for (const row of rows) {
+    const secret = openWebhookSecret(row.secret, deps.secretsKey);
+    const previous = row.previous_secret === null ? null : openWebhookSecret(row.previous_secret, deps.secretsKey);
+    await storeSealedSecrets(deps.db, row.id, {
+      secret: sealWebhookSecret(secret, deps.secretsKey),
+      secretPrefix: secretPrefixOf(secret),
+      previousSecret: previous === null ? null : sealWebhookSecret(previous, deps.secretsKey),
+    });
+  }
+  return rows.length;
 }

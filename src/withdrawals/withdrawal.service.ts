@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { components } from '../../generated/api-types.ts';
-import type { AuthContext } from '../accounts/auth.ts';
+import type { AccountContext } from '../accounts/auth.ts';
 import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
@@ -91,7 +91,7 @@ type Phase1 =
  */
 export async function createWithdrawal(
   deps: Deps,
-  auth: AuthContext,
+  auth: AccountContext,
   body: CreateWithdrawalRequest,
 ): Promise<CreateWithdrawalOutcome> {
   const { account } = auth;
@@ -225,7 +225,7 @@ export async function createWithdrawal(
  */
 async function answerExisting(
   deps: Deps,
-  auth: AuthContext,
+  auth: AccountContext,
   body: CreateWithdrawalRequest,
   existing: TransactionRow,
 ): Promise<CreateWithdrawalOutcome> {

@@ -69,6 +69,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       error text
     )`.execute(db);
 
+  // Webhook secrets are sealed at start-up by the server (it holds the key); the prefix shown to people is
+  // kept beside them.
+  await sql`ALTER TABLE webhook_endpoints ADD COLUMN secret_prefix text`.execute(db);
+
   await sql`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`.execute(db);
   await sql`ALTER TABLE api_keys ADD COLUMN created_by text`.execute(db);
 
@@ -137,6 +141,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP FUNCTION IF EXISTS audit_log_is_append_only()`.execute(db);
   await sql`DROP TABLE IF EXISTS operator_sessions`.execute(db);
   await sql`DROP TABLE IF EXISTS operators`.execute(db);
+  await sql`ALTER TABLE webhook_endpoints DROP COLUMN IF EXISTS secret_prefix`.execute(db);
   await sql`ALTER TABLE api_keys DROP COLUMN IF EXISTS created_by`.execute(db);
   await sql`ALTER TABLE api_keys DROP COLUMN IF EXISTS last_used_at`.execute(db);
   await sql`DROP TABLE IF EXISTS mail_outbox`.execute(db);

@@ -23,7 +23,10 @@ export interface WebhookEndpointsTable {
   event_names: ColumnType<string[], string, string>;
   description: string | null;
   enabled: boolean;
+  /** The signing secret, sealed with the secrets key (`v1.…`; a plain `whsec_…` until sealed at start-up). */
   secret: string;
+  /** The first 12 characters of the secret, to tell secrets apart without revealing them. */
+  secret_prefix: ColumnType<string | null, string | null | undefined, string | null>;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
   created_at: Date;

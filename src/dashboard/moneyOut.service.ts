@@ -1,0 +1,46 @@
+import { AccountBlocked, AccountNotApproved } from '../accounts/account.errors.ts';
+import type { components } from '../../generated/dashboard-types.ts';
+import type { components as api } from '../../generated/api-types.ts';
+import type { RecipientRow } from '../db/schema.ts';
+import type { Deps } from '../platform/deps.ts';
+import { recipientsOfAccount } from '../recipients/recipient.review.ts';
+import { registerRecipient, type RegisterOutcome } from '../recipients/recipient.service.ts';
+import { createWithdrawal, type CreateWithdrawalOutcome } from '../withdrawals/withdrawal.service.ts';
+import { TotpNotEnabled } from './dashboard.errors.ts';
+import type { DashboardPrincipal } from './session.service.ts';
+import { verifyUserTotp } from './twoFactor.service.ts';
+
+type DashboardWithdrawalRequest = components['schemas']['DashboardWithdrawalRequest'];
+
+/** The contract's account checks of the API, for money moved from the dashboard: approved KYC, not blocked. */
+function requireUsableAccount(principal: DashboardPrincipal): void {
+  if (principal.account.kyc_status !== 'approved') throw new AccountNotApproved();
+  if (principal.account.blocked) throw new AccountBlocked();
+}
+
+/**
+ * A withdrawal from the dashboard: the current TOTP code of the user first (two-factor must be on), then
+ * exactly POST /v1/withdraw's service, with its rules, limits, messages and events.
+ */
+export async function dashboardWithdrawal(deps: Deps, principal: DashboardPrincipal, body: DashboardWithdrawalRequest): Promise<CreateWithdrawalOutcome> {
+  requireUsableAccount(principal);
+  if (!principal.user.totp_enabled_at) throw new TotpNotEnabled();
+  const { totpCode, ...withdrawal } = body;
+  await verifyUserTotp(deps, principal.user, totpCode);
+  return createWithdrawal(deps, { accountId: principal.account.id, account: principal.account }, withdrawal);
+}
+
+/** Exactly POST /v1/recipients, for the account of the signed-in user. */
+export function dashboardRegisterRecipient(
+  deps: Deps,
+  principal: DashboardPrincipal,
+  body: api['schemas']['CreateRecipientRequest'],
+): Promise<RegisterOutcome> {
+  requireUsableAccount(principal);
+  return registerRecipient(deps, { accountId: principal.account.id, account: principal.account }, body);
+}
+
+/** Every recipient of the account, in any review state. */
+export function recipientsOf(deps: Pick<Deps, 'db'>, accountId: string): Promise<RecipientRow[]> {
+  return recipientsOfAccount(deps, accountId);
+}

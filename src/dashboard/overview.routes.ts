@@ -1,0 +1,44 @@
+import type { Router } from 'express';
+import type { paths } from '../../generated/dashboard-types.ts';
+import type { TransactionType } from '../db/schema.ts';
+import { principalOf } from '../http/dashboardAccess.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
+import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { listAccountTransactions } from '../transactions/transaction.service.ts';
+import { toBalanceOverview, toDashboardAccount, toDeliveryAttempt } from './dashboard.mapper.ts';
+import { overviewOf, transactionWithEvents } from './overview.service.ts';
+
+const DEFAULT_LIMIT = 50;
+
+/** Dashboard, openapi/dashboard/paths/overview and transactions. */
+export function overviewRoutes(router: Router, deps: Deps): void {
+  const api = typedRoutes<paths>(router);
+
+  api.get('/dashboard/api/v1/overview', async (_req, res) => {
+    const { account } = principalOf(res);
+    const { balance, latest } = await overviewOf(deps, account);
+    res.json({ account: toDashboardAccount(account), balance: toBalanceOverview(balance), latestTransactions: latest.map((row) => toApiTransaction(row, 'list')) });
+  });
+
+  api.get('/dashboard/api/v1/transactions', async (req, res) => {
+    // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100.
+    const type = req.query.type as TransactionType | undefined;
+    const limit = req.query.limit === undefined ? DEFAULT_LIMIT : Number(req.query.limit);
+    const rows = await listAccountTransactions(deps, principalOf(res).account.id, { type, limit });
+    res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length });
+  });
+
+  api.get('/dashboard/api/v1/transactions/{transactionId}', async (req, res) => {
+    const { transaction, events, attempts } = await transactionWithEvents(deps, principalOf(res).account.id, req.params.transactionId);
+    res.json({
+      transaction: toApiTransaction(transaction, 'list'),
+      events: events.map((event) => ({
+        eventId: event.id,
+        event: event.event,
+        occurredAt: event.payload.occurredAt,
+        attempts: attempts.filter((attempt) => attempt.event_id === event.id).map(toDeliveryAttempt),
+      })),
+    });
+  });
+}

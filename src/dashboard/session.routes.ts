@@ -1,0 +1,88 @@
+import type { Response, Router } from 'express';
+import type { paths } from '../../generated/dashboard-types.ts';
+import { clearSessionCookie, principalOf, readCookie, SESSION_COOKIE, setSessionCookie } from '../http/dashboardAccess.ts';
+import { typedRoutes } from '../http/typedRoutes.ts';
+import type { Deps } from '../platform/deps.ts';
+import { toDashboardAccount, toDashboardUser } from './dashboard.mapper.ts';
+import {
+  completeSecondFactor,
+  csrfTokenOf,
+  resolveSession,
+  signIn,
+  signOut,
+  type DashboardPrincipal,
+} from './session.service.ts';
+import { recoveryCodesLeft } from './twoFactor.service.ts';
+import { choosePassword, requestPasswordReset, sendVerification, signUp, verifyEmail } from './user.service.ts';
+
+/** Dashboard, openapi/dashboard/paths/session: sign-up, sign-in, the second factor, e-mail links. */
+export function sessionRoutes(router: Router, deps: Deps): void {
+  const api = typedRoutes<paths>(router);
+
+  const sessionBody = async (principal: DashboardPrincipal) => ({
+    stage: principal.session.stage,
+    csrfToken: csrfTokenOf(deps, principal),
+    expiresAt: principal.session.expires_at.getTime(),
+    user: toDashboardUser(principal.user),
+    account: toDashboardAccount(principal.account),
+    recoveryCodesLeft: await recoveryCodesLeft(deps, principal.user),
+  });
+
+  const ip = (req: { ip?: string | undefined }) => req.ip ?? '';
+  const noStore = (res: Response) => res.setHeader('Cache-Control', 'no-store');
+
+  api.post('/dashboard/api/v1/signup', async (req, res) => {
+    await signUp(deps, req.body);
+    res.status(202).json({ message: 'Enviamos um link de confirmação para o e-mail informado.' });
+  });
+
+  api.post('/dashboard/api/v1/session', async (req, res) => {
+    const { token } = await signIn(deps, { email: req.body.email, password: req.body.password, ip: ip(req), userAgent: req.get('user-agent') });
+    setSessionCookie(deps, res, token);
+    noStore(res);
+    res.json(await sessionBody(await resolveSession(deps, token, { allowSecondFactorPending: true })));
+  });
+
+  api.get('/dashboard/api/v1/session', async (_req, res) => {
+    noStore(res);
+    res.json(await sessionBody(principalOf(res)));
+  });
+
+  api.delete('/dashboard/api/v1/session', async (req, res) => {
+    await signOut(deps, readCookie(req, SESSION_COOKIE));
+    clearSessionCookie(deps, res);
+    res.json({ signedOut: true });
+  });
+
+  api.post('/dashboard/api/v1/session/second-factor', async (req, res) => {
+    const principal = principalOf(res);
+    await completeSecondFactor(deps, principal, { totpCode: req.body.totpCode, recoveryCode: req.body.recoveryCode, ip: ip(req) });
+    noStore(res);
+    res.json(await sessionBody(await resolveSession(deps, principal.token)));
+  });
+
+  api.post('/dashboard/api/v1/email-verification', async (req, res) => {
+    await verifyEmail(deps, req.body.token);
+    res.json({ emailVerified: true });
+  });
+
+  api.post('/dashboard/api/v1/email-verification/resend', async (_req, res) => {
+    await sendVerification(deps, principalOf(res).user);
+    res.status(202).json({ message: 'Enviamos um novo link de confirmação.' });
+  });
+
+  api.post('/dashboard/api/v1/password-reset', async (req, res) => {
+    await requestPasswordReset(deps, req.body.email);
+    res.status(202).json({ message: 'Se o e-mail estiver cadastrado, enviamos um link para redefinir a senha.' });
+  });
+
+  api.post('/dashboard/api/v1/password-reset/confirm', async (req, res) => {
+    await choosePassword(deps, 'reset_password', req.body.token, req.body.password);
+    res.json({ passwordChanged: true });
+  });
+
+  api.post('/dashboard/api/v1/invitations/accept', async (req, res) => {
+    await choosePassword(deps, 'invite', req.body.token, req.body.password);
+    res.json({ passwordChanged: true });
+  });
+}
