@@ -1021,6 +1021,193 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the console session
+         * @description The signed-in operator, the session's stage and its CSRF token. Answers sessions at any stage.
+         */
+        get: operations["getOperatorSession"];
+        put?: never;
+        /**
+         * Sign in to the console
+         * @description An operator signs in with e-mail and password; the answer sets the `pixgate_console` cookie
+         *     (`HttpOnly; SameSite=Strict; Path=/`, `Secure` in production), on the console's own port. TOTP is
+         *     mandatory: the session starts at stage `enrol` (no TOTP yet: POST /admin/v1/session/totp/setup, then
+         *     POST /admin/v1/session/totp) or `password` (POST /admin/v1/session/totp with the app's code), and opens
+         *     nothing else until then. Five failed attempts per e-mail (fifty per address) within 15 minutes lock
+         *     further attempts until the window ends. Sessions end 15 minutes after the last request, 8 hours after
+         *     sign-in at the latest.
+         */
+        post: operations["operatorSignIn"];
+        /**
+         * Sign out of the console
+         * @description Ends the console session at once.
+         */
+        delete: operations["operatorSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/session/totp/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start TOTP enrolment (first sign-in)
+         * @description At stage `enrol`: a new TOTP seed for the operator's authenticator app, shown as a QR code and as text.
+         *     The first code sent to POST /admin/v1/session/totp confirms it and completes the sign-in.
+         */
+        post: operations["startOperatorTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/session/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the TOTP code
+         * @description The app's current code: confirms the enrolment (stage `enrol`) or completes the sign-in (stage
+         *     `password`). Each code works once; wrong codes count as failed sign-ins.
+         */
+        post: operations["operatorTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List operators
+         * @description Every operator with roles, two-factor state and whether active.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Create an operator
+         * @description A new operator with roles and a temporary password shown this once (hand it over out of band). The
+         *     operator enrols TOTP at the first sign-in. Audited.
+         */
+        post: operations["createOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/operators/{operatorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an operator's roles, name or state
+         * @description Changes roles or the name, or deactivates (`active: false`: every session ends at once) and reactivates
+         *     an operator. An admin cannot deactivate themselves or drop their own admin role. Audited.
+         */
+        patch: operations["updateOperator"];
+        trace?: never;
+    };
+    "/admin/v1/operators/{operatorId}/reset-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset an operator's password and TOTP
+         * @description For a lost password or phone: a new temporary password (shown this once), TOTP cleared (the operator
+         *     enrols again at the next sign-in), every session ended. Audited.
+         */
+        post: operations["resetOperatorCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description Every action of the service team, newest first: who (operator or automation token), what, on which
+         *     target and account, when, the values before and after. Append-only: no operation changes or removes an
+         *     entry, and the database refuses it. Filter by actor, account, action, target or time; page with
+         *     `beforeId` (the `entryId` of the last entry seen).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recipient review queue (all accounts)
+         * @description Recipients of every account in one status (`pending_review` by default: the compliance queue), oldest
+         *     first, with their account.
+         */
+        get: operations["listRecipientQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2617,13 +2804,197 @@ export interface components {
              */
             examined: number;
         };
+        /**
+         * @description What an operator may do (each operation lists its roles in `x-roles`): every role reads everything;
+         *     `support` handles webhooks, resends and key revocations; `compliance` reviews KYC, recipients and holds
+         *     and blocks accounts; `finance` approves withdrawals and sets fees and limits; `admin` does everything,
+         *     including operators and merchants' API keys.
+         * @example compliance
+         * @enum {string}
+         */
+        OperatorRole: "support" | "compliance" | "finance" | "admin";
+        /**
+         * Operator
+         * @description A person of the service team who signs in to the console.
+         */
+        Operator: {
+            /** @example op_4d5e6f708192a3b4c5d6e7f8 */
+            operatorId: string;
+            /**
+             * Format: email
+             * @example ana@pixgate.com.br
+             */
+            email: string;
+            /** @example Ana Compliance */
+            name: string;
+            roles: components["schemas"]["OperatorRole"][];
+            /** @description False until the operator enrols TOTP at the first sign-in (mandatory before anything else). */
+            twoFactorEnabled: boolean;
+            active: boolean;
+            /**
+             * @description Unix time in MILLISECONDS.
+             * @example 1795079861208
+             */
+            createdAt: number;
+        };
+        /**
+         * OperatorSession
+         * @description The console session. `stage`: `enrol` (the password was right; enrol TOTP now), `password` (the app's
+         *     code is due) or `complete`. `csrfToken` goes in `X-CSRF-Token` on every state-changing request.
+         */
+        OperatorSession: {
+            /** @enum {string} */
+            stage: "enrol" | "password" | "complete";
+            /** @example m2Lq7xR0tYbC1nZ8vD4wK9sH3gF6jA5e */
+            csrfToken: string;
+            /** @example 1795080761208 */
+            expiresAt?: number;
+            operator: components["schemas"]["Operator"];
+        };
+        /** OperatorSignInRequest */
+        OperatorSignInRequest: {
+            /**
+             * Format: email
+             * @example ana@pixgate.com.br
+             */
+            email: string;
+            /** @example Vq3t9L0pZr2bXw7sKd1mYh5n */
+            password: string;
+        };
+        /** SignedOut */
+        SignedOut: {
+            /** @constant */
+            signedOut: true;
+        };
+        /**
+         * OperatorTotpSetup
+         * @description The operator's TOTP seed (RFC 6238): scan the QR code of `otpauthUri` or type `secret`, then send a first code.
+         */
+        OperatorTotpSetup: {
+            /** @example otpauth://totp/PixGate:ana%40pixgate.com.br?issuer=PixGate&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30 */
+            otpauthUri: string;
+            /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45"></svg> */
+            qrSvg: string;
+            /** @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP */
+            secret: string;
+        };
+        /** OperatorTotpRequest */
+        OperatorTotpRequest: {
+            /** @example 123456 */
+            totpCode: string;
+        };
+        /** OperatorList */
+        OperatorList: {
+            operators: components["schemas"]["Operator"][];
+            count: number;
+        };
+        /** CreateOperatorRequest */
+        CreateOperatorRequest: {
+            /**
+             * Format: email
+             * @example ana@pixgate.com.br
+             */
+            email: string;
+            /** @example Ana Compliance */
+            name: string;
+            roles: components["schemas"]["OperatorRole"][];
+        };
+        /**
+         * OperatorCredentials
+         * @description The operator and a temporary password, shown this once: hand it over out of band. At the next sign-in the
+         *     operator enrols TOTP (a reset clears the old one) before doing anything else.
+         */
+        OperatorCredentials: {
+            operator: components["schemas"]["Operator"];
+            /** @example Vq3t9L0pZr2bXw7sKd1mYh5n */
+            temporaryPassword: string;
+        };
+        /** UpdateOperatorRequest */
+        UpdateOperatorRequest: {
+            name?: string;
+            roles?: components["schemas"]["OperatorRole"][];
+            /** @description False deactivates the operator (sessions end at once); true reactivates. */
+            active?: boolean;
+        };
+        /**
+         * AuditEntry
+         * @description One action of the service team, written when it happened and never changed: who (an operator, or the
+         *     automation token), what, on which target, and the values before and after as the back office showed them
+         *     (secrets are never kept). The database refuses any change or removal of an entry.
+         */
+        AuditEntry: {
+            /** @example 1042 */
+            entryId: number;
+            /**
+             * @description Unix time in MILLISECONDS.
+             * @example 1795080000000
+             */
+            at: number;
+            actor: {
+                /** @enum {string} */
+                type: "operator" | "automation" | "system";
+                /** @example op_4d5e6f708192a3b4c5d6e7f8 */
+                id: string | null;
+                /** @example Ana Compliance */
+                name: string;
+            };
+            /**
+             * @description What was done, e.g. `account.update`, `recipient.approve`, `withdrawal.approve`, `operator.create`.
+             * @example recipient.approve
+             */
+            action: string;
+            /** @example recipient */
+            targetType: string;
+            /** @example 7c1e9a2f46a1f3c9e2b7d405 */
+            targetId: string | null;
+            /** @example acc_0a1b2c3d4e5f60718293a4b5 */
+            accountId: string | null;
+            /** @description The target before the action (null when it did not exist). */
+            before: unknown;
+            /** @description The target after the action (null when it was removed). */
+            after: unknown;
+            requestId: string | null;
+        };
+        /** AuditEntryList */
+        AuditEntryList: {
+            entries: components["schemas"]["AuditEntry"][];
+            count: number;
+        };
+        /**
+         * QueuedRecipient
+         * @description A recipient of any account with its account, for the compliance review queue.
+         */
+        QueuedRecipient: {
+            /** @example acc_0a1b2c3d4e5f60718293a4b5 */
+            accountId: string;
+            /** @example Loja Exemplo Ltda */
+            accountLegalName: string;
+            recipient: components["schemas"]["AdminRecipient"];
+        };
+        /** RecipientQueue */
+        RecipientQueue: {
+            recipients: components["schemas"]["QueuedRecipient"][];
+            count: number;
+        };
     };
     responses: {
         /**
-         * @description The `Authorization: Bearer <token>` header is missing, malformed, or does not carry the operator token
-         *     (`ADMIN_TOKEN`). Merchant API keys are never accepted here.
+         * @description Neither the operator token (`Authorization: Bearer <token>`, automation) nor a signed-in console session
+         *     (the `pixgate_console` cookie, at stage `complete`). Merchant API keys are never accepted here.
          */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
+        /**
+         * @description The caller's roles do not include one the operation lists in `x-roles` (the automation token has the roles
+         *     of `ADMIN_TOKEN_ROLES`), or a state-changing console request lacks the session's `X-CSRF-Token`.
+         */
+        Forbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2924,6 +3295,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     createAccount: {
@@ -2961,6 +3333,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -2992,6 +3365,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidAccountId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3038,6 +3412,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3070,6 +3445,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidAccountId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3112,6 +3488,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
             /** @description The account's KYC is not `approved` (PATCH the account first). No key was created. */
             409: {
@@ -3167,6 +3544,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such account, or no key with this `keyId` in this account. */
             404: {
                 headers: {
@@ -3205,6 +3583,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidAccountId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3250,6 +3629,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3280,6 +3660,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidAccountId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3326,6 +3707,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
             /** @description The account already has 6 webhook URLs (delete one first). Nothing was stored. */
             409: {
@@ -3373,6 +3755,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidEndpointPath"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
         };
     };
@@ -3424,6 +3807,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3462,6 +3846,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidEndpointPath"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
         };
     };
@@ -3519,6 +3904,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3567,6 +3953,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such account, no such event in this account, or `endpointId` is not an enabled URL of this account (unknown, disabled or deleted). */
             404: {
                 headers: {
@@ -3623,6 +4010,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     listAccountRecipients: {
@@ -3666,6 +4054,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3702,6 +4091,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRecipientPath"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["RecipientNotFound"];
             /** @description The recipient is not `pending_review`. Nothing changed. */
             409: {
@@ -3759,6 +4149,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["RecipientNotFound"];
             /** @description The recipient is not `pending_review`. Nothing changed. */
             409: {
@@ -3818,6 +4209,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["RecipientNotFound"];
             /** @description The recipient is not `active`. Nothing changed. */
             409: {
@@ -3873,6 +4265,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["AccountNotFound"];
         };
     };
@@ -3915,6 +4308,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such account, or `transactionId` is not a transaction of this account. */
             404: {
                 headers: {
@@ -3970,6 +4364,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidHoldPath"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["HoldNotFound"];
             /** @description The hold is not active. Nothing changed. */
             409: {
@@ -4027,6 +4422,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["HoldNotFound"];
             /** @description The chargeback cannot be applied. Nothing changed. */
             409: {
@@ -4088,6 +4484,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     approveWithdrawal: {
@@ -4117,6 +4514,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidTransactionId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["WithdrawalNotPendingApproval"];
         };
@@ -4160,6 +4558,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["WithdrawalNotPendingApproval"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4205,6 +4604,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["WithdrawalNotPendingApproval"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4252,6 +4652,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     checkLedger: {
@@ -4273,6 +4674,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
         };
     };
     sandboxPayCharge: {
@@ -4320,6 +4722,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChargeNotFound"];
             /**
              * @description The charge cannot be paid: it is not `pending` (already paid, cancelled or expired) or its `expiresAt`
@@ -4364,6 +4767,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidTransactionId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChargeNotFound"];
             409: components["responses"]["ChargeNotPending"];
         };
@@ -4395,6 +4799,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidTransactionId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChargeNotFound"];
             409: components["responses"]["ChargeNotPending"];
         };
@@ -4426,6 +4831,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidTransactionId"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChargeNotFound"];
             409: components["responses"]["ChargeNotPending"];
         };
@@ -4469,6 +4875,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["ChargeNotFound"];
             /** @description The refund cannot be made; or the server does not run the simulated PSP. Nothing changed. */
             409: {
@@ -4515,6 +4922,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["SandboxUnavailable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4539,6 +4947,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["SandboxUnavailable"];
         };
     };
@@ -4581,6 +4990,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["PspCannotApply"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4626,6 +5036,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["PspCannotApply"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4671,6 +5082,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             /** @description The withdrawal was not paid, or the returns would exceed its amount; or the server does not run the simulated PSP. Nothing changed. */
             409: {
@@ -4704,7 +5116,779 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["SandboxUnavailable"];
+        };
+    };
+    getOperatorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "stage": "complete",
+                     *       "csrfToken": "m2Lq7xR0tYbC1nZ8vD4wK9sH3gF6jA5e",
+                     *       "expiresAt": 1795080761208,
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": true,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    operatorSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana@pixgate.com.br",
+                 *       "password": "Vq3t9L0pZr2bXw7sKd1mYh5n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperatorSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in at stage `enrol` or `password`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "stage": "password",
+                     *       "csrfToken": "m2Lq7xR0tYbC1nZ8vD4wK9sH3gF6jA5e",
+                     *       "expiresAt": 1795080761208,
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": true,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Wrong e-mail or password (also an unknown or deactivated operator). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Too many failed attempts. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    operatorSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "signedOut": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    startOperatorTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seed to enrol. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "otpauthUri": "otpauth://totp/PixGate:ana%40pixgate.com.br?issuer=PixGate&secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&algorithm=SHA1&digits=6&period=30",
+                     *       "qrSvg": "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 45 45\"></svg>",
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorTotpSetup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    operatorTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "totpCode": "123456"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OperatorTotpRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "stage": "complete",
+                     *       "csrfToken": "m2Lq7xR0tYbC1nZ8vD4wK9sH3gF6jA5e",
+                     *       "expiresAt": 1795080761208,
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": true,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            /** @description The code is wrong, expired or already used. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Too many failed attempts. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operators. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operators": [
+                     *         {
+                     *           "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *           "email": "ana@pixgate.com.br",
+                     *           "name": "Ana Compliance",
+                     *           "roles": [
+                     *             "compliance"
+                     *           ],
+                     *           "twoFactorEnabled": true,
+                     *           "active": true,
+                     *           "createdAt": 1795079861208
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    createOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ana@pixgate.com.br",
+                 *       "name": "Ana Compliance",
+                 *       "roles": [
+                 *         "compliance"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOperatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The operator and the temporary password. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": false,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       },
+                     *       "temporaryPassword": "Vq3t9L0pZr2bXw7sKd1mYh5n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorCredentials"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description An operator with this e-mail already exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    updateOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example op_4d5e6f708192a3b4c5d6e7f8 */
+                operatorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "roles": [
+                 *         "compliance",
+                 *         "finance"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateOperatorRequest"];
+            };
+        };
+        responses: {
+            /** @description The operator. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *       "email": "ana@pixgate.com.br",
+                     *       "name": "Ana Compliance",
+                     *       "roles": [
+                     *         "compliance",
+                     *         "finance"
+                     *       ],
+                     *       "twoFactorEnabled": true,
+                     *       "active": true,
+                     *       "createdAt": 1795079861208
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Operator"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such operator. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description An admin cannot deactivate or demote themselves. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    resetOperatorCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example op_4d5e6f708192a3b4c5d6e7f8 */
+                operatorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The operator and the new temporary password. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": false,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       },
+                     *       "temporaryPassword": "Vq3t9L0pZr2bXw7sKd1mYh5n"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorCredentials"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such operator. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @example op_4d5e6f708192a3b4c5d6e7f8 */
+                actorId?: string;
+                /** @example acc_0a1b2c3d4e5f60718293a4b5 */
+                accountId?: string;
+                /** @example recipient.approve */
+                action?: string;
+                /** @example 7c1e9a2f46a1f3c9e2b7d405 */
+                targetId?: string;
+                /**
+                 * @description Unix time in MILLISECONDS (inclusive).
+                 * @example 1795000000000
+                 */
+                from?: number;
+                /**
+                 * @description Unix time in MILLISECONDS (exclusive).
+                 * @example 1795100000000
+                 */
+                to?: number;
+                /** @example 1043 */
+                beforeId?: number;
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "entryId": 1042,
+                     *           "at": 1795080000000,
+                     *           "actor": {
+                     *             "type": "operator",
+                     *             "id": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *             "name": "Ana Compliance"
+                     *           },
+                     *           "action": "recipient.approve",
+                     *           "targetType": "recipient",
+                     *           "targetId": "7c1e9a2f46a1f3c9e2b7d405",
+                     *           "accountId": "acc_0a1b2c3d4e5f60718293a4b5",
+                     *           "before": {
+                     *             "status": "pending_review"
+                     *           },
+                     *           "after": {
+                     *             "status": "active"
+                     *           },
+                     *           "requestId": "b7e3c1f0-2c2a-4f1e-9a77-1f0e2d3c4b5a"
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEntryList"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    listRecipientQueue: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the recipients with this status (for example `pending_review`, the review queue); all when omitted.
+                 * @example pending_review
+                 */
+                status?: components["parameters"]["RecipientStatusQuery"];
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recipients with their accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "recipients": [],
+                     *       "count": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecipientQueue"];
+                };
+            };
+            /** @description Invalid request (the field breaks the schema). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
         };
     };
 }

@@ -10,7 +10,7 @@
  * `node scripts/lint.ts openapi asyncapi` runs only the named steps (`npm run lint:api` does that).
  */
 import { existsSync } from 'node:fs';
-import { ADMIN_OPENAPI, DASHBOARD_OPENAPI, DASHBOARD_REDOCLY_CONFIG, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
+import { ADMIN_OPENAPI, ADMIN_REDOCLY_CONFIG, DASHBOARD_OPENAPI, DASHBOARD_REDOCLY_CONFIG, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
 import { lintOpenApi } from './lib/redocly.ts';
 import { runNodeScript, runTool } from './lib/run.ts';
 
@@ -26,7 +26,13 @@ async function openapiStep(): Promise<StepResult> {
   files.push(DASHBOARD_OPENAPI);
   if (!existsSync(MERCHANT_OPENAPI)) return { ok: false, detail: `${relativeToRoot(MERCHANT_OPENAPI)} not found` };
   const results = await Promise.all(
-    files.map((file) => (file === DASHBOARD_OPENAPI ? lintOpenApi(file, DASHBOARD_REDOCLY_CONFIG) : lintOpenApi(file))),
+    files.map((file) =>
+      file === DASHBOARD_OPENAPI
+        ? lintOpenApi(file, DASHBOARD_REDOCLY_CONFIG)
+        : file === ADMIN_OPENAPI
+          ? lintOpenApi(file, ADMIN_REDOCLY_CONFIG)
+          : lintOpenApi(file),
+    ),
   );
   let ok = true;
   const details: string[] = [];

@@ -24,6 +24,8 @@ export const ADMIN_OPENAPI = fromRoot('openapi', 'admin', 'admin.yaml');
 /** The merchant dashboard's own API (cookie session, CSRF), linted with its own rules. */
 export const DASHBOARD_OPENAPI = fromRoot('openapi', 'dashboard', 'dashboard.yaml');
 export const DASHBOARD_REDOCLY_CONFIG = fromRoot('openapi', 'dashboard', 'redocly.yaml');
+/** The back office has a public operation too (the console sign-in): linted with its own rules. */
+export const ADMIN_REDOCLY_CONFIG = fromRoot('openapi', 'admin', 'redocly.yaml');
 export const ASYNCAPI = fromRoot('asyncapi', 'asyncapi.yaml');
 /** Webhook payload schemas, shared by the OpenAPI and the AsyncAPI documents. */
 export const EVENT_SCHEMAS_DIR = fromRoot('openapi', 'components', 'schemas', 'events');

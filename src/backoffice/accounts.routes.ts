@@ -3,18 +3,34 @@ import type { paths } from '../../generated/admin-types.ts';
 import { allAccounts, changeAccountSettings, createAccount, requireAccount } from '../accounts/account.service.ts';
 import { balanceReport } from '../balance/balance.service.ts';
 import { eventsOf } from '../events/event.service.ts';
+import { callerOf, requireRoles } from '../http/backofficeAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
+import { audited } from './audit.ts';
+import type { OperatorRole } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAccountUpdate, toAdminAccount, toAdminEvent } from './accounts.mapper.ts';
 
 const DEFAULT_EVENT_LIMIT = 50;
+
+/** KYC, blocking and the allowlist are compliance decisions; fees, ranges, limits and caps are finance's. */
+const COMPLIANCE_FIELDS = new Set(['kycStatus', 'blocked', 'ipAllowlist']);
+
+function rolesForChange(body: object): readonly OperatorRole[] {
+  const fields = Object.keys(body);
+  const compliance = fields.some((field) => COMPLIANCE_FIELDS.has(field));
+  const finance = fields.some((field) => !COMPLIANCE_FIELDS.has(field));
+  if (compliance && finance) return ['admin'];
+  return compliance ? ['compliance', 'admin'] : ['finance', 'admin'];
+}
 
 /** Back office, openapi/admin/paths/accounts: accounts, their settings, balance and events. */
 export function accountRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
 
   api.post('/admin/v1/accounts', async (req, res) => {
-    res.status(201).json(toAdminAccount(await createAccount(deps, req.body, new Date(deps.clock.now()))));
+    const account = toAdminAccount(await createAccount(deps, req.body, new Date(deps.clock.now())));
+    await audited(deps, req, res, { action: 'account.create', target: { type: 'account', id: account.accountId }, accountId: account.accountId, after: account });
+    res.status(201).json(account);
   });
 
   api.get('/admin/v1/accounts', async (_req, res) => {
@@ -27,7 +43,11 @@ export function accountRoutes(router: Router, deps: Deps): void {
   });
 
   api.patch('/admin/v1/accounts/{accountId}', async (req, res) => {
-    res.json(toAdminAccount(await changeAccountSettings(deps, req.params.accountId, toAccountUpdate(req.body))));
+    requireRoles(callerOf(res), rolesForChange(req.body));
+    const before = toAdminAccount(await requireAccount(deps, req.params.accountId));
+    const after = toAdminAccount(await changeAccountSettings(deps, req.params.accountId, toAccountUpdate(req.body)));
+    await audited(deps, req, res, { action: 'account.update', target: { type: 'account', id: after.accountId }, accountId: after.accountId, before, after });
+    res.json(after);
   });
 
   api.get('/admin/v1/accounts/{accountId}/balance', async (req, res) => {

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
 import { apiKeysOf, issueApiKey, requireAccount, revokeKey } from '../accounts/account.service.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
+import { audited } from './audit.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAdminApiKey } from './apiKeys.mapper.ts';
 
@@ -12,7 +13,9 @@ export function apiKeyRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/accounts/{accountId}/api-keys', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
     const issued = await issueApiKey(deps, account, req.body?.label ?? null, new Date(deps.clock.now()));
-    res.status(201).json({ ...toAdminApiKey(issued.row), apiKey: issued.secret });
+    const key = toAdminApiKey(issued.row);
+    await audited(deps, req, res, { action: 'apiKey.create', target: { type: 'apiKey', id: key.keyId }, accountId: account.id, after: key });
+    res.status(201).json({ ...key, apiKey: issued.secret });
   });
 
   api.get('/admin/v1/accounts/{accountId}/api-keys', async (req, res) => {
@@ -21,6 +24,8 @@ export function apiKeyRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/api-keys/{keyId}/revoke', async (req, res) => {
-    res.json(toAdminApiKey(await revokeKey(deps, req.params.accountId, req.params.keyId)));
+    const key = toAdminApiKey(await revokeKey(deps, req.params.accountId, req.params.keyId));
+    await audited(deps, req, res, { action: 'apiKey.revoke', target: { type: 'apiKey', id: key.keyId }, accountId: req.params.accountId, after: key });
+    res.json(key);
   });
 }

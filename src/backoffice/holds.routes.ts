@@ -6,6 +6,7 @@ import { chargebackHold, holdsOfAccount, placeHold, releaseHold } from '../holds
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { audited } from './audit.ts';
 import { toAdminHold } from './holds.mapper.ts';
 
 /** Back office, openapi/admin/paths/holds: precautionary holds, their release and their chargeback. */
@@ -14,7 +15,9 @@ export function holdRoutes(router: Router, deps: Deps): void {
 
   api.post('/admin/v1/accounts/{accountId}/holds', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
-    res.status(201).json(toAdminHold(await placeHold(deps, account.id, req.body)));
+    const hold = toAdminHold(await placeHold(deps, account.id, req.body));
+    await audited(deps, req, res, { action: 'hold.place', target: { type: 'hold', id: hold.holdId }, accountId: account.id, after: hold });
+    res.status(201).json(hold);
   });
 
   api.get('/admin/v1/accounts/{accountId}/holds', async (req, res) => {
@@ -25,10 +28,14 @@ export function holdRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/holds/{holdId}/release', async (req, res) => {
-    res.json(toAdminHold(await releaseHold(deps, req.params.accountId, req.params.holdId)));
+    const hold = toAdminHold(await releaseHold(deps, req.params.accountId, req.params.holdId));
+    await audited(deps, req, res, { action: 'hold.release', target: { type: 'hold', id: hold.holdId }, accountId: req.params.accountId, after: hold });
+    res.json(hold);
   });
 
   api.post('/admin/v1/accounts/{accountId}/holds/{holdId}/chargeback', async (req, res) => {
-    res.json(toApiTransaction(await chargebackHold(deps, req.params.accountId, req.params.holdId, req.body?.amountCents), 'single'));
+    const charge = toApiTransaction(await chargebackHold(deps, req.params.accountId, req.params.holdId, req.body?.amountCents), 'single');
+    await audited(deps, req, res, { action: 'hold.chargeback', target: { type: 'hold', id: req.params.holdId }, accountId: req.params.accountId, after: charge });
+    res.json(charge);
   });
 }

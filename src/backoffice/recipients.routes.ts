@@ -1,10 +1,18 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
 import { requireAccount } from '../accounts/account.service.ts';
-import type { RecipientStatus } from '../db/schema.ts';
+import type { RecipientRow, RecipientStatus } from '../db/schema.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
-import { approveRecipient, deactivateRecipient, recipientsOfAccount, rejectRecipient } from '../recipients/recipient.review.ts';
+import {
+  approveRecipient,
+  deactivateRecipient,
+  recipientOfAccount,
+  recipientQueue,
+  recipientsOfAccount,
+  rejectRecipient,
+} from '../recipients/recipient.review.ts';
+import { audited } from './audit.ts';
 import { toAdminRecipient } from './recipients.mapper.ts';
 
 /** Back office, openapi/admin/paths/recipients: the compliance review of third-party recipients. */
@@ -18,16 +26,45 @@ export function recipientRoutes(router: Router, deps: Deps): void {
     res.json({ recipients: rows.map(toAdminRecipient), count: rows.length });
   });
 
+  /** Reads the recipient, applies the review decision, writes the audit entry. */
+  async function review(
+    req: Parameters<typeof audited>[1],
+    res: Parameters<typeof audited>[2],
+    action: string,
+    params: { accountId: string; recipientId: string },
+    decide: () => Promise<RecipientRow>,
+  ) {
+    const before = toAdminRecipient(await recipientOfAccount(deps, params.accountId, params.recipientId));
+    const after = toAdminRecipient(await decide());
+    await audited(deps, req, res, { action, target: { type: 'recipient', id: after.recipientId }, accountId: params.accountId, before, after });
+    return after;
+  }
+
+  api.get('/admin/v1/recipients', async (req, res) => {
+    // Validated by the spec: one of the recipient statuses; limit 1..100.
+    const status = (req.query.status ?? 'pending_review') as RecipientStatus;
+    const rows = await recipientQueue(deps, status, req.query.limit === undefined ? 50 : Number(req.query.limit));
+    res.json({
+      recipients: rows.map(({ account_legal_name, ...row }) => ({ accountId: row.account_id, accountLegalName: account_legal_name, recipient: toAdminRecipient(row) })),
+      count: rows.length,
+    });
+  });
+
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/approve', async (req, res) => {
-    res.json(toAdminRecipient(await approveRecipient(deps, req.params.accountId, req.params.recipientId)));
+    res.json(await review(req, res, 'recipient.approve', req.params, () => approveRecipient(deps, req.params.accountId, req.params.recipientId)));
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/reject', async (req, res) => {
-    res.json(toAdminRecipient(await rejectRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note)));
+    res.json(await review(req, res, 'recipient.reject', req.params, () => rejectRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note)));
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/deactivate', async (req, res) => {
-    const result = await deactivateRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note);
-    res.json({ recipient: toAdminRecipient(result.recipient), cancelledWithdrawals: result.cancelledWithdrawals });
+    let cancelledWithdrawals: string[] = [];
+    const recipient = await review(req, res, 'recipient.deactivate', req.params, async () => {
+      const result = await deactivateRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note);
+      cancelledWithdrawals = result.cancelledWithdrawals;
+      return result.recipient;
+    });
+    res.json({ recipient, cancelledWithdrawals });
   });
 }

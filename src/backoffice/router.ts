@@ -9,7 +9,9 @@ import { accountRoutes } from './accounts.routes.ts';
 import { apiKeyRoutes } from './apiKeys.routes.ts';
 import { holdRoutes } from './holds.routes.ts';
 import { ledgerRoutes } from './ledger.routes.ts';
-import { operatorAuth } from './operatorAuth.ts';
+import { backofficeAccess } from '../http/backofficeAccess.ts';
+import { operatorRoutes } from './operators.routes.ts';
+import { sessionRoutes } from './session.routes.ts';
 import { recipientRoutes } from './recipients.routes.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
@@ -19,15 +21,18 @@ const JSON_BODY_LIMIT = '64kb';
 
 /**
  * The back office under /admin/v1, one route file per resource as `openapi/admin/paths/` is split: unknown
- * route or method (404/405) → operator token (401) → JSON → validation against openapi/admin → the
- * operation. Failures answer in English, from the operator catalogue.
+ * route or method (404/405) → the automation token or an operator's console session, with the CSRF
+ * token and the operation's roles (401/403) → JSON → validation against openapi/admin → the operation.
+ * Every action is written to the audit log. Failures answer in English, from the operator catalogue.
  */
 export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: string): Router {
   const router = Router();
   router.use(routeGuard(spec, { notFound: operatorMessages.routeNotFound, methodNotAllowed: operatorMessages.methodNotAllowed }));
-  router.use(operatorAuth(operatorToken));
+  router.use(backofficeAccess(deps, spec, operatorToken));
   router.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   router.use(openApiValidator(spec, deps.config.validateResponses));
+  sessionRoutes(router, deps);
+  operatorRoutes(router, deps);
   accountRoutes(router, deps);
   apiKeyRoutes(router, deps);
   webhookRoutes(router, deps);

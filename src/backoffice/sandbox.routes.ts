@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
+import type { TransactionRow } from '../db/schema.ts';
 import { endCharge, failCharge, payCharge, refundCharge } from '../charges/charge.sandbox.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { reconcileWithdrawals } from '../jobs/reconcileWithdrawals.ts';
@@ -7,6 +8,7 @@ import type { Deps } from '../platform/deps.ts';
 import { requireSimulatedProvider } from '../provider/simulated.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
+import { audited } from './audit.ts';
 
 /**
  * Back office, openapi/admin/paths/sandbox: what the simulated PSP can be told to do (pay, expire, cancel,
@@ -15,64 +17,74 @@ import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
  */
 export function sandboxRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
+  /** Every sandbox action is audited like any other back-office action. */
+  const done = async (req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, row: TransactionRow) => {
+    const transaction = toApiTransaction(row, 'single');
+    await audited(deps, req, res, { action, target: { type: 'transaction', id: row.id }, accountId: row.account_id, after: transaction });
+    return transaction;
+  };
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/pay', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(toApiTransaction(await payCharge(deps, req.params.transactionId, req.body ?? {}), 'single'));
+    res.json(await done(req, res, 'sandbox.charge.pay', await payCharge(deps, req.params.transactionId, req.body ?? {})));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/expire', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(toApiTransaction(await endCharge(deps, req.params.transactionId, 'expired'), 'single'));
+    res.json(await done(req, res, 'sandbox.charge.expire', await endCharge(deps, req.params.transactionId, 'expired')));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/cancel', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(toApiTransaction(await endCharge(deps, req.params.transactionId, 'cancelled'), 'single'));
+    res.json(await done(req, res, 'sandbox.charge.cancel', await endCharge(deps, req.params.transactionId, 'cancelled')));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/fail', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(toApiTransaction(await failCharge(deps, req.params.transactionId), 'single'));
+    res.json(await done(req, res, 'sandbox.charge.fail', await failCharge(deps, req.params.transactionId)));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(toApiTransaction(await refundCharge(deps, req.params.transactionId, req.body.amountCents), 'single'));
+    res.json(await done(req, res, 'sandbox.charge.refund', await refundCharge(deps, req.params.transactionId, req.body.amountCents)));
   });
 
-  api.post('/admin/v1/sandbox/provider/outcomes', (req, res) => {
+  api.post('/admin/v1/sandbox/provider/outcomes', async (req, res) => {
     const provider = requireSimulatedProvider(deps);
     provider.queueOutcome(req.body.operation, req.body.outcome, req.body.count ?? 1);
+    await audited(deps, req, res, { action: 'sandbox.provider.queue', target: { type: 'provider', id: null }, after: req.body });
     res.json({ pending: provider.pendingOutcomes() });
   });
 
-  api.delete('/admin/v1/sandbox/provider/outcomes', (_req, res) => {
+  api.delete('/admin/v1/sandbox/provider/outcomes', async (req, res) => {
     const provider = requireSimulatedProvider(deps);
     provider.clearOutcomes();
+    await audited(deps, req, res, { action: 'sandbox.provider.clear', target: { type: 'provider', id: null } });
     res.json({ pending: provider.pendingOutcomes() });
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/settle', async (req, res) => {
     const id = req.params.transactionId;
     const beneficiary = req.body?.beneficiary;
-    res.json(toApiTransaction(await applySandboxAction(deps, id, (psp) => psp.settle(id, beneficiary)), 'single'));
+    res.json(await done(req, res, 'sandbox.withdrawal.settle', await applySandboxAction(deps, id, (psp) => psp.settle(id, beneficiary))));
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/reject', async (req, res) => {
     const id = req.params.transactionId;
     const { refusedCode, refusedReason } = req.body;
-    res.json(toApiTransaction(await applySandboxAction(deps, id, (psp) => psp.reject(id, refusedCode, refusedReason)), 'single'));
+    res.json(await done(req, res, 'sandbox.withdrawal.reject', await applySandboxAction(deps, id, (psp) => psp.reject(id, refusedCode, refusedReason))));
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/return', async (req, res) => {
     const id = req.params.transactionId;
     const { amountCents } = req.body;
-    res.json(toApiTransaction(await applySandboxAction(deps, id, (psp) => psp.returnTransfer(id, amountCents)), 'single'));
+    res.json(await done(req, res, 'sandbox.withdrawal.return', await applySandboxAction(deps, id, (psp) => psp.returnTransfer(id, amountCents))));
   });
 
-  api.post('/admin/v1/sandbox/reconcile', async (_req, res) => {
+  api.post('/admin/v1/sandbox/reconcile', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json({ examined: await reconcileWithdrawals(deps) });
+    const examined = await reconcileWithdrawals(deps);
+    await audited(deps, req, res, { action: 'sandbox.reconcile', target: { type: 'worker', id: null }, after: { examined } });
+    res.json({ examined });
   });
 }

@@ -4,7 +4,8 @@ import { requireAccount } from '../accounts/account.service.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { attemptsOf, dispatchOnce, resendEvent } from '../webhooks/delivery.service.ts';
-import { createEndpoint, deleteEndpoint, endpointsOf, rotateSecret, updateEndpoint } from '../webhooks/endpoint.service.ts';
+import { createEndpoint, deleteEndpoint, endpointsOf, findEndpoint, rotateSecret, updateEndpoint } from '../webhooks/endpoint.service.ts';
+import { audited } from './audit.ts';
 import { toAdminAttempt, toAdminEndpoint } from './webhooks.mapper.ts';
 
 const DEFAULT_ATTEMPT_LIMIT = 50;
@@ -16,7 +17,9 @@ export function webhookRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/accounts/{accountId}/webhooks', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
     const { row, secret } = await createEndpoint(deps, account.id, req.body);
-    res.status(201).json({ ...toAdminEndpoint(row), secret });
+    const endpoint = toAdminEndpoint(row);
+    await audited(deps, req, res, { action: 'webhook.create', target: { type: 'webhook', id: endpoint.endpointId }, accountId: account.id, after: endpoint });
+    res.status(201).json({ ...endpoint, secret });
   });
 
   api.get('/admin/v1/accounts/{accountId}/webhooks', async (req, res) => {
@@ -26,16 +29,27 @@ export function webhookRoutes(router: Router, deps: Deps): void {
   });
 
   api.patch('/admin/v1/accounts/{accountId}/webhooks/{endpointId}', async (req, res) => {
-    res.json(toAdminEndpoint(await updateEndpoint(deps, req.params.accountId, req.params.endpointId, req.body)));
+    const before = toAdminEndpoint(await findEndpoint(deps, req.params.accountId, req.params.endpointId));
+    const after = toAdminEndpoint(await updateEndpoint(deps, req.params.accountId, req.params.endpointId, req.body));
+    await audited(deps, req, res, { action: 'webhook.update', target: { type: 'webhook', id: after.endpointId }, accountId: req.params.accountId, before, after });
+    res.json(after);
   });
 
   api.delete('/admin/v1/accounts/{accountId}/webhooks/{endpointId}', async (req, res) => {
+    const before = toAdminEndpoint(await findEndpoint(deps, req.params.accountId, req.params.endpointId));
     await deleteEndpoint(deps, req.params.accountId, req.params.endpointId);
+    await audited(deps, req, res, { action: 'webhook.delete', target: { type: 'webhook', id: before.endpointId }, accountId: req.params.accountId, before, after: null });
     res.json({ endpointId: req.params.endpointId, deleted: true });
   });
 
   api.post('/admin/v1/accounts/{accountId}/webhooks/{endpointId}/rotate-secret', async (req, res) => {
     const rotated = await rotateSecret(deps, req.params.accountId, req.params.endpointId);
+    await audited(deps, req, res, {
+      action: 'webhook.rotateSecret',
+      target: { type: 'webhook', id: req.params.endpointId },
+      accountId: req.params.accountId,
+      after: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
+    });
     res.json({ endpointId: req.params.endpointId, ...rotated });
   });
 
@@ -49,10 +63,13 @@ export function webhookRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/accounts/{accountId}/events/{eventId}/resend', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
     const deliveries = await resendEvent(deps, account.id, req.params.eventId, req.body?.endpointId);
+    await audited(deps, req, res, { action: 'event.resend', target: { type: 'event', id: req.params.eventId }, accountId: account.id, after: { deliveries } });
     res.status(202).json({ eventId: req.params.eventId, deliveries });
   });
 
-  api.post('/admin/v1/webhooks/dispatch', async (_req, res) => {
-    res.json({ attempted: await dispatchOnce(deps) });
+  api.post('/admin/v1/webhooks/dispatch', async (req, res) => {
+    const attempted = await dispatchOnce(deps);
+    await audited(deps, req, res, { action: 'webhooks.dispatch', target: { type: 'worker', id: null }, after: { attempted } });
+    res.json({ attempted });
   });
 }

@@ -9,8 +9,10 @@ import {
   cancelWithdrawal,
   rejectWithdrawal,
   thirdPartyAlerts,
+  withdrawalForReview,
   withdrawalsForReview,
 } from '../withdrawals/withdrawal.review.ts';
+import { audited } from './audit.ts';
 import { toAdminAlert, toAdminWithdrawal } from './withdrawals.mapper.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -30,18 +32,26 @@ export function withdrawalRoutes(router: Router, deps: Deps): void {
     res.json({ withdrawals: rows.map(toAdminWithdrawal), count: rows.length });
   });
 
+  /** Reads the withdrawal, applies the decision, writes the audit entry. */
+  async function decide(req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, transactionId: string, apply: () => Promise<TransactionRow>) {
+    const before = toAdminWithdrawal(await withdrawalForReview(deps, transactionId));
+    const row = await apply();
+    await audited(deps, req, res, { action, target: { type: 'withdrawal', id: row.id }, accountId: row.account_id, before, after: toAdminWithdrawal(row) });
+    return toApiTransaction(row, 'single');
+  }
+
   api.post('/admin/v1/withdrawals/{transactionId}/approve', async (req, res) => {
-    res.json(toApiTransaction(await approveWithdrawal(deps, req.params.transactionId), 'single'));
+    res.json(await decide(req, res, 'withdrawal.approve', req.params.transactionId, () => approveWithdrawal(deps, req.params.transactionId)));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/reject', async (req, res) => {
-    res.json(toApiTransaction(await rejectWithdrawal(deps, req.params.transactionId, req.body?.reason), 'single'));
+    res.json(await decide(req, res, 'withdrawal.reject', req.params.transactionId, () => rejectWithdrawal(deps, req.params.transactionId, req.body?.reason)));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/cancel', async (req, res) => {
     const reason = req.body?.reason;
     const refusal = reason === undefined ? undefined : { code: 'CANCELLED_BY_REQUEST', reason };
-    res.json(toApiTransaction(await cancelWithdrawal(deps, req.params.transactionId, refusal), 'single'));
+    res.json(await decide(req, res, 'withdrawal.cancel', req.params.transactionId, () => cancelWithdrawal(deps, req.params.transactionId, refusal)));
   });
 
   api.get('/admin/v1/withdrawal-alerts', async (req, res) => {

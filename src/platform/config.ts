@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { OperatorRole } from '../db/schema.ts';
 
 /**
  * Configuration comes from environment variables only; each one is documented in the README.
@@ -20,6 +21,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Bearer token of the back-office API; generated into the data directory when absent. */
   adminToken: string | undefined;
+  /** The roles the automation token acts with (ADMIN_TOKEN_ROLES, comma-separated; default every role outside production, `support` in production). */
+  adminTokenRoles: OperatorRole[];
   /** Create the demo account and print its API key at start-up when the database has no account. */
   seedDemo: boolean;
   /** How long an API key lookup (key + account status) may be served from cache. */
@@ -61,6 +64,16 @@ function parsePort(raw: string | undefined, fallback: number): number {
   return port;
 }
 
+const ROLES: readonly OperatorRole[] = ['support', 'compliance', 'finance', 'admin'];
+
+function parseRoles(raw: string | undefined, fallback: OperatorRole[]): OperatorRole[] {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const roles = raw.split(',').map((role) => role.trim()).filter((role) => role !== '');
+  const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
+  if (unknown.length > 0 || roles.length === 0) throw new Error(`ADMIN_TOKEN_ROLES must be a comma-separated list of ${ROLES.join(', ')}; got '${raw}'`);
+  return roles as OperatorRole[];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   const authCacheTtlMs = Number(env.AUTH_CACHE_TTL_MS ?? 5000);
@@ -78,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: parseBool(env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     adminToken: env.ADMIN_TOKEN || undefined,
+    adminTokenRoles: parseRoles(env.ADMIN_TOKEN_ROLES, nodeEnv === 'production' ? ['support'] : ['support', 'compliance', 'finance', 'admin']),
     seedDemo: parseBool(env.SEED_DEMO, true),
     authCacheTtlMs,
     simSettleAfterMs: env.SIM_SETTLE_AFTER_MS === 'never' ? null : Number(env.SIM_SETTLE_AFTER_MS ?? 3000),

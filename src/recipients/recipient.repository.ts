@@ -128,3 +128,17 @@ export function listRecipientsOfAccount(db: Db, accountId: string, status?: Reci
   if (status !== undefined) query = query.where('status', '=', status);
   return query.orderBy('created_at').orderBy('id').execute();
 }
+
+/** Recipients of every account in one status with their account's legal name (read by join), oldest first. */
+export function listRecipientsInStatus(db: Db, status: RecipientStatus, limit: number): Promise<(RecipientRow & { account_legal_name: string })[]> {
+  return db
+    .selectFrom('recipients as r')
+    .innerJoin('accounts as a', 'a.id', 'r.account_id')
+    .selectAll('r')
+    .select('a.legal_name as account_legal_name')
+    .where('r.status', '=', status)
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+}

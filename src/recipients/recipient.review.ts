@@ -4,7 +4,7 @@ import type { Deps } from '../platform/deps.ts';
 import { listPendingApprovalFor } from '../transactions/transaction.repository.ts';
 import { cancelWithdrawal } from '../withdrawals/withdrawal.review.ts';
 import { RecipientInWrongStatus, RecipientNotFound } from './recipient.errors.ts';
-import { findRecipient, listRecipientsOfAccount, transitionRecipient } from './recipient.repository.ts';
+import { findRecipient, listRecipientsInStatus, listRecipientsOfAccount, transitionRecipient } from './recipient.repository.ts';
 
 /** Moves a recipient from one review state to another; 404 unknown, 409 when not in the expected state. */
 async function transition(
@@ -57,4 +57,16 @@ export async function deactivateRecipient(
 /** The back office's list of an account's recipients (every status, or one). */
 export function recipientsOfAccount(deps: Pick<Deps, 'db'>, accountId: string, status?: RecipientStatus): Promise<RecipientRow[]> {
   return listRecipientsOfAccount(deps.db, accountId, status);
+}
+
+/** One recipient of the account, in any state (the back office reads it before a review decision). */
+export async function recipientOfAccount(deps: Pick<Deps, 'db'>, accountId: string, recipientId: string): Promise<RecipientRow> {
+  const recipient = await findRecipient(deps.db, accountId, recipientId);
+  if (!recipient) throw new RecipientNotFound();
+  return recipient;
+}
+
+/** Recipients of every account in one status (the compliance queue: `pending_review`), oldest first. */
+export function recipientQueue(deps: Pick<Deps, 'db'>, status: RecipientStatus, limit: number) {
+  return listRecipientsInStatus(deps.db, status, limit);
 }

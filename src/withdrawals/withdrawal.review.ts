@@ -4,7 +4,7 @@ import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { findRecipient } from '../recipients/recipient.repository.ts';
-import { listWithdrawals, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findTransactionById, listWithdrawals, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { listWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { findAccount } from '../accounts/account.repository.ts';
@@ -114,4 +114,11 @@ export function thirdPartyAlerts(
   filter: { accountId?: string | undefined; limit: number },
 ): Promise<WithdrawalAlertRow[]> {
   return listWithdrawalAlerts(deps.db, filter);
+}
+
+/** A withdrawal as the back office reads it before a decision (internal states are not found). */
+export async function withdrawalForReview(deps: Pick<Deps, 'db'>, transactionId: string): Promise<TransactionRow> {
+  const row = await findTransactionById(deps.db, transactionId);
+  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
+  return row;
 }

@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/dashboard-types.ts';
 import { currentTotp } from '../../src/identity/totp.ts';
 import type { Gateway } from './gateway.ts';
@@ -66,4 +67,27 @@ export async function lastMailLink(gateway: Gateway, to: string): Promise<{ subj
 /** The code an authenticator app shows now for a seed (the clock is the gateway's). */
 export function totpNow(gateway: Gateway, secret: string, stepsAhead = 0): string {
   return currentTotp(secret, gateway.clock.now() + stepsAhead * 30_000);
+}
+
+/** A browser of the console (the back office with an operator's session cookie and CSRF token). */
+export function consoleBrowser(gateway: Gateway): { api: Client<AdminPaths>; withoutCsrf: Client<AdminPaths> } {
+  let cookie: string | undefined;
+  let csrf: string | undefined;
+  const jarFetch = (sendCsrf: boolean) => async (input: Request): Promise<Response> => {
+    const headers = new Headers(input.headers);
+    if (cookie) headers.set('cookie', `pixgate_console=${cookie}`);
+    if (sendCsrf && csrf) headers.set('x-csrf-token', csrf);
+    const response = await fetch(new Request(input, { headers }));
+    const set = response.headers.get('set-cookie');
+    if (set) cookie = /pixgate_console=([^;]*)/.exec(set)?.[1] || undefined;
+    if (response.ok && response.headers.get('content-type')?.includes('json')) {
+      const body = (await response.clone().json()) as { csrfToken?: unknown };
+      if (typeof body.csrfToken === 'string') csrf = body.csrfToken;
+    }
+    return response;
+  };
+  return {
+    api: createClient<AdminPaths>({ baseUrl: gateway.adminBaseUrl, fetch: jarFetch(true) }),
+    withoutCsrf: createClient<AdminPaths>({ baseUrl: gateway.adminBaseUrl, fetch: jarFetch(false) }),
+  };
 }

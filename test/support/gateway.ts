@@ -27,6 +27,8 @@ const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
 
 export interface Gateway {
   baseUrl: string;
+  /** Where the back office and the console answer (the admin listener). */
+  adminBaseUrl: string;
   api: Client<paths>;
   admin: Client<AdminPaths>;
   clock: ManualClock;
@@ -92,6 +94,7 @@ export async function startGateway(
   const as = (apiKey: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
   return {
     baseUrl,
+    adminBaseUrl: directUrl,
     api: createClient<paths>({ baseUrl }),
     admin: createClient<AdminPaths>({ baseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
     clock,
