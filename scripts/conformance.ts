@@ -168,7 +168,7 @@ async function main(): Promise<number> {
   console.log(`conformance: gateway listening on ${server.baseUrl} (log: ${relativeToRoot(SERVER_LOG)})`);
   if (interrupted) return 130;
 
-  const merchant = await provisionMerchant(server.baseUrl, adminToken);
+  const merchant = await provisionMerchant(server, adminToken);
   console.log(`conformance: merchant ${merchant.accountId} provisioned, funded with ${merchant.fundedCents} cents`);
   if (interrupted) return 130;
 

@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     env: {
       ...process.env,
       PORT: '0',
+      ADMIN_PORT: '0',
       PIXGATE_DATA_DIR: join(dataRoot, 'pglite'),
       DATABASE_URL: '',
       ADMIN_TOKEN: adminToken,
@@ -67,8 +68,9 @@ async function main(): Promise<void> {
   };
   try {
     const base = await waitFor(() => /listening on (http:\/\/\S+)/.exec(output)?.[1], 'the gateway to start');
-    console.log(`Gateway listening on ${base}`);
-    const admin = (method: string, path: string, body?: unknown) => call(base, adminToken, method, path, body);
+    const adminBase = await waitFor(() => /Back office listening on (http:\/\/\S+)/.exec(output)?.[1], 'the back office to start');
+    console.log(`Gateway listening on ${base}, back office on ${adminBase}`);
+    const admin = (method: string, path: string, body?: unknown) => call(adminBase, adminToken, method, path, body);
 
     const account = (await admin('POST', '/admin/v1/accounts', {
       legalName: 'Loja Demo Webhooks Ltda',

@@ -212,8 +212,9 @@ async function generate(stageDir: string): Promise<void> {
     files.set('docs/webhooks.html', asyncApiPage(webhooksTitle, asyncapi));
     if (admin !== undefined) {
       const adminTitle = documentTitle(admin, 'PixGate back office API');
+      // Served by the service team's listener only (/docs/admin.html there), so not linked from the
+      // merchant host's index.
       files.set('docs/admin.html', redocPage(adminTitle, admin));
-      entries.push({ href: 'admin.html', title: adminTitle, description: 'back-office API reference (OpenAPI)' });
     }
     const dashboardTitle = documentTitle(dashboard, 'PixGate dashboard API');
     files.set('docs/dashboard.html', redocPage(dashboardTitle, dashboard));

@@ -1,6 +1,6 @@
 /**
  * Where the back office is and how to authenticate, from the environment only:
- * - base URL: `PIXGATE_ADMIN_URL`, else `http://127.0.0.1:${PORT:-3000}`;
+ * - base URL: `PIXGATE_ADMIN_URL`, else `http://127.0.0.1:${ADMIN_PORT:-3001}` (the service team's listener);
  * - operator token: `ADMIN_TOKEN`, else the file the server generates when ADMIN_TOKEN is unset,
  *   `<PIXGATE_DATA_DIR>/../admin-token` (`.data/admin-token` with the default data directory), relative
  *   to the working directory.
@@ -12,13 +12,13 @@ import { CliError } from './errors.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const DEFAULT_PORT = '3000';
+const DEFAULT_ADMIN_PORT = '3001';
 /** The server's default PIXGATE_DATA_DIR is `.data/pglite`; the token sits beside it. */
 const DEFAULT_DATA_DIR = path.join('.data', 'pglite');
 
 export function adminBaseUrl(env: Env): string {
   const explicit = env['PIXGATE_ADMIN_URL'];
-  const raw = explicit !== undefined && explicit !== '' ? explicit : `http://127.0.0.1:${env['PORT'] || DEFAULT_PORT}`;
+  const raw = explicit !== undefined && explicit !== '' ? explicit : `http://127.0.0.1:${env['ADMIN_PORT'] || DEFAULT_ADMIN_PORT}`;
   return raw.replace(/\/+$/, '');
 }
 

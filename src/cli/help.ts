@@ -49,7 +49,7 @@ export function generalHelp(sections: readonly CommandSection[]): string {
     'its options. Amounts are integer cents (1000 = R$ 10,00); times are printed in UTC.',
     '',
     'Environment:',
-    '  PIXGATE_ADMIN_URL  admin API address (default http://127.0.0.1:$PORT, PORT defaulting to 3000)',
+    '  PIXGATE_ADMIN_URL  admin API address (default http://127.0.0.1:$ADMIN_PORT, ADMIN_PORT defaulting to 3001)',
     '  ADMIN_TOKEN        operator token; when unset, read from <PIXGATE_DATA_DIR>/../admin-token',
     '                     (.data/admin-token under the current directory by default)',
     '',

@@ -81,7 +81,7 @@ export async function send(connection: Connection, request: AdminRequest): Promi
   } catch (error) {
     throw new CliError(
       `Cannot reach the PixGate admin API at ${connection.baseUrl} (${unreachableReason(error)}). ` +
-        'Is the server running? Set PIXGATE_ADMIN_URL (or PORT) if it listens elsewhere.',
+        'Is the server running? Set PIXGATE_ADMIN_URL (or ADMIN_PORT) if it listens elsewhere.',
       EXIT_UNREACHABLE,
     );
   }

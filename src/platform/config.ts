@@ -13,6 +13,9 @@ export interface Config {
   databasePoolSize: number;
   port: number;
   host: string;
+  /** The service team's own listener (back office, console, admin docs): never the merchant host. */
+  adminPort: number;
+  adminHost: string;
   /** 'production' turns response validation off (see the benchmark) and enforces webhook URL safety. */
   nodeEnv: string;
   /** Validate responses against the spec (default: on except in production). */
@@ -57,10 +60,10 @@ function parseBool(raw: string | undefined, fallback: boolean): boolean {
   return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
 }
 
-function parsePort(raw: string | undefined, fallback: number): number {
+function parsePort(raw: string | undefined, fallback: number, name = 'PORT'): number {
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got '${raw}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got '${raw}'`);
   return port;
 }
 
@@ -87,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: Number(env.DATABASE_POOL_SIZE ?? 20),
     port: parsePort(env.PORT, 3000),
     host: env.HOST ?? '127.0.0.1',
+    adminPort: parsePort(env.ADMIN_PORT, 3001, 'ADMIN_PORT'),
+    adminHost: env.ADMIN_HOST ?? '127.0.0.1',
     nodeEnv,
     validateResponses: parseBool(env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -15,9 +15,10 @@ const run = promisify(execFile);
 let server: ChildProcess;
 let output = '';
 let baseUrl = '';
+let adminBaseUrl = '';
 let apiKey = '';
 const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-newcomer-'));
-const env = { ...process.env, PORT: '0', PIXGATE_DATA_DIR: join(dataRoot, 'pglite'), ADMIN_TOKEN: '', DATABASE_URL: '' };
+const env = { ...process.env, PORT: '0', ADMIN_PORT: '0', PIXGATE_DATA_DIR: join(dataRoot, 'pglite'), ADMIN_TOKEN: '', DATABASE_URL: '' };
 
 beforeAll(async () => {
   server = spawn(process.execPath, ['src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,6 +30,7 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   baseUrl = /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+  adminBaseUrl = /Back office listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
   apiKey = /^\s+(pixg_[0-9a-f]{64})$/m.exec(output)?.[1] ?? '';
 }, 90_000);
 
@@ -65,7 +67,7 @@ describe('npm start, then a charge paid through the back-office CLI', () => {
     const { transactionId } = (await created.json()) as { transactionId: string };
 
     const cli = await run(process.execPath, ['src/cli/main.ts', 'charges:pay', transactionId, '--json'], {
-      env: { ...env, PIXGATE_ADMIN_URL: baseUrl },
+      env: { ...env, PIXGATE_ADMIN_URL: adminBaseUrl },
     });
     expect(JSON.parse(cli.stdout)).toMatchObject({ transactionId, status: 'paid' });
 

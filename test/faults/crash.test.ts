@@ -163,7 +163,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
     database = await createTestDatabase('pixgate_crash');
     handle = await openTestDb(database.url);
     live = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
-    merchant = await provisionMerchant(live.baseUrl, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
+    merchant = await provisionMerchant(live, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
 
     await runLoad();
     stats.strandedAfterLoad = (await sendsInFlight(handle.db)).length;

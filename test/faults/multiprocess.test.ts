@@ -42,6 +42,7 @@ let servers: ServerProcess[] = [];
 
 /** The base URL of the process that serves the i-th request (round-robin). */
 const processFor = (i: number) => servers[i % PROCESSES]!.baseUrl;
+const backOfficeFor = (i: number) => servers[i % PROCESSES]!.adminBaseUrl;
 
 const withdrawal = (externalRef?: string) => ({
   amountCents: 1_000,
@@ -62,7 +63,7 @@ async function concurrently<T>(count: number, request: (i: number) => Promise<T>
 
 /** Provisions through one process and warms every process's key cache, so later requests race evenly. */
 async function merchantOnAll(settings: Record<string, unknown>, fundingCents = 0): Promise<Merchant> {
-  const merchant = await provisionMerchant(servers[0]!.baseUrl, ADMIN_TOKEN, settings, fundingCents);
+  const merchant = await provisionMerchant(servers[0]!, ADMIN_TOKEN, settings, fundingCents);
   await Promise.all(servers.map((server) => callOk(server.baseUrl, merchant.apiKey, 'GET', '/v1/balance')));
   return merchant;
 }
@@ -185,7 +186,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     const receiver = await startReceiver(() => 200);
     try {
       const merchant = await merchantOnAll(RELAXED_LIMITS);
-      const endpoint = (await callOk(servers[1]!.baseUrl, ADMIN_TOKEN, 'POST', `/admin/v1/accounts/${merchant.accountId}/webhooks`, {
+      const endpoint = (await callOk(servers[1]!.adminBaseUrl, ADMIN_TOKEN, 'POST', `/admin/v1/accounts/${merchant.accountId}/webhooks`, {
         url: `${receiver.url}/webhooks/pixgate`,
       })) as { secret: string };
       const charges: string[] = [];
@@ -197,7 +198,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
       }
       for (let batch = 0; batch < 5; batch += 1) {
         await concurrently(20, (i) =>
-          callOk(processFor(i), ADMIN_TOKEN, 'POST', `/admin/v1/sandbox/charges/${charges[batch * 20 + i]}/pay`, {}),
+          callOk(backOfficeFor(i), ADMIN_TOKEN, 'POST', `/admin/v1/sandbox/charges/${charges[batch * 20 + i]}/pay`, {}),
         );
       }
       await waitFor('100 webhook deliveries', 30_000, async () => (receiver.received.length >= 100 ? true : undefined), 100);

@@ -84,8 +84,8 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     handle = await openTestDb(database.url);
     const first = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
     server = first;
-    const accepted = await provisionMerchant(first.baseUrl, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
-    const unsent = await provisionMerchant(first.baseUrl, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
+    const accepted = await provisionMerchant(first, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
+    const unsent = await provisionMerchant(first, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
 
     // 1. "accepted": block the outbox, send, wait until the PSP holds the order.
     const outboxLock = await lockTable('outbox_events');

@@ -5,7 +5,8 @@ import { createTempDatabase } from '../../scripts/lib/postgres.ts';
 import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
 import { Authenticator } from '../../src/accounts/auth.ts';
-import { createApp } from '../../src/app.ts';
+import type { Express } from 'express';
+import { createAdminApp, createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
@@ -81,11 +82,15 @@ export async function startGateway(
     mailer: createMailer({ db: handle.db, clock, logger, smtpUrl: undefined, from: 'PixGate <teste@pixgate.local>', outboxUrl: undefined }),
     secretsKey: TEST_SECRETS_KEY,
   };
-  const app = createApp(deps, { operatorToken: ADMIN_TOKEN });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
+  // The merchant host and the service team's own listener, as `npm start` runs them.
+  const listen = (app: Express): Promise<Server> =>
+    new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+  const server = await listen(createApp(deps));
+  const adminServer = await listen(createAdminApp(deps, { operatorToken: ADMIN_TOKEN }));
   const directUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const adminBaseUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
   // `npm run test:proxy`: every merchant response goes through Prism's validating proxy
   // (scripts/lib/prism-proxy.ts), which bypasses what Prism cannot forward faithfully (admin paths, no
   // bearer, malformed bodies) so every test keeps its own expectations.
@@ -94,9 +99,9 @@ export async function startGateway(
   const as = (apiKey: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
   return {
     baseUrl,
-    adminBaseUrl: directUrl,
+    adminBaseUrl,
     api: createClient<paths>({ baseUrl }),
-    admin: createClient<AdminPaths>({ baseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    admin: createClient<AdminPaths>({ baseUrl: adminBaseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
     clock,
     provider,
     deps,
@@ -105,8 +110,10 @@ export async function startGateway(
     close: async () => {
       const violations = proxy?.violations() ?? [];
       await proxy?.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const listening of [server, adminServer]) {
+        listening.closeAllConnections();
+        await new Promise<void>((resolve) => listening.close(() => resolve()));
+      }
       await handle.close();
       await drop();
       if (violations.length > 0) throw new Error(`responses that break the spec (Prism):\n${violations.join('\n')}`);

@@ -27,6 +27,8 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
 }
 
 export interface ServerProcess {
+  /** The service team's listener (back office). */
+  adminBaseUrl: string;
   baseUrl: string;
   pid: number;
   /** Everything the process wrote, stdout and stderr interleaved. */
@@ -64,6 +66,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       ...process.env,
       DATABASE_URL: options.databaseUrl,
       PORT: '0',
+      ADMIN_PORT: '0',
       HOST: '127.0.0.1',
       SEED_DEMO: 'false',
       ADMIN_TOKEN: options.adminToken,
@@ -81,7 +84,11 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
 
   const deadline = Date.now() + START_TIMEOUT_MS;
   let baseUrl: string | undefined;
-  while (!(baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1])) {
+  let adminBaseUrl: string | undefined;
+  while (
+    !(baseUrl = /PixGate listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]) ||
+    !(adminBaseUrl = /Back office listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1])
+  ) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`gateway process did not start:\n${output}`);
@@ -95,6 +102,7 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
   };
   return {
     baseUrl,
+    adminBaseUrl,
     pid: child.pid ?? -1,
     output: () => output,
     loggedErrors: () => output.split('\n').filter((line) => line.startsWith('{"level":"error"')),
@@ -188,32 +196,33 @@ export interface Merchant {
 
 /**
  * An approved account with one API key, its settings patched, funded by paid charges (fee 0 with the
- * relaxed settings), all through the back office of `baseUrl`.
+ * relaxed settings), all through the back office of `server`.
  */
 export async function provisionMerchant(
-  baseUrl: string,
+  server: { baseUrl: string; adminBaseUrl: string },
   adminToken: string,
   settings: Record<string, unknown>,
   fundingCents = 0,
 ): Promise<Merchant> {
-  const account = (await callOk(baseUrl, adminToken, 'POST', '/admin/v1/accounts', {
+  const { baseUrl, adminBaseUrl } = server;
+  const account = (await callOk(adminBaseUrl, adminToken, 'POST', '/admin/v1/accounts', {
     legalName: 'Loja Falhas Ltda',
     responsibleCpf: HOLDER_CPF,
     companyCnpj: '11222333000181',
     email: 'financeiro@lojafalhas.com.br',
     kycStatus: 'approved',
   })) as { accountId: string };
-  const key = (await callOk(baseUrl, adminToken, 'POST', `/admin/v1/accounts/${account.accountId}/api-keys`, {
+  const key = (await callOk(adminBaseUrl, adminToken, 'POST', `/admin/v1/accounts/${account.accountId}/api-keys`, {
     label: 'faults',
   })) as { apiKey: string };
-  await callOk(baseUrl, adminToken, 'PATCH', `/admin/v1/accounts/${account.accountId}`, settings);
+  await callOk(adminBaseUrl, adminToken, 'PATCH', `/admin/v1/accounts/${account.accountId}`, settings);
   // The default charge range tops out at R$ 100.000,00: fund in charges of at most that.
   for (let left = fundingCents; left > 0; left -= 10_000_000) {
     const charge = (await callOk(baseUrl, key.apiKey, 'POST', '/v1/pix', {
       amountCents: Math.min(left, 10_000_000),
       customer: CUSTOMER,
     })) as { transactionId: string };
-    await callOk(baseUrl, adminToken, 'POST', `/admin/v1/sandbox/charges/${charge.transactionId}/pay`, {});
+    await callOk(adminBaseUrl, adminToken, 'POST', `/admin/v1/sandbox/charges/${charge.transactionId}/pay`, {});
   }
   return { accountId: account.accountId, apiKey: key.apiKey };
 }

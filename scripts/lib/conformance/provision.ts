@@ -81,8 +81,9 @@ async function expectStatus(
   return json;
 }
 
-export async function provisionMerchant(baseUrl: string, adminToken: string): Promise<Merchant> {
-  const admin = (method: string, path: string, body?: unknown) => call(baseUrl, adminToken, method, path, body);
+export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl: string }, adminToken: string): Promise<Merchant> {
+  const { baseUrl } = server;
+  const admin = (method: string, path: string, body?: unknown) => call(server.adminBaseUrl, adminToken, method, path, body);
   const account = await expectStatus(
     'POST /admin/v1/accounts',
     201,

@@ -10,6 +10,8 @@ import { stopChild } from '../prism.ts';
 
 export interface GatewayProcess {
   baseUrl: string;
+  /** The back office (the service team's listener). */
+  adminBaseUrl: string;
   child: ChildProcess;
   /** Lines the server wrote with `"level":"error"` (JSON logger). */
   errorLines(): string[];
@@ -26,7 +28,8 @@ export interface GatewayOptions {
   readyTimeoutMs?: number;
 }
 
-const LISTENING = /listening on (https?:\/\/\S+)/;
+const LISTENING = /PixGate listening on (https?:\/\/\S+)/;
+const BACK_OFFICE = /Back office listening on (https?:\/\/\S+)/;
 
 export function startGatewayProcess(options: GatewayOptions): Promise<GatewayProcess> {
   const log = createWriteStream(options.logFile);
@@ -37,6 +40,7 @@ export function startGatewayProcess(options: GatewayOptions): Promise<GatewayPro
       DATABASE_URL: options.databaseUrl,
       HOST: '127.0.0.1',
       PORT: '0',
+      ADMIN_PORT: '0',
       ADMIN_TOKEN: options.adminToken,
       SEED_DEMO: 'false',
       NODE_ENV: 'test',
@@ -77,11 +81,12 @@ export function startGatewayProcess(options: GatewayOptions): Promise<GatewayPro
     const onData = (chunk: string) => {
       output += chunk;
       const match = LISTENING.exec(output);
-      if (!match?.[1]) return;
+      const backOffice = BACK_OFFICE.exec(output);
+      if (!match?.[1] || !backOffice?.[1]) return;
       clearTimeout(timer);
       child.stdout.removeListener('data', onData);
       child.removeListener('exit', onEarlyExit);
-      resolve({ baseUrl: match[1], child, errorLines: () => [...errors], stop });
+      resolve({ baseUrl: match[1], adminBaseUrl: backOffice[1], child, errorLines: () => [...errors], stop });
     };
     const onEarlyExit = (code: number | null) => {
       clearTimeout(timer);
