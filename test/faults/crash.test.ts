@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
   createTestDatabase,
@@ -10,7 +11,6 @@ import {
   killAll,
   NEEDS_POSTGRES,
   provisionMerchant,
-  RELAXED_LIMITS,
   sleep,
   startServer,
   TEST_DATABASE_URL,

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
 import { messages } from '../../src/http/messages.ts';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
   callOk,
@@ -13,7 +14,6 @@ import {
   killAll,
   NEEDS_POSTGRES,
   provisionMerchant,
-  RELAXED_LIMITS,
   sleep,
   startServer,
   TEST_DATABASE_URL,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
   createTestDatabase,
@@ -9,7 +10,6 @@ import {
   killAll,
   NEEDS_POSTGRES,
   provisionMerchant,
-  RELAXED_LIMITS,
   startServer,
   TEST_DATABASE_URL,
   waitFor,

@@ -14,6 +14,7 @@ import type { Deps } from '../../src/deps.ts';
 import type { Logger } from '../../src/http/errorMiddleware.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
+import { RELAXED_LIMITS } from './limits.ts';
 
 /**
  * Starts a real gateway in the test process on an ephemeral port, on PGlite (default) or, when
@@ -160,20 +161,11 @@ export const validCustomer = {
   document: { number: '529.982.247-25', type: 'cpf' },
 } as const;
 
-/** Raises an account's limits so a test is not throttled by what it does not test. */
+/** Raises an account's limits (RELAXED_LIMITS, then `extra`) so a test is not throttled by what it does not test. */
 export async function relaxLimits(gateway: Gateway, accountId: string, extra: Record<string, unknown> = {}): Promise<void> {
   const result = await gateway.admin.PATCH('/admin/v1/accounts/{accountId}', {
     params: { path: { accountId } },
-    body: {
-      withdrawalsPerSecond: 100_000,
-      withdrawalsPerMinute: 100_000,
-      withdrawalsPerHour: 100_000,
-      withdrawalDailyCapCents: 1_000_000_000,
-      withdrawalMonthlyCapCents: 10_000_000_000,
-      withdrawalMaxCents: 100_000_000,
-      chargeFeeBps: 0,
-      ...extra,
-    } as never,
+    body: { ...RELAXED_LIMITS, ...extra } as never,
   });
   if (result.response.status !== 200) throw new Error(`relaxLimits failed: ${JSON.stringify(result.error)}`);
 }

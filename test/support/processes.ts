@@ -169,26 +169,14 @@ export const CUSTOMER = {
   document: { number: '529.982.247-25', type: 'cpf' },
 } as const;
 
-/** Limits raised so a test is only throttled by what it tests (same values as test/support/gateway.ts). */
-export const RELAXED_LIMITS = {
-  withdrawalsPerSecond: 100_000,
-  withdrawalsPerMinute: 100_000,
-  withdrawalsPerHour: 100_000,
-  withdrawalDailyCapCents: 1_000_000_000,
-  withdrawalMonthlyCapCents: 10_000_000_000,
-  withdrawalMaxCents: 100_000_000,
-  chargeFeeBps: 0,
-  chargeRatePerHour: 100_000,
-};
-
 export interface Merchant {
   accountId: string;
   apiKey: string;
 }
 
 /**
- * An approved account with one API key, its settings patched, funded by paid charges (fee 0 with the
- * relaxed settings), all through the back office of `baseUrl`.
+ * An approved account with one API key, its settings patched, funded by paid charges (fee 0 with
+ * RELAXED_LIMITS of test/support/limits.ts), all through the back office of `baseUrl`.
  */
 export async function provisionMerchant(
   baseUrl: string,
