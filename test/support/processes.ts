@@ -160,6 +160,21 @@ export async function callOk(baseUrl: string, token: string, method: string, pat
   return answer.body;
 }
 
+/** What a client got for one request: the answer, or the network error when the answer was lost. */
+export type Attempt = HttpAnswer | { lost: string };
+
+/** Like `call`, but a lost answer (the process died under it) is a result instead of an error. */
+export function callOrLost(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<Attempt> {
+  return call(baseUrl, token, method, path, body, timeoutMs).catch((error: unknown) => ({ lost: String(error) }));
+}
+
 export const HOLDER_CPF = '52998224725';
 
 export const CUSTOMER = {
