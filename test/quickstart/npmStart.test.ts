@@ -16,7 +16,7 @@ let server: ChildProcess;
 let output = '';
 let baseUrl = '';
 let apiKey = '';
-const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-newcomer-'));
+const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-quickstart-'));
 const env = { ...process.env, PORT: '0', PIXGATE_DATA_DIR: join(dataRoot, 'pglite'), ADMIN_TOKEN: '', DATABASE_URL: '' };
 
 beforeAll(async () => {
