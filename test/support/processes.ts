@@ -164,15 +164,8 @@ export async function callOk(baseUrl: string, token: string, method: string, pat
 export type Attempt = HttpAnswer | { lost: string };
 
 /** Like `call`, but a lost answer (the process died under it) is a result instead of an error. */
-export function callOrLost(
-  baseUrl: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  timeoutMs = 30_000,
-): Promise<Attempt> {
-  return call(baseUrl, token, method, path, body, timeoutMs).catch((error: unknown) => ({ lost: String(error) }));
+export function callOrLost(...request: Parameters<typeof call>): Promise<Attempt> {
+  return call(...request).catch((error: unknown) => ({ lost: String(error) }));
 }
 
 export const HOLDER_CPF = '52998224725';
