@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { call, itRejectsUnauthorizedCallers, merchantRoutes } from '../support/commonChecks.ts';
-import { createMerchant, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, useGateway, type MerchantFixture } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway({ trustProxy: '1' });
 let merchant: MerchantFixture;
 let revoked: MerchantFixture;
 let unapproved: MerchantFixture;
@@ -15,7 +15,6 @@ async function patchAccount(accountId: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  gateway = await startGateway({ trustProxy: '1' });
   merchant = await createMerchant(gateway);
   revoked = await createMerchant(gateway);
   await gateway.admin.POST('/admin/v1/accounts/{accountId}/api-keys/{keyId}/revoke', {
@@ -25,10 +24,6 @@ beforeAll(async () => {
   await patchAccount(unapproved.accountId, { kycStatus: 'pending' });
   blocked = await createMerchant(gateway);
   await patchAccount(blocked.accountId, { blocked: true });
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 describe('authentication and account checks', () => {

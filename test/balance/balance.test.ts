@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMerchant, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway();
 let merchant: MerchantFixture;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 describe('GET /v1/balance', () => {

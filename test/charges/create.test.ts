@@ -1,19 +1,14 @@
 import { parsePix, hasError } from 'pix-utils';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { parseBrCode } from '../../src/primitives/brcode.ts';
-import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway();
 let merchant: MerchantFixture;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway, { legalName: 'Padaria São João Ltda' });
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 type Body = Record<string, unknown>;

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
-import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway();
 let merchant: MerchantFixture;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 const body = (externalRef?: string) => ({

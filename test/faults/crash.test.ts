@@ -1,26 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/connect.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
-  createTestDatabase,
+  callOrLost,
   CUSTOMER,
   HOLDER_CPF,
-  killAll,
   NEEDS_POSTGRES,
-  provisionMerchant,
-  RELAXED_LIMITS,
   sleep,
-  startServer,
   TEST_DATABASE_URL,
   waitFor,
+  type Attempt,
   type HttpAnswer,
   type Merchant,
   type ServerProcess,
-  type TestDatabase,
 } from '../support/processes.ts';
-import { accountMoney, moneyProblems, openTestDb, sendsInFlight } from './invariants.ts';
+import { useDeployment } from './deployment.ts';
+import { accountMoney, moneyProblems, sendsInFlight } from './invariants.ts';
 
 /**
  * The gateway SIGKILLed at random moments under load (charges, withdrawals, retries and concurrent
@@ -34,7 +31,6 @@ import { accountMoney, moneyProblems, openTestDb, sendsInFlight } from './invari
  * answered with a transaction that reconciliation may then abort (see test/faults/stranded.test.ts).
  */
 
-const ADMIN_TOKEN = `adm_${randomBytes(16).toString('hex')}`;
 const FUNDING_CENTS = 10_000_000;
 const WORKERS = 8;
 const KILLS = 3;
@@ -42,8 +38,6 @@ const LOAD_HARD_LIMIT_MS = 20_000;
 /** A send in flight this long is reconciled (src/withdrawals/withdrawal.settlement.ts), plus job ticks. */
 const RECONCILE_WITHIN_MS = 30_000 + 12_000;
 const FINAL_RETRIES = 3;
-
-type Attempt = HttpAnswer | { lost: string };
 
 interface Op {
   kind: 'withdraw' | 'pix';
@@ -54,8 +48,7 @@ interface Op {
 
 const isAnswer = (attempt: Attempt): attempt is HttpAnswer => 'status' in attempt;
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
+const deployment = useDeployment('pixgate_crash');
 let merchant: Merchant;
 let live: ServerProcess;
 /** Processes started after the kills: reconciliation runs in three processes at once. */
@@ -84,9 +77,7 @@ function newOp(): Op {
 async function attempt(op: Op, baseUrl: string): Promise<Attempt> {
   stats.requests += 1;
   const path = op.kind === 'withdraw' ? '/v1/withdraw' : '/v1/pix';
-  const result: Attempt = await call(baseUrl, merchant.apiKey, 'POST', path, op.body, 30_000).catch((error: unknown) => ({
-    lost: String(error),
-  }));
+  const result = await callOrLost(baseUrl, merchant.apiKey, 'POST', path, op.body, 30_000);
   op.attempts.push(result);
   return result;
 }
@@ -129,7 +120,7 @@ async function runLoad(): Promise<void> {
       await dead.kill();
       stats.kills += 1;
       loggedErrors.push(...dead.loggedErrors());
-      live = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
+      live = await deployment.startServer();
     })();
     await restarting;
     restarting = undefined;
@@ -160,28 +151,20 @@ async function mapLimit<T, R>(items: T[], limit: number, run: (item: T) => Promi
 
 describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation (real processes; ${NEEDS_POSTGRES})`, () => {
   beforeAll(async () => {
-    database = await createTestDatabase('pixgate_crash');
-    handle = await openTestDb(database.url);
-    live = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
-    merchant = await provisionMerchant(live, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
+    live = await deployment.startServer();
+    merchant = await deployment.provisionMerchant(live, RELAXED_LIMITS, FUNDING_CENTS);
 
     await runLoad();
-    stats.strandedAfterLoad = (await sendsInFlight(handle.db)).length;
-    helpers = await Promise.all([1, 2].map(() => startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN })));
+    stats.strandedAfterLoad = (await sendsInFlight(deployment.db)).length;
+    helpers = await Promise.all([1, 2].map(() => deployment.startServer()));
     await waitFor('reconciliation of the sends stranded by the kills', RECONCILE_WITHIN_MS, async () =>
-      (await sendsInFlight(handle.db)).length === 0 ? true : undefined,
+      (await sendsInFlight(deployment.db)).length === 0 ? true : undefined,
     500);
     await retryLostRequests();
-    const aborted = await handle.db.selectFrom('transactions').select('id').where('status', '=', 'aborted').execute();
+    const aborted = await deployment.db.selectFrom('transactions').select('id').where('status', '=', 'aborted').execute();
     stats.aborted = aborted.length;
     console.log(`crash test: ${ops.length} operations, ${JSON.stringify(stats)}`);
   }, 100_000);
-
-  afterAll(async () => {
-    await killAll();
-    await handle?.close();
-    await database?.drop();
-  });
 
   it('was really killed under load, and lost answers', () => {
     expect(stats.kills).toBe(KILLS);
@@ -198,12 +181,12 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
   });
 
   it('reconciliation left no send in flight, and the ledger, outbox and keys are consistent', async () => {
-    expect(await sendsInFlight(handle.db)).toEqual([]);
-    expect(await moneyProblems(handle.db)).toEqual([]);
+    expect(await sendsInFlight(deployment.db)).toEqual([]);
+    expect(await moneyProblems(deployment.db)).toEqual([]);
   });
 
   it('each externalRef maps to exactly one transaction, the one every answer named', async () => {
-    const rows = await handle.db
+    const rows = await deployment.db
       .selectFrom('transactions')
       .select(['id', 'type', 'status', 'external_ref', 'amount_cents'])
       .where('account_id', '=', merchant.accountId)
@@ -235,7 +218,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
     const withdrawals = await sql<{ id: string; status: string; amount_cents: number; fee_cents: number; net_cents: number; effect: number }>`
       SELECT t.id, t.status, t.amount_cents, t.fee_cents, t.net_cents,
         coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e WHERE e.transaction_id = t.id), 0)::bigint AS effect
-      FROM transactions t WHERE t.account_id = ${merchant.accountId} AND t.type = 'withdrawal'`.execute(handle.db);
+      FROM transactions t WHERE t.account_id = ${merchant.accountId} AND t.type = 'withdrawal'`.execute(deployment.db);
     const problems = await mapLimit(withdrawals.rows, 16, async (row) => {
       const read = await call(live.baseUrl, merchant.apiKey, 'GET', `/v1/transactions/${row.id}`);
       if (row.status === 'aborted') {
@@ -257,7 +240,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
   }, 60_000);
 
   it('the balance is the funding minus the debits of the withdrawals that were not failed', async () => {
-    const money = await accountMoney(handle.db, merchant.accountId);
+    const money = await accountMoney(deployment.db, merchant.accountId);
     expect(money.creditedCents).toBe(FUNDING_CENTS);
     expect(money.reservedCents).toBe(0);
     expect(money.availableCents).toBe(FUNDING_CENTS - money.debitedCents);

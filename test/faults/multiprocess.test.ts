@@ -1,30 +1,24 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/connect.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
   callOk,
-  createTestDatabase,
   CUSTOMER,
   HOLDER_CPF,
-  killAll,
   NEEDS_POSTGRES,
-  provisionMerchant,
-  RELAXED_LIMITS,
   sleep,
-  startServer,
   TEST_DATABASE_URL,
   waitFor,
   type HttpAnswer,
   type Merchant,
   type ServerProcess,
-  type TestDatabase,
 } from '../support/processes.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { accountMoney, moneyProblems, openTestDb } from './invariants.ts';
+import { useDeployment } from './deployment.ts';
+import { accountMoney, moneyProblems } from './invariants.ts';
 
 /**
  * Three gateway processes (`node src/main.ts`, RUN_JOBS=true on each) on one Postgres database, requests
@@ -32,12 +26,10 @@ import { accountMoney, moneyProblems, openTestDb } from './invariants.ts';
  * processes, because they live in the database and not in any one process's memory.
  */
 
-const ADMIN_TOKEN = `adm_${randomBytes(16).toString('hex')}`;
 const PROCESSES = 3;
 const HOUR_MS = 3_600_000;
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
+const deployment = useDeployment('pixgate_multi');
 let servers: ServerProcess[] = [];
 
 /** The base URL of the process that serves the i-th request (round-robin). */
@@ -63,26 +55,16 @@ async function concurrently<T>(count: number, request: (i: number) => Promise<T>
 
 /** Provisions through one process and warms every process's key cache, so later requests race evenly. */
 async function merchantOnAll(settings: Record<string, unknown>, fundingCents = 0): Promise<Merchant> {
-  const merchant = await provisionMerchant(servers[0]!, ADMIN_TOKEN, settings, fundingCents);
+  const merchant = await deployment.provisionMerchant(servers[0]!, settings, fundingCents);
   await Promise.all(servers.map((server) => callOk(server.baseUrl, merchant.apiKey, 'GET', '/v1/balance')));
   return merchant;
 }
 
 describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${NEEDS_POSTGRES})`, () => {
   beforeAll(async () => {
-    database = await createTestDatabase('pixgate_multi');
-    handle = await openTestDb(database.url);
     // Started at once on an empty database: the three run the migrations concurrently.
-    servers = await Promise.all(
-      Array.from({ length: PROCESSES }, () => startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN })),
-    );
+    servers = await Promise.all(Array.from({ length: PROCESSES }, () => deployment.startServer()));
   }, 60_000);
-
-  afterAll(async () => {
-    await killAll();
-    await handle?.close();
-    await database?.drop();
-  });
 
   it('POST /v1/pix rate limit is exact: 120 concurrent over 3 processes with a limit of 50 → 50 × 201, 70 × 429', async () => {
     for (let round = 1; ; round += 1) {
@@ -97,7 +79,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
       for (const answer of answers.filter((a) => a.status === 429)) {
         expect(answer.body).toEqual({ error: messages.chargeRateLimited });
       }
-      const stored = await handle.db.selectFrom('transactions').select('id').where('account_id', '=', merchant.accountId).execute();
+      const stored = await deployment.db.selectFrom('transactions').select('id').where('account_id', '=', merchant.accountId).execute();
       expect(stored).toHaveLength(50);
       return;
     }
@@ -112,10 +94,10 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     for (const answer of answers.filter((a) => a.status === 200)) {
       expect(answer.body).toEqual({ ...created.body, idempotent: true });
     }
-    const stored = await handle.db.selectFrom('transactions').select('id').where('account_id', '=', merchant.accountId).execute();
+    const stored = await deployment.db.selectFrom('transactions').select('id').where('account_id', '=', merchant.accountId).execute();
     expect(stored.map((row) => row.id)).toEqual([created.body.transactionId]);
     // The retries gave their rate-limit slots back: one charge, one slot.
-    const counter = await handle.db
+    const counter = await deployment.db
       .selectFrom('rate_limit_counters')
       .select(sql<number>`sum(count)::int`.as('used'))
       .where('account_id', '=', merchant.accountId)
@@ -136,14 +118,14 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     for (const answer of answers.filter((a) => a.status === 200)) {
       expect(answer.body).toEqual({ ...created.body, idempotent: true });
     }
-    const debits = await handle.db
+    const debits = await deployment.db
       .selectFrom('ledger_entries')
       .select(['transaction_id', 'amount_cents'])
       .where('account_id', '=', merchant.accountId)
       .where('kind', '=', 'withdrawal_debit')
       .execute();
     expect(debits).toEqual([{ transaction_id: created.body.transactionId, amount_cents: -1_100 }]);
-    expect(await accountMoney(handle.db, merchant.accountId)).toMatchObject({ availableCents: funding - 1_100, reservedCents: 0 });
+    expect(await accountMoney(deployment.db, merchant.accountId)).toMatchObject({ availableCents: funding - 1_100, reservedCents: 0 });
     const balance = await call(processFor(1), merchant.apiKey, 'GET', '/v1/balance');
     expect(balance.body.available).toBe(funding - 1_100);
   }, 30_000);
@@ -171,7 +153,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     const perSecond = await sql<{ second: number; n: number }>`
       SELECT floor(extract(epoch FROM created_at))::bigint AS second, count(*)::int AS n
       FROM transactions WHERE account_id = ${merchant.accountId} AND type = 'withdrawal'
-      GROUP BY 1 HAVING count(*) > 1`.execute(handle.db);
+      GROUP BY 1 HAVING count(*) > 1`.execute(deployment.db);
     expect(perSecond.rows).toEqual([]);
     for (const counts of straddled) expect(counts[201] ?? 0).toBeLessThanOrEqual(2);
     if (!decided) {
@@ -186,7 +168,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     const receiver = await startReceiver(() => 200);
     try {
       const merchant = await merchantOnAll(RELAXED_LIMITS);
-      const endpoint = (await callOk(servers[1]!.adminBaseUrl, ADMIN_TOKEN, 'POST', `/admin/v1/accounts/${merchant.accountId}/webhooks`, {
+      const endpoint = (await callOk(servers[1]!.adminBaseUrl, deployment.adminToken, 'POST', `/admin/v1/accounts/${merchant.accountId}/webhooks`, {
         url: `${receiver.url}/webhooks/pixgate`,
       })) as { secret: string };
       const charges: string[] = [];
@@ -198,7 +180,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
       }
       for (let batch = 0; batch < 5; batch += 1) {
         await concurrently(20, (i) =>
-          callOk(backOfficeFor(i), ADMIN_TOKEN, 'POST', `/admin/v1/sandbox/charges/${charges[batch * 20 + i]}/pay`, {}),
+          callOk(backOfficeFor(i), deployment.adminToken, 'POST', `/admin/v1/sandbox/charges/${charges[batch * 20 + i]}/pay`, {}),
         );
       }
       await waitFor('100 webhook deliveries', 30_000, async () => (receiver.received.length >= 100 ? true : undefined), 100);
@@ -216,14 +198,14 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
       });
       expect(new Set(paidIds)).toEqual(new Set(charges));
 
-      const attempts = await handle.db
+      const attempts = await deployment.db
         .selectFrom('webhook_attempts')
         .select(['event_id', 'http_status', 'attempt_number'])
         .where('account_id', '=', merchant.accountId)
         .execute();
       expect(attempts).toHaveLength(100);
       expect(attempts.every((row) => row.http_status === 200 && row.attempt_number === 1)).toBe(true);
-      const deliveries = await handle.db
+      const deliveries = await deployment.db
         .selectFrom('webhook_deliveries')
         .select(['status', 'attempts'])
         .where('account_id', '=', merchant.accountId)
@@ -235,7 +217,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
   }, 60_000);
 
   it('the ledger is consistent and no process logged an error', async () => {
-    expect(await moneyProblems(handle.db)).toEqual([]);
+    expect(await moneyProblems(deployment.db)).toEqual([]);
     expect(servers.flatMap((server) => server.loggedErrors())).toEqual([]);
   });
 });

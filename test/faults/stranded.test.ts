@@ -1,24 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../src/db/connect.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   call,
-  createTestDatabase,
+  callOrLost,
   HOLDER_CPF,
-  killAll,
   NEEDS_POSTGRES,
-  provisionMerchant,
-  RELAXED_LIMITS,
-  startServer,
   TEST_DATABASE_URL,
   waitFor,
-  type HttpAnswer,
+  type Attempt,
   type Merchant,
   type ServerProcess,
-  type TestDatabase,
 } from '../support/processes.ts';
-import { accountMoney, moneyProblems, openTestDb, sendsInFlight, TEST_APPLICATION_NAME } from './invariants.ts';
+import { useDeployment } from './deployment.ts';
+import { accountMoney, moneyProblems, sendsInFlight, TEST_APPLICATION_NAME } from './invariants.ts';
 
 /**
  * A withdrawal stranded by a crash, made deterministic: the test holds table locks on the gateway's own
@@ -34,14 +29,11 @@ import { accountMoney, moneyProblems, openTestDb, sendsInFlight, TEST_APPLICATIO
  * name one transaction, and every transactionId the client was given must stay readable.
  */
 
-const ADMIN_TOKEN = `adm_${randomBytes(16).toString('hex')}`;
 const FUNDING_CENTS = 100_000;
 const AMOUNT_CENTS = 1_000;
 const FEE_CENTS = 100; // default withdrawal fee of a new account
 /** A send in flight this long is reconciled (src/withdrawals/withdrawal.settlement.ts), plus job ticks. */
 const RECONCILE_WITHIN_MS = 30_000 + 15_000;
-
-type Attempt = HttpAnswer | { lost: string };
 
 interface Case {
   ref: string;
@@ -52,8 +44,7 @@ interface Case {
   retryAfter: Attempt;
 }
 
-let database: TestDatabase;
-let handle: DatabaseHandle;
+const deployment = useDeployment('pixgate_stranded');
 let server: ServerProcess | undefined;
 const cases: Record<'accepted' | 'unsent', Case> = {} as Record<'accepted' | 'unsent', Case>;
 const allErrors: string[] = [];
@@ -61,13 +52,11 @@ const allErrors: string[] = [];
 const withdrawal = (ref: string) => ({ amountCents: AMOUNT_CENTS, pixKey: HOLDER_CPF, pixKeyType: 'cpf', externalRef: ref });
 
 function send(base: string, merchant: Merchant, ref: string, timeoutMs = 60_000): Promise<Attempt> {
-  return call(base, merchant.apiKey, 'POST', '/v1/withdraw', withdrawal(ref), timeoutMs).catch((error: unknown) => ({
-    lost: String(error),
-  }));
+  return callOrLost(base, merchant.apiKey, 'POST', '/v1/withdraw', withdrawal(ref), timeoutMs);
 }
 
 async function lockTable(table: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: database.url, application_name: TEST_APPLICATION_NAME });
+  const client = new pg.Client({ connectionString: deployment.database.url, application_name: TEST_APPLICATION_NAME });
   await client.connect();
   await client.query('BEGIN');
   await client.query(`LOCK TABLE ${table} IN EXCLUSIVE MODE`);
@@ -75,17 +64,15 @@ async function lockTable(table: string): Promise<pg.Client> {
 }
 
 async function transactionOf(ref: string) {
-  return handle.db.selectFrom('transactions').selectAll().where('external_ref', '=', ref).execute();
+  return deployment.db.selectFrom('transactions').selectAll().where('external_ref', '=', ref).execute();
 }
 
 describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real processes; ${NEEDS_POSTGRES})`, () => {
   beforeAll(async () => {
-    database = await createTestDatabase('pixgate_stranded');
-    handle = await openTestDb(database.url);
-    const first = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
+    const first = await deployment.startServer();
     server = first;
-    const accepted = await provisionMerchant(first, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
-    const unsent = await provisionMerchant(first, ADMIN_TOKEN, RELAXED_LIMITS, FUNDING_CENTS);
+    const accepted = await deployment.provisionMerchant(first, RELAXED_LIMITS, FUNDING_CENTS);
+    const unsent = await deployment.provisionMerchant(first, RELAXED_LIMITS, FUNDING_CENTS);
 
     // 1. "accepted": block the outbox, send, wait until the PSP holds the order.
     const outboxLock = await lockTable('outbox_events');
@@ -93,7 +80,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     const acceptedTx = await waitFor('the PSP to take the first withdrawal', 10_000, async () => {
       const [row] = await transactionOf('stranded-accepted');
       if (!row) return undefined;
-      const psp = await handle.db.selectFrom('sim_psp_transfers').select('transaction_id').where('transaction_id', '=', row.id).executeTakeFirst();
+      const psp = await deployment.db.selectFrom('sim_psp_transfers').select('transaction_id').where('transaction_id', '=', row.id).executeTakeFirst();
       return psp ? row.id : undefined;
     }, 20);
 
@@ -114,12 +101,12 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     // 3. The crash. A dead process's statements never complete: end its connections before the locks go.
     await first.kill();
     allErrors.push(...first.loggedErrors());
-    const admin = new pg.Client({ connectionString: database.url, application_name: TEST_APPLICATION_NAME });
+    const admin = new pg.Client({ connectionString: deployment.database.url, application_name: TEST_APPLICATION_NAME });
     await admin.connect();
     await admin.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
        WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name <> $2`,
-      [database.name, TEST_APPLICATION_NAME],
+      [deployment.database.name, TEST_APPLICATION_NAME],
     );
     await admin.end();
     for (const lock of [outboxLock, pspLock]) {
@@ -130,21 +117,21 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     const unsentOriginal = await unsentRequest;
 
     // The stranded state, before any restart: both reserved, neither debited, the PSP holds only one.
-    const inFlight = await sendsInFlight(handle.db);
+    const inFlight = await sendsInFlight(deployment.db);
     expect(inFlight.map((row) => row.id).sort()).toEqual([acceptedTx, unsentTx].sort());
-    expect(await moneyProblems(handle.db)).toEqual([]);
-    const psp = await handle.db.selectFrom('sim_psp_transfers').select('transaction_id').execute();
+    expect(await moneyProblems(deployment.db)).toEqual([]);
+    const psp = await deployment.db.selectFrom('sim_psp_transfers').select('transaction_id').execute();
     expect(psp.map((row) => row.transaction_id)).toEqual([acceptedTx]);
 
     // 4. Restart; the client re-sends both lost requests at once, then again after reconciliation.
-    const second = await startServer({ databaseUrl: database.url, adminToken: ADMIN_TOKEN });
+    const second = await deployment.startServer();
     server = second;
     const [acceptedBefore, unsentBefore] = await Promise.all([
       send(second.baseUrl, accepted, 'stranded-accepted'),
       send(second.baseUrl, unsent, 'stranded-unsent'),
     ]);
     await waitFor('reconciliation of both stranded sends', RECONCILE_WITHIN_MS, async () =>
-      (await sendsInFlight(handle.db)).length === 0 ? true : undefined,
+      (await sendsInFlight(deployment.db)).length === 0 ? true : undefined,
     500);
     const [acceptedAfter, unsentAfter] = await Promise.all([
       send(second.baseUrl, accepted, 'stranded-accepted'),
@@ -168,20 +155,13 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     };
   }, 90_000);
 
-  afterAll(async () => {
-    if (server) allErrors.push(...server.loggedErrors());
-    await killAll();
-    await handle?.close();
-    await database?.drop();
-  });
-
   async function locksWaiting(): Promise<number> {
-    const client = new pg.Client({ connectionString: database.url, application_name: TEST_APPLICATION_NAME });
+    const client = new pg.Client({ connectionString: deployment.database.url, application_name: TEST_APPLICATION_NAME });
     await client.connect();
     try {
       const result = await client.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
-        [database.name],
+        [deployment.database.name],
       );
       return result.rows[0]?.n ?? 0;
     } finally {
@@ -210,9 +190,9 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     }
     const [row] = await transactionOf(entry.ref);
     expect(row).toMatchObject({ id: entry.transactionId, status: 'processing', provider_state: 'sent' });
-    const events = await handle.db.selectFrom('outbox_events').select('event').where('transaction_id', '=', entry.transactionId).execute();
+    const events = await deployment.db.selectFrom('outbox_events').select('event').where('transaction_id', '=', entry.transactionId).execute();
     expect(events.map((event) => event.event).sort()).toEqual(['transfer.created', 'transfer.processing']);
-    const money = await accountMoney(handle.db, entry.merchant.accountId);
+    const money = await accountMoney(deployment.db, entry.merchant.accountId);
     expect(money).toMatchObject({ availableCents: FUNDING_CENTS - AMOUNT_CENTS - FEE_CENTS, reservedCents: 0 });
   });
 
@@ -229,14 +209,14 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
       const read = await call(server!.baseUrl, entry.merchant.apiKey, 'GET', `/v1/transactions/${id}`);
       expect(read.status, `GET /v1/transactions/${id}`).toBe(200);
     }
-    const money = await accountMoney(handle.db, entry.merchant.accountId);
+    const money = await accountMoney(deployment.db, entry.merchant.accountId);
     expect(money.reservedCents).toBe(0);
     expect(money.availableCents).toBe(FUNDING_CENTS - money.debitedCents);
   });
 
   it('the ledger, outbox and idempotency keys are consistent, and no process logged an error', async () => {
-    expect(await moneyProblems(handle.db)).toEqual([]);
-    expect(await sendsInFlight(handle.db)).toEqual([]);
+    expect(await moneyProblems(deployment.db)).toEqual([]);
+    expect(await sendsInFlight(deployment.db)).toEqual([]);
     expect([...allErrors, ...(server?.loggedErrors() ?? [])]).toEqual([]);
   });
 });

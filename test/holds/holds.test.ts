@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import type { SendWithdrawalInput } from '../../src/provider/port.ts';
 import {
   createMerchant,
-  ledgerIsConsistent,
   relaxLimits,
-  startGateway,
+  useGateway,
   validCustomer,
-  type Gateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(await ledgerIsConsistent(gateway)).toEqual([]);
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway({ checkLedgerAtEnd: true });
 
 type Reason = 'med' | 'dispute' | 'protest' | 'administrative';
 

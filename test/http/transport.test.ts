@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
-import { createMerchant, startGateway, validCustomer, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
-let gateway: Gateway;
+// No input a client can send produces a 500: after the tests, useGateway expects that the server logged
+// no unhandled error.
+const gateway = useGateway();
 let merchant: MerchantFixture;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
-});
-afterAll(async () => {
-  // No input a client can send produces a 500: the server logged no unhandled error.
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 async function send(method: string, path: string, init: { body?: string | Buffer; contentType?: string; auth?: boolean } = {}) {

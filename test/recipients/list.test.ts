@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
-import { createMerchant, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, useGateway, type MerchantFixture } from '../support/gateway.ts';
 import { companyRecipient, personRecipient, postRecipient, register, review } from './support.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway();
 
 async function list(merchant: MerchantFixture) {
   const { data, response } = await merchant.client.GET('/v1/recipients');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 const { recipientNoteActive: NOTE_ACTIVE, recipientNotePending: NOTE_PENDING } = messages;
-import { createMerchant, makeCpf, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, makeCpf, useGateway, type MerchantFixture } from '../support/gateway.ts';
 import {
   adminRecipient,
   companyRecipient,
@@ -14,17 +14,12 @@ import {
   type Body,
 } from './support.ts';
 
-let gateway: Gateway;
+const gateway = useGateway();
 let merchant: MerchantFixture;
 const HOUR_MS = 3_600_000;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 const post = (body: unknown, who: MerchantFixture = merchant) => postRecipient(gateway, who, body);

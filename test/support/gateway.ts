@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import createClient, { type Client } from 'openapi-fetch';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTempDatabase } from '../../scripts/lib/postgres.ts';
 import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
@@ -16,11 +17,15 @@ import type { Logger } from '../../src/platform/logger.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
+import { RELAXED_LIMITS } from './limits.ts';
 
 /**
- * Starts a real gateway in the test process on an ephemeral port, on PGlite (default) or, when
- * PIXGATE_TEST_DATABASE_URL is set (CI), on a fresh Postgres database created for this test file.
+ * A real gateway in the test process on an ephemeral port, on PGlite (default) or, when
+ * PIXGATE_TEST_DATABASE_URL is set (CI), on a fresh Postgres database created for it.
  * Tests talk to it over HTTP with the typed clients generated from the specs.
+ *
+ * A test file uses one gateway for all its tests through `useGateway()`; `startGateway()` is for the tests
+ * that need a gateway of their own (a changed configuration, several gateways) and close it themselves.
  */
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
@@ -53,9 +58,16 @@ async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise
   return { handle, drop: database.drop };
 }
 
-export async function startGateway(
-  options: { authCacheTtlMs?: number; trustProxy?: string; webhookTimeoutMs?: number } = {},
-): Promise<Gateway> {
+export interface GatewayOptions {
+  /** How long a key lookup is cached (default 5000 ms). */
+  authCacheTtlMs?: number;
+  /** Express `trust proxy` (default: unset, false). */
+  trustProxy?: string;
+  /** Time allowed for one webhook attempt (default 2000 ms). */
+  webhookTimeoutMs?: number;
+}
+
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const { handle, drop } = await openDatabase();
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
@@ -121,6 +133,77 @@ export async function startGateway(
   };
 }
 
+export interface UseGatewayOptions extends GatewayOptions {
+  /** After the tests, also expect `checkLedger` to find no violation (before the check of logged errors). */
+  checkLedgerAtEnd?: boolean;
+}
+
+/**
+ * One gateway for the tests of the calling file (or `describe` block): registers a `beforeAll` that starts
+ * it and an `afterAll` that expects the server to have logged no error (and, with `checkLedgerAtEnd`, the
+ * ledger to be consistent), then closes it, also when one of those checks, a test or a `beforeAll` failed.
+ *
+ * Returns the gateway at once; it can be used from the hooks and tests of the file, not while the file is
+ * being collected. Hooks the file registers after this call run after the start and before the checks
+ * (vitest runs `afterAll` hooks in reverse order), so the file's own teardown comes first:
+ *
+ *   const gateway = useGateway({ webhookTimeoutMs: 300 });
+ *   let merchant: MerchantFixture;
+ *   beforeAll(async () => {
+ *     merchant = await createMerchant(gateway);
+ *   });
+ */
+export function useGateway(options: UseGatewayOptions = {}): Gateway {
+  const { checkLedgerAtEnd = false, ...gatewayOptions } = options;
+  let started: Gateway | undefined;
+  beforeAll(async () => {
+    started = await startGateway(gatewayOptions);
+  });
+  afterAll(async () => {
+    const gateway = started;
+    if (!gateway) return;
+    started = undefined;
+    try {
+      if (checkLedgerAtEnd) expect(await ledgerIsConsistent(gateway)).toEqual([]);
+      expect(gateway.loggedErrors).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
+  });
+  const current = (): Gateway => {
+    if (!started) throw new Error('useGateway(): the gateway runs only from its beforeAll to its afterAll');
+    return started;
+  };
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    get adminBaseUrl() {
+      return current().adminBaseUrl;
+    },
+    get api() {
+      return current().api;
+    },
+    get admin() {
+      return current().admin;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get provider() {
+      return current().provider;
+    },
+    get deps() {
+      return current().deps;
+    },
+    get loggedErrors() {
+      return current().loggedErrors;
+    },
+    as: (apiKey) => current().as(apiKey),
+    close: () => Promise.reject(new Error('useGateway() closes the gateway itself, after the tests')),
+  };
+}
+
 let documentCounter = 0;
 
 /** A valid CPF that differs per call (check digits computed), for accounts and customers. */
@@ -174,20 +257,11 @@ export const validCustomer = {
   document: { number: '529.982.247-25', type: 'cpf' },
 } as const;
 
-/** Raises an account's limits so a test is not throttled by what it does not test. */
+/** Raises an account's limits (RELAXED_LIMITS, then `extra`) so a test is not throttled by what it does not test. */
 export async function relaxLimits(gateway: Gateway, accountId: string, extra: Record<string, unknown> = {}): Promise<void> {
   const result = await gateway.admin.PATCH('/admin/v1/accounts/{accountId}', {
     params: { path: { accountId } },
-    body: {
-      withdrawalsPerSecond: 100_000,
-      withdrawalsPerMinute: 100_000,
-      withdrawalsPerHour: 100_000,
-      withdrawalDailyCapCents: 1_000_000_000,
-      withdrawalMonthlyCapCents: 10_000_000_000,
-      withdrawalMaxCents: 100_000_000,
-      chargeFeeBps: 0,
-      ...extra,
-    } as never,
+    body: { ...RELAXED_LIMITS, ...extra } as never,
   });
   if (result.response.status !== 200) throw new Error(`relaxLimits failed: ${JSON.stringify(result.error)}`);
 }

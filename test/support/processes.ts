@@ -168,6 +168,14 @@ export async function callOk(baseUrl: string, token: string, method: string, pat
   return answer.body;
 }
 
+/** What a client got for one request: the answer, or the network error when the answer was lost. */
+export type Attempt = HttpAnswer | { lost: string };
+
+/** Like `call`, but a lost answer (the process died under it) is a result instead of an error. */
+export function callOrLost(...request: Parameters<typeof call>): Promise<Attempt> {
+  return call(...request).catch((error: unknown) => ({ lost: String(error) }));
+}
+
 export const HOLDER_CPF = '52998224725';
 
 export const CUSTOMER = {
@@ -177,26 +185,14 @@ export const CUSTOMER = {
   document: { number: '529.982.247-25', type: 'cpf' },
 } as const;
 
-/** Limits raised so a test is only throttled by what it tests (same values as test/support/gateway.ts). */
-export const RELAXED_LIMITS = {
-  withdrawalsPerSecond: 100_000,
-  withdrawalsPerMinute: 100_000,
-  withdrawalsPerHour: 100_000,
-  withdrawalDailyCapCents: 1_000_000_000,
-  withdrawalMonthlyCapCents: 10_000_000_000,
-  withdrawalMaxCents: 100_000_000,
-  chargeFeeBps: 0,
-  chargeRatePerHour: 100_000,
-};
-
 export interface Merchant {
   accountId: string;
   apiKey: string;
 }
 
 /**
- * An approved account with one API key, its settings patched, funded by paid charges (fee 0 with the
- * relaxed settings), all through the back office of `server`.
+ * An approved account with one API key, its settings patched, funded by paid charges (fee 0 with
+ * RELAXED_LIMITS of test/support/limits.ts), all through the back office of `server`.
  */
 export async function provisionMerchant(
   server: { baseUrl: string; adminBaseUrl: string },

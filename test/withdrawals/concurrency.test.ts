@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import {
   availableOf,
   createMerchant,
   fund,
-  ledgerIsConsistent,
   relaxLimits,
-  startGateway,
-  type Gateway,
+  useGateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(await ledgerIsConsistent(gateway)).toEqual([]);
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway({ checkLedgerAtEnd: true });
 
 async function post(merchant: MerchantFixture, body: Record<string, unknown>) {
   const response = await fetch(`${gateway.baseUrl}/v1/withdraw`, {

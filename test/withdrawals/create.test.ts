@@ -1,31 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import {
   availableOf,
   createMerchant,
   fund,
-  ledgerIsConsistent,
   relaxLimits,
-  startGateway,
-  type Gateway,
+  useGateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway({ checkLedgerAtEnd: true });
 let merchant: MerchantFixture;
 const HOLDER_CPF = '52998224725';
 const FEE = 100; // default withdrawal fee: R$ 1,00 fixed
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
   await relaxLimits(gateway, merchant.accountId);
   await fund(gateway, merchant, 1_000_000);
-});
-afterAll(async () => {
-  expect(await ledgerIsConsistent(gateway)).toEqual([]);
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 async function post(body: unknown, apiKey = merchant.apiKey) {

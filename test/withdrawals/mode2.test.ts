@@ -1,19 +1,17 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { companyRecipient, personRecipient, register, registerActive, review } from '../recipients/support.ts';
 import {
   availableOf,
   createMerchant,
   fund,
-  ledgerIsConsistent,
   relaxLimits,
-  startGateway,
-  type Gateway,
+  useGateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-let gateway: Gateway;
+const gateway = useGateway({ checkLedgerAtEnd: true });
 let merchant: MerchantFixture;
 /** Approved: a person whose key is its CPF, and a company with an e-mail key. */
 let person: string;
@@ -24,17 +22,11 @@ const FEE = 100;
 const EVP = '7d9f0335-8dcc-4054-9bf9-0dbd61a2b1c4';
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
   await relaxLimits(gateway, merchant.accountId);
   await fund(gateway, merchant, 1_000_000);
   person = await registerActive(gateway, merchant, personRecipient());
   company = await registerActive(gateway, merchant, companyRecipient());
-});
-afterAll(async () => {
-  expect(await ledgerIsConsistent(gateway)).toEqual([]);
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 type Body = Record<string, unknown>;

@@ -8,28 +8,19 @@
  * (credited net amounts − debited totals + reversals and returns − chargebacks − refunds).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { checkLedger } from '../../src/ledger/ledger.check.ts';
 import type { FaultOutcome } from '../../src/provider/simulated.ts';
 import {
   createMerchant,
   relaxLimits,
-  startGateway,
+  useGateway,
   validCustomer,
-  type Gateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway();
 
 const CHARGE_FEE_BPS = 99;
 const WITHDRAWAL_FEE = 100;

@@ -17,7 +17,7 @@ let output = '';
 let baseUrl = '';
 let adminBaseUrl = '';
 let apiKey = '';
-const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-newcomer-'));
+const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-quickstart-'));
 const env = { ...process.env, PORT: '0', ADMIN_PORT: '0', PIXGATE_DATA_DIR: join(dataRoot, 'pglite'), ADMIN_TOKEN: '', DATABASE_URL: '' };
 
 beforeAll(async () => {
