@@ -1,18 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { operatorMessages } from '../../src/messages/operator.ts';
 import { consoleBrowser, totpNow } from '../support/dashboardClient.ts';
-import { startGateway, type Gateway } from '../support/gateway.ts';
+import { useGateway } from '../support/gateway.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway();
 
 /** Creates an operator with the automation token and signs them in through the console, enrolling TOTP. */
 async function signedInOperator(email: string, name: string, roles: ('support' | 'compliance' | 'finance' | 'admin')[]) {

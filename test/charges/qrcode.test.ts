@@ -1,15 +1,14 @@
 import { Resvg } from '@resvg/resvg-js';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import {
   createMerchant,
   fund,
   relaxLimits,
-  startGateway,
+  useGateway,
   validCustomer,
-  type Gateway,
   type MerchantFixture,
 } from '../support/gateway.ts';
 
@@ -17,18 +16,13 @@ import {
  * GET /v1/transactions/{id}/qrcode, checked with decoders independent of the encoder (`qrcode`): PNG through
  * pngjs + jsQR, SVG rasterised by resvg and read by jsQR. The image must carry exactly the `pixPayload`.
  */
-let gateway: Gateway;
+const gateway = useGateway();
 let merchant: MerchantFixture;
 let other: MerchantFixture;
 
 beforeAll(async () => {
-  gateway = await startGateway();
   merchant = await createMerchant(gateway);
   other = await createMerchant(gateway, { legalName: 'Outra Loja Ltda' });
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
 });
 
 async function createCharge(amountCents = 12345) {

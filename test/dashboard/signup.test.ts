@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { dashboardBrowser, lastMail, lastMailLink, totpNow } from '../support/dashboardClient.ts';
-import { makeCpf, startGateway, type Gateway } from '../support/gateway.ts';
+import { makeCpf, useGateway } from '../support/gateway.ts';
 
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  expect(gateway.loggedErrors).toEqual([]);
-  await gateway.close();
-});
+const gateway = useGateway();
 
 const signUpBody = (email: string) => ({
   legalName: 'Loja Painel Ltda',

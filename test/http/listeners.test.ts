@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startGateway, type Gateway } from '../support/gateway.ts';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, useGateway } from '../support/gateway.ts';
 
 /** The back office, its reference and the console live on the service team's listener, never the merchant host. */
-let gateway: Gateway;
-
-beforeAll(async () => {
-  gateway = await startGateway();
-});
-afterAll(async () => {
-  await gateway.close();
-});
+const gateway = useGateway();
 
 describe('the merchant host and the service team listener', () => {
   it('does not answer the back office on the merchant host', async () => {
