@@ -1,5 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -56,5 +58,12 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices] }],
       'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
     },
+  },
+  {
+    // The web applications run in the browser: its globals, and the rules of hooks.
+    files: ['web/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );

@@ -826,6 +826,13 @@ export interface components {
             account: components["schemas"]["DashboardAccount"];
             /** @description Unused recovery codes (0 when two-factor is off). */
             recoveryCodesLeft?: number;
+            /**
+             * @description True outside production: the sandbox actions (pay, expire, cancel or fail a charge; settle or reject a
+             *     withdrawal) answer; in production they answer 404 and the page does not offer them.
+             */
+            sandbox: boolean;
+            /** @description True outside production while no SMTP server is configured, when e-mails go to the development outbox. */
+            devOutbox: boolean;
         };
         /** SignInRequest */
         SignInRequest: {
@@ -1823,7 +1830,9 @@ export interface operations {
                      *         },
                      *         "ipAllowlist": []
                      *       },
-                     *       "recoveryCodesLeft": 10
+                     *       "recoveryCodesLeft": 10,
+                     *       "sandbox": true,
+                     *       "devOutbox": true
                      *     }
                      */
                     "application/json": components["schemas"]["Session"];
@@ -1906,7 +1915,9 @@ export interface operations {
                      *         },
                      *         "ipAllowlist": []
                      *       },
-                     *       "recoveryCodesLeft": 10
+                     *       "recoveryCodesLeft": 10,
+                     *       "sandbox": true,
+                     *       "devOutbox": true
                      *     }
                      */
                     "application/json": components["schemas"]["Session"];
@@ -2032,7 +2043,9 @@ export interface operations {
                      *         },
                      *         "ipAllowlist": []
                      *       },
-                     *       "recoveryCodesLeft": 10
+                     *       "recoveryCodesLeft": 10,
+                     *       "sandbox": true,
+                     *       "devOutbox": true
                      *     }
                      */
                     "application/json": components["schemas"]["Session"];

@@ -4,7 +4,7 @@
  *
  *   openapi   redocly lint (redocly.yaml) of openapi/openapi.yaml, and of openapi/admin/admin.yaml when it exists
  *   asyncapi  node scripts/validate-asyncapi.ts (@asyncapi/parser)
- *   types     tsc -p tsconfig.json
+ *   types     tsc -p tsconfig.json (server, tests, scripts) and tsc -p web/tsconfig.json (the web applications)
  *   eslint    eslint . --max-warnings 0
  *
  * `node scripts/lint.ts openapi asyncapi` runs only the named steps (`npm run lint:api` does that).
@@ -53,8 +53,11 @@ async function asyncapiStep(): Promise<StepResult> {
 }
 
 async function typesStep(): Promise<StepResult> {
-  const result = await runTool('tsc', ['-p', 'tsconfig.json', '--pretty', 'false'], { inherit: true });
-  return { ok: result.code === 0, detail: `tsc exit ${result.code}` };
+  const [server, web] = await Promise.all([
+    runTool('tsc', ['-p', 'tsconfig.json', '--pretty', 'false'], { inherit: true }),
+    runTool('tsc', ['-p', fromRoot('web', 'tsconfig.json'), '--pretty', 'false'], { inherit: true }),
+  ]);
+  return { ok: server.code === 0 && web.code === 0, detail: `tsc exit ${server.code} (server), ${web.code} (web)` };
 }
 
 async function eslintStep(): Promise<StepResult> {

@@ -12,8 +12,12 @@ import { SandboxUnavailable } from './dashboard.errors.ts';
  * simulated PSP would report, so a merchant sees the webhooks arrive without real money. They go through
  * the same services as the back office's sandbox.
  */
+export function sandboxAvailable(deps: Pick<Deps, 'config' | 'simulatedProvider'>): boolean {
+  return deps.config.nodeEnv !== 'production' && deps.simulatedProvider !== undefined;
+}
+
 function requireSandbox(deps: Pick<Deps, 'config' | 'simulatedProvider'>): void {
-  if (deps.config.nodeEnv === 'production' || !deps.simulatedProvider) throw new SandboxUnavailable();
+  if (!sandboxAvailable(deps)) throw new SandboxUnavailable();
 }
 
 async function ownTransaction(deps: Deps, accountId: string, transactionId: string, type: TransactionRow['type']): Promise<TransactionRow> {

@@ -12,6 +12,7 @@ import {
   signOut,
   type DashboardPrincipal,
 } from './session.service.ts';
+import { outboxAvailable, sandboxAvailable } from './sandbox.service.ts';
 import { recoveryCodesLeft } from './twoFactor.service.ts';
 import { choosePassword, requestPasswordReset, sendVerification, signUp, verifyEmail } from './user.service.ts';
 
@@ -26,6 +27,8 @@ export function sessionRoutes(router: Router, deps: Deps): void {
     user: toDashboardUser(principal.user),
     account: toDashboardAccount(principal.account),
     recoveryCodesLeft: await recoveryCodesLeft(deps, principal.user),
+    sandbox: sandboxAvailable(deps),
+    devOutbox: outboxAvailable(deps),
   });
 
   const ip = (req: { ip?: string | undefined }) => req.ip ?? '';

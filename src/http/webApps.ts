@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import express, { type RequestHandler, type Router } from 'express';
+
+/**
+ * The two web applications (web/dashboard, web/console), built by `npm run build:web` into dist/web/<app>
+ * (`npm start` builds them when their sources changed). Each is one HTML page with hashed assets: the page
+ * is never cached (a new build takes effect at once), the assets are immutable. Hash routing: the server
+ * only ever serves index.html and the assets.
+ */
+const distDir = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+/**
+ * What the pages may load: their own scripts and styles, images from the page (the QR code of the TOTP
+ * enrolment is a data: URL), requests to their own origin. No framing, no inline script.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "object-src 'none'",
+].join('; ');
+
+const securityHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  next();
+};
+
+/** A router serving the built application `app` at `basePath` (e.g. `/dashboard`). */
+export function webApp(app: 'dashboard' | 'console', basePath: string): Router {
+  const root = `${distDir}${app}`;
+  const router = express.Router();
+  router.get(basePath, (req, res, next) => (req.path === basePath ? res.redirect(301, `${basePath}/`) : next()));
+  router.use(basePath, securityHeaders);
+  router.use(
+    `${basePath}/assets`,
+    express.static(`${root}/assets`, { immutable: true, maxAge: '365d', index: false, fallthrough: true }),
+  );
+  router.get(`${basePath}/`, (_req, res) => {
+    if (!existsSync(`${root}/index.html`)) {
+      res
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send(`The ${app} is not built: run \`npm run build:web\` (npm start does it when the sources change).\n`);
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile('index.html', { root });
+  });
+  return router;
+}

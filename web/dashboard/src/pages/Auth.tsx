@@ -1,0 +1,226 @@
+import { useEffect, useState } from 'react';
+import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
+import { api, sessionState, type Session } from '../api.ts';
+
+/** Sign-in: e-mail and password, then (two-factor on) the app's code or a recovery code. */
+export function SignInPage({ session, onSession }: { session: Session | null; onSession: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [pending, setPending] = useState<Session | null>(session?.stage === 'password' ? session : null);
+  const [problem, setProblem] = useState<ApiProblem>();
+
+  if (pending) {
+    return (
+      <>
+        <h1>Verificação em duas etapas</h1>
+        <ActionForm
+          label="Confirmar"
+          fields={['totpCode', 'recoveryCode']}
+          problem={problem}
+          onProblem={setProblem}
+          action={async () => {
+            const body = useRecovery ? { recoveryCode: code } : { totpCode: code };
+            const { data, error } = await api.POST('/dashboard/api/v1/session/second-factor', { body });
+            if (error) return problemOf(error);
+            if (data) onSession(data);
+            return undefined;
+          }}
+        >
+          <Field
+            label={useRecovery ? 'Código de recuperação' : 'Código do aplicativo autenticador'}
+            name={useRecovery ? 'recoveryCode' : 'totpCode'}
+            inputMode={useRecovery ? 'text' : 'numeric'}
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            problem={problem}
+          />
+        </ActionForm>
+        <button type="button" className="secondary" onClick={() => { setUseRecovery(!useRecovery); setCode(''); setProblem(undefined); }}>
+          {useRecovery ? 'Usar o código do aplicativo' : 'Usar um código de recuperação'}
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Entrar no painel</h1>
+      <ActionForm
+        label="Entrar"
+        fields={['email', 'password']}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const { data, error } = await api.POST('/dashboard/api/v1/session', { body: { email, password } });
+          if (error) return problemOf(error);
+          if (!data) return undefined;
+          sessionState.csrfToken = data.csrfToken;
+          if (data.stage === 'password') setPending(data);
+          else onSession(data);
+          return undefined;
+        }}
+      >
+        <Field label="E-mail" name="email" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} problem={problem} />
+        <Field label="Senha" name="password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} problem={problem} />
+      </ActionForm>
+      <p>
+        <a href="#/cadastro">Criar conta</a> · <a href="#/esqueci-a-senha">Esqueci a senha</a>
+      </p>
+    </>
+  );
+}
+
+export function SignUpPage() {
+  const [form, setForm] = useState({ legalName: '', companyCnpj: '', responsibleCpf: '', name: '', email: '', password: '' });
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
+  if (done) {
+    return (
+      <>
+        <h1>Confirme seu e-mail</h1>
+        <Notice>Enviamos um link de confirmação para {form.email}. Abra-o para confirmar o e-mail e depois entre no painel.</Notice>
+        <p>
+          <a href="#/entrar">Entrar</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Criar conta</h1>
+      <p className="muted">A conta é analisada pela equipe PixGate (KYC) antes de gerar chaves de API.</p>
+      <ActionForm
+        label="Criar conta"
+        fields={Object.keys(form)}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const { error } = await api.POST('/dashboard/api/v1/signup', { body: form });
+          if (error) return problemOf(error);
+          setDone(true);
+          return undefined;
+        }}
+      >
+        <Field label="Razão social" name="legalName" value={form.legalName} onChange={set('legalName')} problem={problem} autoComplete="organization" />
+        <Field label="CNPJ da empresa" name="companyCnpj" value={form.companyCnpj} onChange={set('companyCnpj')} problem={problem} />
+        <Field label="CPF do responsável" name="responsibleCpf" value={form.responsibleCpf} onChange={set('responsibleCpf')} problem={problem} />
+        <Field label="Seu nome" name="name" value={form.name} onChange={set('name')} problem={problem} autoComplete="name" />
+        <Field label="E-mail" name="email" type="email" value={form.email} onChange={set('email')} problem={problem} autoComplete="email" />
+        <Field label="Senha" name="password" type="password" value={form.password} onChange={set('password')} problem={problem} autoComplete="new-password" hint="De 10 a 128 caracteres, diferente do e-mail." />
+      </ActionForm>
+      <p>
+        Já tem conta? <a href="#/entrar">Entrar</a>
+      </p>
+    </>
+  );
+}
+
+export function VerifyEmailPage({ token, onVerified }: { token: string; onVerified: () => void }) {
+  const [state, setState] = useState<'checking' | 'done' | ApiProblem>('checking');
+  useEffect(() => {
+    void (async () => {
+      const { error } = await api.POST('/dashboard/api/v1/email-verification', { body: { token } });
+      if (error) setState(problemOf(error));
+      else {
+        setState('done');
+        onVerified();
+      }
+    })();
+  }, [token, onVerified]);
+  return (
+    <>
+      <h1>Confirmação de e-mail</h1>
+      {state === 'checking' ? <p role="status">Confirmando…</p> : null}
+      {state === 'done' ? <Notice>E-mail confirmado.</Notice> : null}
+      {typeof state === 'object' ? (
+        <p className="form-error" role="alert">
+          {state.error}
+        </p>
+      ) : null}
+      <p>
+        <a href="#/visao-geral">Ir para o painel</a>
+      </p>
+    </>
+  );
+}
+
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  return (
+    <>
+      <h1>Esqueci a senha</h1>
+      {done ? <Notice>Se o e-mail estiver cadastrado, enviamos um link para redefinir a senha (válido por 1 hora).</Notice> : null}
+      <ActionForm
+        label="Enviar link"
+        fields={['email']}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const { error } = await api.POST('/dashboard/api/v1/password-reset', { body: { email } });
+          if (error) return problemOf(error);
+          setDone(true);
+          return undefined;
+        }}
+      >
+        <Field label="E-mail" name="email" type="email" value={email} onChange={(event) => setEmail(event.target.value)} problem={problem} />
+      </ActionForm>
+      <p>
+        <a href="#/entrar">Voltar para entrar</a>
+      </p>
+    </>
+  );
+}
+
+function ChoosePassword({ title, token, purpose }: { title: string; token: string; purpose: 'reset' | 'invite' }) {
+  const [password, setPassword] = useState('');
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem>();
+  if (done) {
+    return (
+      <>
+        <h1>{title}</h1>
+        <Notice>Senha definida. Entre com ela.</Notice>
+        <p>
+          <a href="#/entrar">Entrar</a>
+        </p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>{title}</h1>
+      <ActionForm
+        label="Salvar senha"
+        fields={['password']}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const body = { token, password };
+          const { error } =
+            purpose === 'reset'
+              ? await api.POST('/dashboard/api/v1/password-reset/confirm', { body })
+              : await api.POST('/dashboard/api/v1/invitations/accept', { body });
+          if (error) return problemOf(error);
+          setDone(true);
+          return undefined;
+        }}
+      >
+        <Field label="Nova senha" name="password" type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} problem={problem} hint="De 10 a 128 caracteres, diferente do e-mail." />
+      </ActionForm>
+    </>
+  );
+}
+
+export function ResetPasswordPage({ token }: { token: string }) {
+  return <ChoosePassword title="Redefinir senha" token={token} purpose="reset" />;
+}
+
+export function AcceptInvitePage({ token }: { token: string }) {
+  return <ChoosePassword title="Aceitar convite" token={token} purpose="invite" />;
+}

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { formatDateTime, statusLabel } from '../../../shared/format.ts';
+import { ActionForm, Field, FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
+import { api, type Schemas, type Session } from '../api.ts';
+
+export const PIX_KEY_TYPES = [
+  { value: 'cpf', label: 'CPF' },
+  { value: 'cnpj', label: 'CNPJ' },
+  { value: 'email', label: 'E-mail' },
+  { value: 'phone', label: 'Telefone' },
+  { value: 'evp', label: 'Chave aleatória' },
+];
+const CAN_REGISTER = new Set(['owner', 'admin']);
+type Request = Schemas['CreateRecipientRequest'];
+
+/** Recipients: register one for review (the same rules as POST /v1/recipients) and follow each one's status. */
+export function RecipientsPage({ session }: { session: Session }) {
+  const [recipients, setRecipients] = useState<Schemas['DashboardRecipient'][]>();
+  const [form, setForm] = useState({ legalName: '', document: '', documentType: 'cpf', pixKey: '', pixKeyType: 'cpf', label: '' });
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [notice, setNotice] = useState<string>();
+
+  const load = useCallback(async () => {
+    const { data, error } = await api.GET('/dashboard/api/v1/recipients');
+    if (error) setProblem(problemOf(error));
+    else setRecipients(data.recipients);
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <>
+      <h1>Destinatários</h1>
+      <p className="muted">Saques para terceiros só vão a destinatários aprovados pela equipe PixGate (análise de compliance).</p>
+      {notice ? <Notice>{notice}</Notice> : null}
+      {CAN_REGISTER.has(session.user.role) ? (
+        <section aria-label="Novo destinatário">
+          <h2>Cadastrar destinatário</h2>
+          <ActionForm
+            label="Enviar para análise"
+            fields={['legalName', 'document', 'documentType', 'pixKey', 'pixKeyType', 'label']}
+            problem={problem}
+            onProblem={setProblem}
+            action={async () => {
+              setNotice(undefined);
+              const body = {
+                legalName: form.legalName,
+                document: form.document,
+                documentType: form.documentType as Request['documentType'],
+                pixKey: form.pixKey,
+                pixKeyType: form.pixKeyType as Request['pixKeyType'],
+                ...(form.label.trim() ? { label: form.label.trim() } : {}),
+              };
+              const { data, error } = await api.POST('/dashboard/api/v1/recipients', { body });
+              if (error) return problemOf(error);
+              setNotice(`${data.note} (${data.recipientId})`);
+              setForm({ ...form, legalName: '', document: '', pixKey: '', label: '' });
+              await load();
+              return undefined;
+            }}
+          >
+            <Field label="Nome ou razão social" name="legalName" value={form.legalName} onChange={(event) => setForm({ ...form, legalName: event.target.value })} problem={problem} />
+            <div className="grid-2">
+              <SelectField
+                label="Tipo de documento"
+                name="documentType"
+                value={form.documentType}
+                onChange={(documentType) => setForm({ ...form, documentType })}
+                problem={problem}
+                options={[
+                  { value: 'cpf', label: 'CPF' },
+                  { value: 'cnpj', label: 'CNPJ' },
+                ]}
+              />
+              <Field label="Documento" name="document" value={form.document} onChange={(event) => setForm({ ...form, document: event.target.value })} problem={problem} />
+              <SelectField label="Tipo de chave Pix" name="pixKeyType" value={form.pixKeyType} onChange={(pixKeyType) => setForm({ ...form, pixKeyType })} problem={problem} options={PIX_KEY_TYPES} />
+              <Field label="Chave Pix" name="pixKey" value={form.pixKey} onChange={(event) => setForm({ ...form, pixKey: event.target.value })} problem={problem} />
+            </div>
+            <Field label="Apelido (opcional)" name="label" value={form.label} onChange={(event) => setForm({ ...form, label: event.target.value })} problem={problem} />
+          </ActionForm>
+        </section>
+      ) : (
+        <FormProblem problem={problem} />
+      )}
+      <h2>Cadastrados</h2>
+      {!recipients ? (
+        <Loading />
+      ) : recipients.length === 0 ? (
+        <Notice>Nenhum destinatário cadastrado.</Notice>
+      ) : (
+        <table>
+          <caption className="sr-only">Destinatários</caption>
+          <thead>
+            <tr>
+              <th scope="col">Nome</th>
+              <th scope="col">Documento</th>
+              <th scope="col">Chave</th>
+              <th scope="col">Situação</th>
+              <th scope="col">Observação da análise</th>
+              <th scope="col">Cadastrado em</th>
+            </tr>
+          </thead>
+          <tbody>
+            {recipients.map((recipient) => (
+              <tr key={recipient.recipientId}>
+                <td>
+                  {recipient.legalName}
+                  {recipient.label ? <div className="muted">{recipient.label}</div> : null}
+                  <div className="muted">{recipient.recipientId}</div>
+                </td>
+                <td>{recipient.documentMasked}</td>
+                <td>{PIX_KEY_TYPES.find((type) => type.value === recipient.pixKeyType)?.label}</td>
+                <td>
+                  <Status value={recipient.status} label={statusLabel(recipient.status)} />
+                </td>
+                <td>{recipient.reviewNote ?? '—'}</td>
+                <td>{formatDateTime(recipient.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

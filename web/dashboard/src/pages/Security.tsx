@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
+import { api, type Schemas, type Session } from '../api.ts';
+
+/** The codes shown once: after enrolment and after a new set is made. */
+function RecoveryCodesOnce({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <section className="secret" aria-label="Códigos de recuperação">
+      <h3>Códigos de recuperação</h3>
+      <p>
+        <strong>Guarde agora: estes códigos não serão mostrados de novo.</strong> Cada um entra uma vez, se você perder o aplicativo autenticador.
+      </p>
+      <ul data-testid="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="actions">
+        <button type="button" onClick={() => void navigator.clipboard.writeText(codes.join('\n')).catch(() => undefined)}>
+          Copiar códigos
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Já guardei
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function CodeForm(props: { label: string; danger?: boolean; run: (totpCode: string) => Promise<ApiProblem | undefined> }) {
+  const [code, setCode] = useState('');
+  const [problem, setProblem] = useState<ApiProblem>();
+  return (
+    <ActionForm label={props.label} fields={['totpCode']} problem={problem} onProblem={setProblem} secondary={props.danger} action={() => props.run(code)}>
+      <Field label="Código do aplicativo autenticador" name="totpCode" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} problem={problem} />
+    </ActionForm>
+  );
+}
+
+/** Two-factor: enrol (QR code of the otpauth URI, the secret as text, a first code, recovery codes), renew codes, turn off. */
+export function SecurityPage({ session, onChange }: { session: Session; onChange: () => void }) {
+  const [setup, setSetup] = useState<Schemas['TotpSetup']>();
+  const [codes, setCodes] = useState<string[]>();
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [notice, setNotice] = useState<string>();
+  const enabled = session.user.twoFactorEnabled;
+
+  return (
+    <>
+      <h1>Segurança</h1>
+      {notice ? <Notice>{notice}</Notice> : null}
+      {codes ? (
+        <RecoveryCodesOnce
+          codes={codes}
+          onDone={() => {
+            setCodes(undefined);
+            onChange();
+          }}
+        />
+      ) : null}
+      <section className="card" aria-label="Verificação em duas etapas">
+        <h2>Verificação em duas etapas</h2>
+        <p>
+          Situação: <strong>{enabled ? 'ativa' : 'desativada'}</strong>
+          {enabled ? ` · ${session.recoveryCodesLeft ?? 0} códigos de recuperação restantes` : ''}
+        </p>
+        {!enabled && !setup ? (
+          <ActionForm
+            label="Ativar verificação em duas etapas"
+            problem={problem}
+            onProblem={setProblem}
+            action={async () => {
+              const { data, error } = await api.POST('/dashboard/api/v1/two-factor/setup');
+              if (error) return problemOf(error);
+              setSetup(data);
+              return undefined;
+            }}
+          />
+        ) : null}
+        {!enabled && setup ? (
+          <>
+            <p>Leia o QR code com o aplicativo autenticador (Google Authenticator, Authy, 1Password…) ou digite a chave abaixo. Depois informe o primeiro código.</p>
+            <div className="qr">
+              <img alt="QR code para o aplicativo autenticador" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} />
+            </div>
+            <p>
+              Chave: <code data-testid="totp-secret">{setup.secret}</code>
+            </p>
+            <CodeForm
+              label="Confirmar e ativar"
+              run={async (totpCode) => {
+                const { data, error } = await api.POST('/dashboard/api/v1/two-factor/confirm', { body: { totpCode } });
+                if (error) return problemOf(error);
+                setSetup(undefined);
+                setCodes(data.recoveryCodes);
+                setNotice('Verificação em duas etapas ativada.');
+                return undefined;
+              }}
+            />
+          </>
+        ) : null}
+        {enabled ? (
+          <div className="grid-2">
+            <div>
+              <h3>Novos códigos de recuperação</h3>
+              <CodeForm
+                label="Gerar novos códigos"
+                run={async (totpCode) => {
+                  const { data, error } = await api.POST('/dashboard/api/v1/two-factor/recovery-codes', { body: { totpCode } });
+                  if (error) return problemOf(error);
+                  setCodes(data.recoveryCodes);
+                  setNotice('Códigos anteriores invalidados.');
+                  return undefined;
+                }}
+              />
+            </div>
+            <div>
+              <h3>Desativar</h3>
+              <CodeForm
+                label="Desativar verificação em duas etapas"
+                danger
+                run={async (totpCode) => {
+                  const { error } = await api.POST('/dashboard/api/v1/two-factor/disable', { body: { totpCode } });
+                  if (error) return problemOf(error);
+                  setNotice('Verificação em duas etapas desativada. Saques pelo painel ficam indisponíveis até reativá-la.');
+                  onChange();
+                  return undefined;
+                }}
+              />
+            </div>
+          </div>
+        ) : null}
+      </section>
+      <section className="card" aria-label="Sessão">
+        <h2>Sessão</h2>
+        <p>
+          Você entrou como {session.user.email}. A sessão termina após 30 minutos sem uso ou 12 horas depois da entrada; ao sair, ela é encerrada no
+          servidor.
+        </p>
+      </section>
+    </>
+  );
+}

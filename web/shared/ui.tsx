@@ -1,0 +1,196 @@
+import { useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { ApiProblem } from './api.ts';
+
+/** A form field: its label, the input, and the server's message beside it when it is about this field. */
+export function Field(
+  props: { label: string; name: string; problem?: ApiProblem | undefined; hint?: string } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  const { label, name, problem, hint, ...input } = props;
+  const id = useId();
+  const error = problem?.field === name ? problem.error : undefined;
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      {hint ? (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function SelectField(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+  problem?: ApiProblem | undefined;
+}) {
+  const id = useId();
+  const error = props.problem?.field === props.name ? props.problem.error : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The server's message when it is not about one of the form's own fields. */
+export function FormProblem({ problem, fields = [] }: { problem: ApiProblem | undefined; fields?: string[] }) {
+  if (!problem || (problem.field !== undefined && fields.includes(problem.field))) return null;
+  return (
+    <p className="form-error" role="alert">
+      {problem.error}
+    </p>
+  );
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="notice" role="status">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * A form that calls the server: `action` returns a problem (shown beside its field, or above the button) or
+ * nothing on success. The button is disabled while the request runs.
+ */
+export function ActionForm(props: {
+  label: string;
+  action: () => Promise<ApiProblem | undefined>;
+  children?: ReactNode;
+  fields?: string[];
+  onProblem?: (problem: ApiProblem | undefined) => void;
+  problem?: ApiProblem | undefined;
+  secondary?: boolean;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [ownProblem, setOwnProblem] = useState<ApiProblem>();
+  const problem = props.problem ?? ownProblem;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const result = await props.action();
+      setOwnProblem(result);
+      props.onProblem?.(result);
+    } catch {
+      // No answer (network, server gone): nothing is known to have happened; sending again is safe where
+      // the form carries its own idempotency reference.
+      const lost = { error: 'Sem resposta do servidor. Verifique a conexão e tente de novo.' };
+      setOwnProblem(lost);
+      props.onProblem?.(lost);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      {props.children}
+      <FormProblem problem={problem} fields={props.fields ?? []} />
+      <button type="submit" disabled={busy} className={props.secondary ? 'secondary' : undefined}>
+        {busy ? 'Aguarde…' : props.label}
+      </button>
+    </form>
+  );
+}
+
+/** A secret shown once: copy it now; it is not shown again. */
+export function SecretOnce({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(secret).catch(() => undefined);
+    setCopied(true);
+  };
+  return (
+    <section className="secret" aria-label={title}>
+      <h3>{title}</h3>
+      <p>
+        <strong>Guarde agora: este segredo não será mostrado de novo.</strong>
+      </p>
+      <code className="secret-value" data-testid="secret-value">
+        {secret}
+      </code>
+      <div className="actions">
+        <button type="button" onClick={() => void copy()}>
+          {copied ? 'Copiado' : 'Copiar'}
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Já guardei
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** A button that asks for confirmation before an action that cannot be undone. */
+export function ConfirmButton(props: { label: string; confirm: string; onConfirm: () => Promise<void> | void; danger?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className={props.danger ? 'danger' : 'secondary'} onClick={() => setAsking(true)}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <span role="group" aria-label={props.confirm} className="confirm">
+      <span>{props.confirm}</span>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          setAsking(false);
+          void props.onConfirm();
+        }}
+      >
+        Confirmar
+      </button>
+      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+        Cancelar
+      </button>
+    </span>
+  );
+}
+
+export function Status({ value, label }: { value: string; label: string }) {
+  return <span className={`status status-${value}`}>{label}</span>;
+}
+
+export function Loading() {
+  return (
+    <p role="status" aria-live="polite">
+      Carregando…
+    </p>
+  );
+}
