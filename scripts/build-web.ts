@@ -8,7 +8,7 @@
  * dist/web/build-stamp.json.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { build as viteBuild } from 'vite';
@@ -74,9 +74,38 @@ function initialJavaScript(app: string): { files: string[]; rawBytes: number; gz
   return { files, rawBytes, gzipBytes };
 }
 
+/**
+ * One build at a time (npm start and a test run may both start one): a lock directory, created atomically;
+ * one older than two minutes is left from a build that died and is taken over.
+ */
+const LOCK = path.join(DIST, '.build-lock');
+async function acquireLock(): Promise<() => void> {
+  mkdirSync(DIST, { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      return () => rmSync(LOCK, { recursive: true, force: true });
+    } catch {
+      const age = (() => {
+        try {
+          return Date.now() - statSync(LOCK).mtimeMs;
+        } catch {
+          return 0;
+        }
+      })();
+      if (age > 120_000) rmSync(LOCK, { recursive: true, force: true });
+      else if (Date.now() > deadline) throw new Error(`build:web: ${relativeToRoot(LOCK)} is held by another build`);
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 const ifStale = process.argv.includes('--if-stale');
 const apps = APPS.filter((app) => existsSync(fromRoot('web', app, 'vite.config.ts')));
 const hash = sourceHash();
+const release = await acquireLock();
+process.on('exit', release);
 const built = apps.every((app) => existsSync(path.join(DIST, app, 'index.html')));
 if (ifStale && built && existsSync(STAMP) && (JSON.parse(readFileSync(STAMP, 'utf8')) as { hash?: string }).hash === hash) {
   console.log('build:web: the web applications are up to date.');

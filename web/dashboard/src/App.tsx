@@ -91,6 +91,7 @@ export function App() {
     };
     return (
       <main className={route.path === '/caixa-de-saida' ? undefined : 'narrow'}>
+        {expired && route.path === '/entrar' ? <Notice>Sua sessão terminou. Entre novamente.</Notice> : null}
         {pages[route.path]}
         {route.path === '/caixa-de-saida' ? null : outboxHint}
       </main>
@@ -135,7 +136,7 @@ export function App() {
         ) : route.path === '/webhooks' ? (
           <WebhooksPage session={current} />
         ) : route.path === '/entregas' ? (
-          <DeliveriesPage query={route.query} />
+          <DeliveriesPage query={route.query} session={current} />
         ) : route.path === '/destinatarios' ? (
           <RecipientsPage session={current} />
         ) : route.path === '/saques' ? (

@@ -3,8 +3,8 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SecretOnce, Status } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 
-const CAN_MANAGE = new Set(['owner', 'admin', 'developer']);
 
 /**
  * Devices / API keys: generate (approved KYC and a verified e-mail), the secret shown once with a copy
@@ -34,7 +34,7 @@ export function ApiKeysPage({ session }: { session: Session }) {
     await load();
   };
 
-  const canManage = CAN_MANAGE.has(session.user.role);
+  const canManage = may(session, 'createDashboardApiKey');
   const blockers = [
     session.account.kycStatus !== 'approved' ? 'a conta ainda não tem o KYC aprovado' : '',
     !session.user.emailVerified ? 'seu e-mail ainda não foi confirmado' : '',

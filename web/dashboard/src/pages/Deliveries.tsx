@@ -2,7 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { Field, FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
-import { api, type Schemas } from '../api.ts';
+import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 
 type Attempt = Schemas['DeliveryAttempt'];
 
@@ -71,7 +72,7 @@ export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onRe
 }
 
 /** Delivery history (60 days): filters by event, URL, outcome and transaction; manual resend within the hourly quota. */
-export function DeliveriesPage({ query }: { query: URLSearchParams }) {
+export function DeliveriesPage({ query, session }: { query: URLSearchParams; session: Session }) {
   const [event, setEvent] = useState('');
   const [endpointId, setEndpointId] = useState(query.get('endpointId') ?? '');
   const [outcome, setOutcome] = useState('');
@@ -167,7 +168,7 @@ export function DeliveriesPage({ query }: { query: URLSearchParams }) {
         </button>
       </form>
       <FormProblem problem={problem} fields={['event', 'endpointId', 'outcome', 'transactionId']} />
-      {!list ? <Loading /> : list.count === 0 ? <Notice>Nenhuma entrega com esses filtros.</Notice> : <AttemptTable attempts={list.attempts} onResend={(attempt) => void resend(attempt)} />}
+      {!list ? <Loading /> : list.count === 0 ? <Notice>Nenhuma entrega com esses filtros.</Notice> : <AttemptTable attempts={list.attempts} {...(may(session, 'resendDashboardEvent') ? { onResend: (attempt: Attempt) => void resend(attempt) } : {})} />}
     </>
   );
 }

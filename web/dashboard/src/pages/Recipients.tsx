@@ -3,6 +3,7 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime, statusLabel } from '../../../shared/format.ts';
 import { ActionForm, Field, FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 
 export const PIX_KEY_TYPES = [
   { value: 'cpf', label: 'CPF' },
@@ -11,7 +12,6 @@ export const PIX_KEY_TYPES = [
   { value: 'phone', label: 'Telefone' },
   { value: 'evp', label: 'Chave aleatória' },
 ];
-const CAN_REGISTER = new Set(['owner', 'admin']);
 type Request = Schemas['CreateRecipientRequest'];
 
 /** Recipients: register one for review (the same rules as POST /v1/recipients) and follow each one's status. */
@@ -36,7 +36,7 @@ export function RecipientsPage({ session }: { session: Session }) {
       <h1>Destinatários</h1>
       <p className="muted">Saques para terceiros só vão a destinatários aprovados pela equipe PixGate (análise de compliance).</p>
       {notice ? <Notice>{notice}</Notice> : null}
-      {CAN_REGISTER.has(session.user.role) ? (
+      {may(session, 'registerDashboardRecipient') ? (
         <section aria-label="Novo destinatário">
           <h2>Cadastrar destinatário</h2>
           <ActionForm

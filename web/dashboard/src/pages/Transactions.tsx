@@ -3,6 +3,7 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime, statusLabel } from '../../../shared/format.ts';
 import { FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 import { AttemptTable } from './Deliveries.tsx';
 
 type Transaction = Schemas['Transaction'];
@@ -155,6 +156,9 @@ export function TransactionPage({ transactionId, session }: { transactionId: str
   if (!detail) return problem ? <FormProblem problem={problem} /> : <Loading />;
   const { transaction, events } = detail;
   const isCharge = transaction.type === 'pix_in';
+  // What the simulated PSP can still report for this transaction: a pending charge is paid, expires, is
+  // cancelled or fails; a withdrawal on its way is settled or rejected.
+  const sandboxActions = isCharge ? (transaction.status === 'pending' ? CHARGE_ACTIONS : []) : transaction.status === 'processing' ? WITHDRAWAL_ACTIONS : [];
   const party = transaction.payer ?? transaction.beneficiary;
   return (
     <>
@@ -188,7 +192,8 @@ export function TransactionPage({ transactionId, session }: { transactionId: str
           {isCharge ? (
             <>
               <dt>Expira em</dt>
-              <dd>{formatDateTime(transaction.expiresAt)}</dd>
+              {/* The contract's expiresAt is in seconds (the other times are in milliseconds). */}
+              <dd>{formatDateTime(transaction.expiresAt === undefined ? undefined : transaction.expiresAt * 1000)}</dd>
             </>
           ) : null}
           <dt>Paga em</dt>
@@ -216,12 +221,12 @@ export function TransactionPage({ transactionId, session }: { transactionId: str
           </div>
         </section>
       ) : null}
-      {session.sandbox ? (
+      {session.sandbox && may(session, 'sandboxChargeAction') && sandboxActions.length > 0 ? (
         <section className="card" aria-label="Ações de teste">
           <h2>Ações de teste (sandbox)</h2>
           <p className="muted">Simulam o que o PSP informaria, sem dinheiro real, e disparam os webhooks do contrato.</p>
           <div className="actions">
-            {(isCharge ? CHARGE_ACTIONS : WITHDRAWAL_ACTIONS).map(([action, label]) => (
+            {sandboxActions.map(([action, label]) => (
               <button key={action} type="button" className="secondary" onClick={() => void sandbox(isCharge ? 'charge' : 'withdrawal', action, label)}>
                 {label}
               </button>
@@ -238,11 +243,13 @@ export function TransactionPage({ transactionId, session }: { transactionId: str
           </h3>
           <p className="muted">{event.eventId}</p>
           {event.attempts.length === 0 ? <p>Nenhuma entrega (nenhuma URL inscrita neste evento).</p> : <AttemptTable attempts={event.attempts} />}
-          <div className="actions">
-            <button type="button" className="secondary" onClick={() => void resend(event.eventId)}>
-              Reenviar evento
-            </button>
-          </div>
+          {may(session, 'resendDashboardEvent') ? (
+            <div className="actions">
+              <button type="button" className="secondary" onClick={() => void resend(event.eventId)}>
+                Reenviar evento
+              </button>
+            </div>
+          ) : null}
         </section>
       ))}
     </>

@@ -3,10 +3,10 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SelectField } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 
 type Role = Schemas['UserRole'];
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Proprietário', admin: 'Administrador', developer: 'Desenvolvedor', viewer: 'Leitura' };
-const CAN_MANAGE = new Set(['owner', 'admin']);
 
 /** Users of the account: invite by e-mail with a role, change a role, remove someone. */
 export function UsersPage({ session }: { session: Session }) {
@@ -26,7 +26,7 @@ export function UsersPage({ session }: { session: Session }) {
     void load();
   }, [load]);
 
-  const canManage = CAN_MANAGE.has(session.user.role);
+  const canManage = may(session, 'inviteUser');
   // Only an owner may make someone an owner.
   const grantable: Role[] = session.user.role === 'owner' ? ['owner', 'admin', 'developer', 'viewer'] : ['admin', 'developer', 'viewer'];
   const ROLE_OPTIONS = grantable.map((value) => ({ value, label: ROLE_LABEL[value] }));

@@ -3,9 +3,9 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SecretOnce, Status } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 
 type Webhook = Schemas['DashboardWebhook'];
-const CAN_MANAGE = new Set(['owner', 'admin', 'developer']);
 const FILTER_HINT = 'Separados por vírgula: nomes de eventos (transaction.paid) ou categorias (cashin, cashout, refund, dispute, chargeback). Vazio: todos os eventos.';
 
 const parseFilter = (text: string): string[] =>
@@ -32,7 +32,7 @@ export function WebhooksPage({ session }: { session: Session }) {
     void load();
   }, [load]);
 
-  const canManage = CAN_MANAGE.has(session.user.role);
+  const canManage = may(session, 'createDashboardWebhook');
   const full = list !== undefined && list.count >= list.maxWebhooks;
   return (
     <>

@@ -3,6 +3,7 @@ import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, parseBrl, statusLabel } from '../../../shared/format.ts';
 import { ActionForm, Field, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
+import { may } from '../roles.ts';
 import { PIX_KEY_TYPES } from './Recipients.tsx';
 
 type Request = Schemas['DashboardWithdrawalRequest'];
@@ -30,6 +31,14 @@ export function WithdrawPage({ session }: { session: Session }) {
     })();
   }, []);
 
+  if (!may(session, 'createDashboardWithdrawal')) {
+    return (
+      <>
+        <h1>Saques</h1>
+        <p className="warning">Saques pelo painel são feitos pelo proprietário ou por administradores da conta.</p>
+      </>
+    );
+  }
   if (!session.user.twoFactorEnabled) {
     return (
       <>

@@ -1,0 +1,335 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeCpf, validCustomer } from '../support/gateway.ts';
+import {
+  Authenticator,
+  eventually,
+  launchChromium,
+  screen,
+  startGatewayProcess,
+  startWebhookReceiver,
+  type RunningGateway,
+  type WebhookReceiver,
+} from './support.ts';
+
+/**
+ * The issue's journey, in a real Chromium against the gateway as `npm start` runs it: a merchant signs up,
+ * verifies the e-mail from the outbox and enrols TOTP; an operator approves KYC in the console; the merchant
+ * generates a key (shown once), registers a webhook URL, creates a charge through the REST API with the key,
+ * pays it with a sandbox action, sees it in Transactions, sees the delivery and resends it, revokes the key
+ * (the API answers 401); a recipient and a withdrawal are approved by the operator, and the audit log names
+ * the operator for both; a dashboard withdrawal without a valid code is refused. Every page is captured in
+ * reports/screens/.
+ */
+const EMAIL = 'ana.souza@lojaexemplo.com.br';
+const PASSWORD = 'uma senha bem longa 2026';
+const LEGAL_NAME = 'Loja Exemplo Comércio Ltda';
+const RECIPIENT = { legalName: 'Fornecedor Alfa Ltda', cnpj: '11.444.777/0001-61', pixKey: 'financeiro@alfa.com.br' };
+
+let gateway: RunningGateway;
+let receiver: WebhookReceiver;
+let browser: Browser;
+let merchantContext: BrowserContext;
+let consoleContext: BrowserContext;
+let merchant: Page;
+let operator: Page;
+const authenticator = new Authenticator();
+let merchantTotpSecret = '';
+let apiKey = '';
+let chargeId = '';
+/** Uncaught errors of the pages' scripts: none is expected. */
+const pageErrors: string[] = [];
+
+const dashboard = (route: string) => `${gateway.baseUrl}/dashboard/#${route}`;
+const consolePage = (route: string) => `${gateway.consoleUrl}/console/#${route}`;
+
+async function open(page: Page, url: string, heading: string | RegExp): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+async function fieldError(page: Page, label: string): Promise<string> {
+  const input = page.getByLabel(label, { exact: true });
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
+  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error')) ?? '';
+  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
+}
+
+beforeAll(async () => {
+  [gateway, receiver, browser] = await Promise.all([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
+  merchantContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
+  consoleContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
+  merchant = await merchantContext.newPage();
+  operator = await consoleContext.newPage();
+  for (const page of [merchant, operator]) page.on('pageerror', (error) => pageErrors.push(error.message));
+}, 120_000);
+
+afterAll(async () => {
+  expect(pageErrors).toEqual([]);
+  await browser?.close();
+  await receiver?.close();
+  const output = gateway?.output() ?? '';
+  await gateway?.stop();
+  // No request of the journey made the server fail.
+  expect(output).not.toMatch(/"level":"error"|Internal server error|Erro interno/);
+  // Secrets never reach the log: the key and the TOTP seed shown in the pages.
+  if (apiKey) expect(output).not.toContain(apiKey);
+  if (merchantTotpSecret) expect(output).not.toContain(merchantTotpSecret);
+});
+
+describe('the merchant dashboard and the console, in Chromium', () => {
+  it('signs up, showing the server message beside a wrong field, and verifies the e-mail from the outbox', async () => {
+    await open(merchant, dashboard('/entrar'), 'Entrar no painel');
+    await screen(merchant, 'dashboard-01-entrar');
+    await merchant.getByRole('link', { name: 'Criar conta' }).click();
+    await merchant.getByRole('heading', { name: 'Criar conta' }).waitFor();
+    await merchant.getByLabel('Razão social').fill(LEGAL_NAME);
+    await merchant.getByLabel('CNPJ da empresa').fill('11.222.333/0001-81');
+    await merchant.getByLabel('CPF do responsável').fill('123.456.789-00');
+    await merchant.getByLabel('Seu nome').fill('Ana Souza');
+    await merchant.getByLabel('E-mail').fill(EMAIL);
+    await merchant.getByLabel('Senha').fill(PASSWORD);
+    await merchant.getByRole('button', { name: 'Criar conta' }).click();
+    expect(await fieldError(merchant, 'CPF do responsável')).toMatch(/CPF/);
+    await screen(merchant, 'dashboard-02-cadastro-erro');
+
+    await merchant.getByLabel('CPF do responsável').fill(makeCpf(4242));
+    await merchant.getByRole('button', { name: 'Criar conta' }).click();
+    await merchant.getByRole('heading', { name: 'Confirme seu e-mail' }).waitFor();
+    await screen(merchant, 'dashboard-03-confirme-email');
+
+    await merchant.getByRole('link', { name: 'caixa de saída' }).click();
+    const mail = merchant.getByRole('article', { name: `E-mail para ${EMAIL}: Confirme seu e-mail no PixGate` });
+    await mail.waitFor();
+    await screen(merchant, 'dashboard-04-caixa-de-saida');
+    await mail.getByRole('link', { name: /verificar-email/ }).click();
+    await merchant.getByText('E-mail confirmado.').waitFor();
+    await screen(merchant, 'dashboard-05-email-confirmado');
+  });
+
+  it('signs in and enrols TOTP with a QR code and recovery codes shown once', async () => {
+    await open(merchant, dashboard('/entrar'), 'Entrar no painel');
+    await merchant.getByLabel('E-mail').fill(EMAIL);
+    await merchant.getByLabel('Senha').fill(PASSWORD);
+    await merchant.getByRole('button', { name: 'Entrar' }).click();
+    await merchant.getByRole('heading', { name: 'Visão geral' }).waitFor();
+    await merchant.getByText(/Análise da conta \(KYC\): em análise/).waitFor();
+    await screen(merchant, 'dashboard-06-visao-geral-kyc-pendente');
+
+    await merchant.getByRole('link', { name: 'Segurança' }).click();
+    await merchant.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
+    await merchant.getByRole('img', { name: 'QR code para o aplicativo autenticador' }).waitFor();
+    merchantTotpSecret = (await merchant.getByTestId('totp-secret').textContent()) ?? '';
+    expect(merchantTotpSecret).toMatch(/^[A-Z2-7]{32}$/);
+    await screen(merchant, 'dashboard-07-seguranca-qr');
+    await merchant.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(merchantTotpSecret));
+    await merchant.getByRole('button', { name: 'Confirmar e ativar' }).click();
+    const codes = merchant.getByTestId('recovery-codes').getByRole('listitem');
+    await codes.first().waitFor();
+    expect(await codes.count()).toBe(10);
+    await screen(merchant, 'dashboard-08-codigos-de-recuperacao');
+    await merchant.getByRole('button', { name: 'Já guardei' }).click();
+    await merchant.getByText('Situação: ativa').waitFor();
+  });
+
+  it('lets the seeded operator sign in with mandatory TOTP and approve the KYC in the console', async () => {
+    await operator.goto(gateway.consoleUrl);
+    await operator.getByRole('heading', { name: 'Console da equipe PixGate' }).waitFor();
+    expect(operator.url()).toBe(`${gateway.consoleUrl}/console/`);
+    await screen(operator, 'console-01-entrar');
+    await operator.getByLabel('E-mail').fill(gateway.operator.email);
+    await operator.getByLabel('Senha').fill(gateway.operator.temporaryPassword);
+    await operator.getByRole('button', { name: 'Entrar' }).click();
+    await operator.getByRole('button', { name: 'Gerar QR code' }).click();
+    const secret = (await operator.getByTestId('totp-secret').textContent()) ?? '';
+    await screen(operator, 'console-02-totp');
+    await operator.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(secret));
+    await operator.getByRole('button', { name: 'Confirmar' }).click();
+    await operator.getByRole('heading', { name: 'Contas' }).waitFor();
+    await operator.getByRole('link', { name: LEGAL_NAME }).waitFor();
+    await screen(operator, 'console-03-contas');
+
+    await operator.getByRole('link', { name: LEGAL_NAME }).click();
+    await operator.getByRole('heading', { level: 1, name: LEGAL_NAME }).waitFor();
+    await operator.getByRole('button', { name: 'Aprovar KYC' }).click();
+    await operator.getByText('KYC aprovado.').waitFor();
+    await screen(operator, 'console-04-conta');
+  });
+
+  it('generates an API key shown once, and registers a webhook URL with its secret shown once', async () => {
+    await merchant.reload();
+    await open(merchant, dashboard('/chaves-de-api'), 'Dispositivos / Chaves de API');
+    await merchant.getByLabel('Nome da chave (opcional)').fill('Servidor da loja');
+    await merchant.getByRole('button', { name: 'Gerar chave' }).click();
+    apiKey = (await merchant.getByTestId('secret-value').textContent()) ?? '';
+    expect(apiKey).toMatch(/^pixg_[0-9a-f]{64}$/);
+    await screen(merchant, 'dashboard-09-chave-criada');
+    await merchant.getByRole('button', { name: 'Já guardei' }).click();
+    await merchant.getByRole('cell', { name: 'Servidor da loja' }).waitFor();
+    expect(await merchant.content()).not.toContain(apiKey);
+    await merchant.reload();
+    await merchant.getByRole('cell', { name: 'Servidor da loja' }).waitFor();
+    expect(await merchant.content()).not.toContain(apiKey);
+    await screen(merchant, 'dashboard-10-chaves');
+
+    await merchant.getByRole('link', { name: 'Webhooks' }).click();
+    await merchant.getByLabel('URL', { exact: true }).fill(receiver.url);
+    await merchant.getByRole('button', { name: 'Cadastrar URL' }).click();
+    const webhookSecret = (await merchant.getByTestId('secret-value').textContent()) ?? '';
+    expect(webhookSecret).toMatch(/^whsec_/);
+    await merchant.getByRole('button', { name: 'Já guardei' }).click();
+    await merchant.getByRole('region', { name: `Webhook ${receiver.url}` }).waitFor();
+    expect(await merchant.content()).not.toContain(webhookSecret);
+    await merchant.getByRole('button', { name: 'Enviar evento de teste' }).click();
+    await merchant.getByText(/Evento de teste .*: entregue \(HTTP 200\)/).waitFor();
+    await screen(merchant, 'dashboard-11-webhooks');
+  });
+
+  it('shows a charge made with the key through the REST API, pays it in the sandbox, and shows its webhook', async () => {
+    const created = await fetch(`${gateway.baseUrl}/v1/pix`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amountCents: 50_000, externalRef: 'pedido-e2e-1', customer: validCustomer }),
+    });
+    expect(created.status).toBe(201);
+    chargeId = ((await created.json()) as { transactionId: string }).transactionId;
+
+    await open(merchant, dashboard('/transacoes'), 'Transações');
+    await merchant.getByRole('link', { name: chargeId }).click();
+    await merchant.getByRole('heading', { name: `Cobrança ${chargeId}` }).waitFor();
+    await merchant.getByText('000201').first().waitFor();
+    await screen(merchant, 'dashboard-12-cobranca-pendente');
+    await merchant.getByRole('button', { name: 'Simular pagamento' }).click();
+    await merchant.getByText('Simular pagamento: feito.').waitFor();
+    await merchant.getByRole('region', { name: 'Dados da transação' }).getByText('Pago').waitFor();
+    await eventually('the paid webhook', () => receiver.deliveries.find((delivery) => delivery.event === 'transaction.paid'));
+    // The receiver has it; the gateway records the attempt once the answer is in: reload until it shows.
+    await eventually('the delivery on the transaction page', async () => {
+      await merchant.reload();
+      await merchant.getByRole('heading', { level: 1, name: `Cobrança ${chargeId}` }).waitFor();
+      await merchant.getByRole('heading', { name: 'Eventos e entregas de webhook' }).waitFor();
+      return (await merchant.getByRole('region', { name: 'Evento transaction.paid' }).getByText('Entregue').count()) > 0 ? true : undefined;
+    });
+    await screen(merchant, 'dashboard-13-cobranca-paga');
+
+    await open(merchant, dashboard('/transacoes'), 'Transações');
+    await merchant.getByRole('row', { name: new RegExp(chargeId) }).getByText('Pago').waitFor();
+    await merchant.getByText('R$ 500,00').first().waitFor();
+    await screen(merchant, 'dashboard-14-transacoes');
+    await open(merchant, dashboard('/visao-geral'), 'Visão geral');
+    await screen(merchant, 'dashboard-15-visao-geral');
+  });
+
+  it('lists the delivery with its payload and resends it within the hourly quota', async () => {
+    await open(merchant, dashboard('/entregas'), 'Entregas de webhook');
+    await merchant.getByTestId('resend-quota').getByText(/10 de 10 restantes/).waitFor();
+    await merchant.getByRole('button', { name: `Reenviar transaction.paid para ${receiver.url}` }).click();
+    await merchant.getByText(/Reenvio de transaction\.paid agendado\. Reenvios restantes nesta hora: 9\./).waitFor();
+    await eventually('the resent webhook', () => {
+      const paid = receiver.deliveries.filter((delivery) => delivery.event === 'transaction.paid');
+      return paid.length >= 2 ? paid : undefined;
+    });
+    const paid = receiver.deliveries.filter((delivery) => delivery.event === 'transaction.paid');
+    expect(paid[1]?.id).toBe(paid[0]?.id);
+    await merchant.reload();
+    await merchant.getByRole('cell', { name: /\(reenvio\)/ }).waitFor();
+    await merchant.getByText('Ver conteúdo').first().click();
+    await screen(merchant, 'dashboard-16-entregas');
+  });
+
+  it('revokes the key after a confirmation, and the API answers 401 to it', async () => {
+    await open(merchant, dashboard('/chaves-de-api'), 'Dispositivos / Chaves de API');
+    await merchant.getByRole('button', { name: 'Revogar' }).click();
+    await merchant.getByRole('button', { name: 'Confirmar' }).click();
+    await merchant.getByText(/revogada\. Ela deixa de funcionar em alguns segundos\./).waitFor();
+    await screen(merchant, 'dashboard-17-chave-revogada');
+    const status = await eventually(
+      'the revoked key to be refused',
+      async () => {
+        const answer = await fetch(`${gateway.baseUrl}/v1/balance`, { headers: { Authorization: `Bearer ${apiKey}` } });
+        return answer.status === 401 ? answer.status : undefined;
+      },
+      10_000,
+    );
+    expect(status).toBe(401);
+  });
+
+  it('registers a recipient that the operator approves from the review queue', async () => {
+    await open(merchant, dashboard('/destinatarios'), 'Destinatários');
+    await merchant.getByLabel('Nome ou razão social').fill(RECIPIENT.legalName);
+    await merchant.getByLabel('Tipo de documento').selectOption('cnpj');
+    await merchant.getByLabel('Documento', { exact: true }).fill(RECIPIENT.cnpj);
+    await merchant.getByLabel('Tipo de chave Pix').selectOption('email');
+    await merchant.getByLabel('Chave Pix', { exact: true }).fill(RECIPIENT.pixKey);
+    await merchant.getByRole('button', { name: 'Enviar para análise' }).click();
+    await merchant.getByRole('row', { name: new RegExp(RECIPIENT.legalName) }).getByText('Em análise').waitFor();
+    await screen(merchant, 'dashboard-18-destinatarios');
+
+    await open(operator, consolePage('/destinatarios'), 'Fila de destinatários');
+    await screen(operator, 'console-05-fila-destinatarios');
+    await operator.getByRole('button', { name: `Aprovar ${RECIPIENT.legalName}` }).click();
+    await operator.getByText(`Destinatário ${RECIPIENT.legalName} aprovado.`).waitFor();
+    await merchant.reload();
+    await merchant.getByRole('row', { name: new RegExp(RECIPIENT.legalName) }).getByText('Ativo').waitFor();
+  });
+
+  it('refuses a dashboard withdrawal without a valid TOTP code, then sends it for approval with one', async () => {
+    // The operator puts the account in manual approval.
+    await open(operator, consolePage('/contas'), 'Contas');
+    await operator.getByRole('link', { name: LEGAL_NAME }).click();
+    await operator.getByLabel('Aprovação de saques').selectOption('manual');
+    await operator.getByRole('button', { name: 'Salvar tarifas e limites' }).click();
+    await operator.getByText('Tarifas e limites salvos.').waitFor();
+
+    await open(merchant, dashboard('/saques'), 'Saques');
+    await merchant.getByLabel('Valor (R$)').fill('100,00');
+    await merchant.getByLabel('Destinatário').selectOption({ index: 1 });
+    await merchant.getByLabel('Tipo de chave Pix').selectOption('email');
+    await merchant.getByLabel('Chave Pix', { exact: true }).fill(RECIPIENT.pixKey);
+    await merchant.getByLabel('Código do aplicativo autenticador').fill('000000');
+    await merchant.getByRole('button', { name: 'Sacar' }).click();
+    expect(await fieldError(merchant, 'Código do aplicativo autenticador')).not.toBe('');
+    await screen(merchant, 'dashboard-19-saque-sem-codigo-valido');
+    const refused = await fetch(`${gateway.baseUrl}/v1/balance`, { headers: { Authorization: `Bearer ${apiKey}` } });
+    expect(refused.status).toBe(401);
+
+    await merchant.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(merchantTotpSecret));
+    await merchant.getByRole('button', { name: 'Sacar' }).click();
+    await merchant.getByRole('status').getByText('Aguardando aprovação').waitFor();
+    await screen(merchant, 'dashboard-20-saque-aguardando-aprovacao');
+
+    await open(operator, consolePage('/saques'), 'Fila de saques');
+    await screen(operator, 'console-06-fila-saques');
+    await operator.getByRole('button', { name: 'Aprovar saque' }).click();
+    await operator.getByText(/aprovado\./).waitFor();
+  });
+
+  it('lists both approvals in the audit log with the operator name', async () => {
+    await open(operator, consolePage('/auditoria'), 'Registro de auditoria');
+    for (const action of ['recipient.approve', 'withdrawal.approve', 'account.update']) {
+      await operator.getByRole('row', { name: new RegExp(`Operador PixGate.*${action.replace('.', '\\.')}`) }).first().waitFor();
+    }
+    await screen(operator, 'console-07-auditoria');
+    await open(operator, consolePage('/operadores'), 'Operadores');
+    await screen(operator, 'console-08-operadores');
+  });
+
+  it('captures the remaining pages, and returns to sign-in when the session is gone', async () => {
+    for (const [route, heading, name] of [
+      ['/usuarios', 'Usuários', 'dashboard-21-usuarios'],
+      ['/seguranca', 'Segurança', 'dashboard-22-seguranca'],
+      ['/saques', 'Saques', 'dashboard-23-saques'],
+    ] as const) {
+      await open(merchant, dashboard(route), heading);
+      await screen(merchant, name);
+    }
+    await merchantContext.clearCookies();
+    await merchant.getByRole('link', { name: 'Transações' }).click();
+    await merchant.getByText('Sua sessão terminou. Entre novamente.').waitFor();
+    await merchant.getByRole('heading', { name: 'Entrar no painel' }).waitFor();
+    await screen(merchant, 'dashboard-24-sessao-terminou');
+    await open(merchant, dashboard('/esqueci-a-senha'), 'Esqueci a senha');
+    await screen(merchant, 'dashboard-25-esqueci-a-senha');
+  });
+});

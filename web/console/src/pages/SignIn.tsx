@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { ActionForm, Field } from '../../../shared/ui.tsx';
+import { api, sessionState, type OperatorSession, type Schemas } from '../api.ts';
+
+/**
+ * Operator sign-in: e-mail and password, then the authenticator app's code. TOTP is mandatory: at the first
+ * sign-in (or after an admin reset the credentials) the operator enrols an app before anything else opens.
+ */
+export function SignInPage({ session, onSession }: { session: OperatorSession | null; onSession: (session: OperatorSession) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [pending, setPending] = useState<OperatorSession | null>(session && session.stage !== 'complete' ? session : null);
+  const [setup, setSetup] = useState<Schemas['OperatorTotpSetup']>();
+  const [problem, setProblem] = useState<ApiProblem>();
+
+  const sendCode = async () => {
+    const { data, error } = await api.POST('/admin/v1/session/totp', { body: { totpCode: code } });
+    if (error) return problemOf(error);
+    sessionState.csrfToken = data.csrfToken;
+    onSession(data);
+    return undefined;
+  };
+
+  if (pending?.stage === 'enrol') {
+    return (
+      <>
+        <h1>Configure o aplicativo autenticador</h1>
+        <p>A verificação em duas etapas é obrigatória para a equipe. Leia o QR code com o aplicativo e informe o primeiro código.</p>
+        {!setup ? (
+          <ActionForm
+            label="Gerar QR code"
+            problem={problem}
+            onProblem={setProblem}
+            action={async () => {
+              const { data, error } = await api.POST('/admin/v1/session/totp/setup');
+              if (error) return problemOf(error);
+              setSetup(data);
+              return undefined;
+            }}
+          />
+        ) : (
+          <>
+            <div className="qr">
+              <img alt="QR code para o aplicativo autenticador" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} />
+            </div>
+            <p>
+              Chave: <code data-testid="totp-secret">{setup.secret}</code>
+            </p>
+            <ActionForm label="Confirmar" fields={['totpCode']} problem={problem} onProblem={setProblem} action={sendCode}>
+              <Field label="Código do aplicativo autenticador" name="totpCode" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} problem={problem} />
+            </ActionForm>
+          </>
+        )}
+      </>
+    );
+  }
+  if (pending?.stage === 'password') {
+    return (
+      <>
+        <h1>Verificação em duas etapas</h1>
+        <ActionForm label="Entrar" fields={['totpCode']} problem={problem} onProblem={setProblem} action={sendCode}>
+          <Field label="Código do aplicativo autenticador" name="totpCode" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} problem={problem} />
+        </ActionForm>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>Console da equipe PixGate</h1>
+      <ActionForm
+        label="Entrar"
+        fields={['email', 'password']}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const { data, error } = await api.POST('/admin/v1/session', { body: { email, password } });
+          if (error) return problemOf(error);
+          sessionState.csrfToken = data.csrfToken;
+          if (data.stage === 'complete') onSession(data);
+          else setPending(data);
+          return undefined;
+        }}
+      >
+        <Field label="E-mail" name="email" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} problem={problem} />
+        <Field label="Senha" name="password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} problem={problem} />
+      </ActionForm>
+      <p className="muted">Cada operador entra com o próprio e-mail. Acesso só pela rede interna.</p>
+    </>
+  );
+}
