@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   if (seededOperator) console.log(`\n${seededOperator}`);
   console.log(`API docs:    ${merchant.url}/docs/`);
   console.log(`Dashboard:   ${merchant.url}/dashboard/`);
-  console.log(`Console:     ${backoffice.url}/ (operators)`);
+  console.log(`Console:     ${backoffice.url}/console/ (operators)`);
   console.log(`Back office: ${backoffice.url}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'})`);
   if (seeded) {
     console.log(`\nTry it:\n  curl -s ${merchant.url}/v1/balance -H "Authorization: Bearer <the key above>"`);
