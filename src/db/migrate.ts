@@ -5,6 +5,7 @@ import * as moneyOut from './migrations/002_money_out.ts';
 import * as webhooks from './migrations/003_webhooks.ts';
 import * as reconcileSchedule from './migrations/004_reconcile_schedule.ts';
 import * as dashboard from './migrations/005_dashboard.ts';
+import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '003_webhooks': webhooks,
   '004_reconcile_schedule': reconcileSchedule,
   '005_dashboard': dashboard,
+  '007_withdrawal_totals': withdrawalTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

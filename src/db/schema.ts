@@ -11,7 +11,7 @@ import type {
   OperatorsTable,
 } from './tables/dashboard.ts';
 import type { BalancesTable, HoldsTable, LedgerEntriesTable, RateLimitCountersTable } from './tables/ledger.ts';
-import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable } from './tables/moneyOut.ts';
+import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable, WithdrawalTotalsTable } from './tables/moneyOut.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
@@ -39,6 +39,7 @@ export interface Database {
   outbox_events: OutboxEventsTable;
   recipients: RecipientsTable;
   withdrawal_alerts: WithdrawalAlertsTable;
+  withdrawal_totals: WithdrawalTotalsTable;
   sim_psp_transfers: SimPspTransfersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

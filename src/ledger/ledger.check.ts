@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { totalsThatDiffer } from '../withdrawals/withdrawalTotals.repository.ts';
 import { balanceTotals, transactionEffects } from './ledger.repository.ts';
 
 export interface LedgerViolation {
@@ -10,8 +11,9 @@ export interface LedgerViolation {
 /**
  * Invariants: every balance equals the sums of its entries (available, held, reserved); held equals the
  * active holds; reserved equals the withdrawals in flight to the provider and is covered by available;
- * nothing is negative; and every transaction's ledger effect matches its state (a debit has its
- * transaction, a reversal restores exactly what was taken).
+ * nothing is negative; every transaction's ledger effect matches its state (a debit has its
+ * transaction, a reversal restores exactly what was taken); and the daily and monthly withdrawal totals the
+ * caps read equal the withdrawals they count.
  */
 export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<LedgerViolation[]> {
   const violations: LedgerViolation[] = [];
@@ -36,6 +38,12 @@ export async function checkLedger(db: Kysely<Database>, accountId?: string): Pro
         problem: `transaction ${tx.id} (${tx.type}/${tx.status}) moved ${tx.effect} and reserves ${tx.reserved}, expected ${expected.available} and ${expected.reserved}`,
       });
     }
+  }
+  for (const total of await totalsThatDiffer(db, accountId)) {
+    violations.push({
+      accountId: total.account_id,
+      problem: `withdrawal total of the ${total.period} ${total.period_start} is ${total.stored ?? 0}, the withdrawals it counts sum ${total.computed ?? 0}`,
+    });
   }
   return violations;
 }

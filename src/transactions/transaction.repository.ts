@@ -198,33 +198,6 @@ export async function releaseIdempotencyKey(trx: Transaction<Database>, accountI
 
 // ---- Withdrawals ---------------------------------------------------------------------------------------
 
-/** Statuses of withdrawals that took or may take money: what the daily and monthly caps count. */
-const CAP_COUNTED_STATUSES: StoredTransactionStatus[] = [
-  'initiating',
-  'processing',
-  'pending_approval',
-  'paid',
-  'failed_unknown',
-  'refunded',
-  'partially_refunded',
-];
-
-/** Amount withdrawn since the start of the day and of the month (the caller holds the balance row lock). */
-export async function withdrawnSince(
-  trx: Transaction<Database>,
-  accountId: string,
-  since: { dayStart: Date; monthStart: Date },
-): Promise<{ dayCents: number; monthCents: number }> {
-  const totals = await sql<{ day: number; month: number }>`
-    SELECT
-      coalesce(sum(amount_cents) FILTER (WHERE created_at >= ${since.dayStart}), 0)::bigint AS day,
-      coalesce(sum(amount_cents), 0)::bigint AS month
-    FROM transactions
-    WHERE account_id = ${accountId} AND type = 'withdrawal' AND created_at >= ${since.monthStart}
-      AND status IN (${sql.join(CAP_COUNTED_STATUSES)})`.execute(trx);
-  return { dayCents: Number(totals.rows[0]?.day ?? 0), monthCents: Number(totals.rows[0]?.month ?? 0) };
-}
-
 /** Asks reconciliation to look at an open withdrawal again at `at` (behind the others). */
 export async function scheduleNextCheck(trx: Transaction<Database>, id: string, at: Date): Promise<void> {
   await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).execute();

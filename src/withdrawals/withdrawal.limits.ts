@@ -3,13 +3,12 @@ import type { AccountRow, Database } from '../db/schema.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
 import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
-import { withdrawnSince } from '../transactions/transaction.repository.ts';
 import { WithdrawalRateLimited } from './withdrawal.errors.ts';
+import { withdrawnInPeriods, type CapPeriods } from './withdrawalTotals.repository.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** Daily and monthly caps follow the merchant's calendar: São Paulo time, UTC−3 (no DST since 2019). */
 const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS;
 /** When the hourly window resets within this time, the 429 says "wait a few minutes". */
@@ -44,19 +43,18 @@ export async function giveBack(deps: Deps, accountId: string, slots: Slot[]): Pr
 
 export type CapRefusal = { code: 'DAILY_LIMIT_EXCEEDED' | 'MONTHLY_LIMIT_EXCEEDED'; reason: string } | undefined;
 
-function startOfDayMs(nowMs: number): number {
-  return Math.floor((nowMs + SAO_PAULO_OFFSET_MS) / DAY_MS) * DAY_MS - SAO_PAULO_OFFSET_MS;
-}
-
-function startOfMonthMs(nowMs: number): number {
-  const local = new Date(nowMs + SAO_PAULO_OFFSET_MS);
-  return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - SAO_PAULO_OFFSET_MS;
+/** The São Paulo day and month of an instant, as the keys of `withdrawal_totals` (`YYYY-MM-DD`). */
+export function capPeriodsAt(nowMs: number): CapPeriods {
+  const local = new Date(nowMs + SAO_PAULO_OFFSET_MS).toISOString();
+  return { day: local.slice(0, 10), month: `${local.slice(0, 7)}-01` };
 }
 
 /**
  * Daily and monthly caps on the amount withdrawn (São Paulo calendar), counting every withdrawal that took
- * or may take money: in flight, processing, waiting for approval, paid, indeterminate, returned. The caller
- * holds the account's balance row lock, so two withdrawals of one account are never counted in parallel.
+ * or may take money: in flight, processing, waiting for approval, paid, indeterminate, returned. The totals
+ * are kept as statuses change (migration 007), so this costs two primary-key reads however many withdrawals
+ * came before. The caller holds the account's balance row lock, so two withdrawals of one account are never
+ * checked in parallel.
  */
 export async function checkCaps(
   trx: Transaction<Database>,
@@ -64,10 +62,7 @@ export async function checkCaps(
   amountCents: number,
   nowMs: number,
 ): Promise<CapRefusal> {
-  const { dayCents: day, monthCents: month } = await withdrawnSince(trx, account.id, {
-    dayStart: new Date(startOfDayMs(nowMs)),
-    monthStart: new Date(startOfMonthMs(nowMs)),
-  });
+  const { dayCents: day, monthCents: month } = await withdrawnInPeriods(trx, account.id, capPeriodsAt(nowMs));
   if (day + amountCents > account.withdrawal_daily_cap_cents) {
     return { code: 'DAILY_LIMIT_EXCEEDED', reason: messages.dailyCapReason(account.withdrawal_daily_cap_cents) };
   }

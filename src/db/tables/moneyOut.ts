@@ -3,7 +3,10 @@ import type { Json } from './json.ts';
 import type { PixKeyType } from './accounts.ts';
 import type { PartyJson } from './transactions.ts';
 
-/** Third-party recipients, alerts of third-party withdrawals, and the simulated PSP's transfers. */
+/**
+ * Third-party recipients, alerts of third-party withdrawals, the daily and monthly withdrawal totals, and the
+ * simulated PSP's transfers.
+ */
 
 export type RecipientStatus = 'pending_review' | 'active' | 'rejected' | 'deactivated';
 
@@ -22,6 +25,18 @@ export interface RecipientsTable {
   updated_at: Date;
   approved_at: Date | null;
   reviewed_at: Date | null;
+}
+
+/**
+ * Amount of the withdrawals the caps count, per account and São Paulo day or month of their creation; kept by
+ * a trigger on `transactions` (migration 007), read by the cap check.
+ */
+export interface WithdrawalTotalsTable {
+  account_id: string;
+  period: 'day' | 'month';
+  /** The day, or the first day of the month, as `YYYY-MM-DD`. */
+  period_start: string;
+  total_cents: string;
 }
 
 export interface WithdrawalAlertsTable {
