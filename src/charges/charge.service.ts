@@ -100,11 +100,12 @@ function idempotentAnswer(existing: {
 }
 
 /**
- * POST /v1/pix in at most three statements: 1. validate (400s); 2. answer a live externalRef from the
- * database without consuming the limit; 3. take a rate-limit slot; 4. register the charge with the PSP
- * (outside any database transaction: it is an external call); 5. claim the externalRef and store the charge
- * in one statement (a concurrent retry waits for it and is answered idempotently). Anything but a 201 gives
- * the slot back.
+ * POST /v1/pix in two database round trips: 1. validate (400s); 2. take a rate-limit slot; 3. register the
+ * charge with the PSP (outside any database transaction: it is an external call); 4. claim the externalRef
+ * and store the charge in one statement (a concurrent retry waits for it). A repeated externalRef is found
+ * by that claim and answered with the original (200), its slot given back; when the limit is spent, a
+ * repeated externalRef is still answered with its original rather than 429. Anything but a 201 gives the
+ * slot back.
  */
 export async function createCharge(deps: Deps, auth: AccountContext, body: CreateChargeRequest): Promise<CreateChargeOutcome> {
   const { account } = auth;
@@ -113,14 +114,13 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
   const externalRef = body.externalRef;
   const nowMs = deps.clock.now();
 
-  if (externalRef !== undefined) {
-    const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
-    if (existing) return idempotentAnswer(existing);
-  }
-
   const window: Window = { bucket: 'charge:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
   const slot = await tryConsume(deps.db, auth.accountId, window, nowMs);
-  if (!slot) throw new ChargeRateLimited();
+  if (!slot) {
+    const existing = externalRef === undefined ? undefined : await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
+    if (existing) return idempotentAnswer(existing);
+    throw new ChargeRateLimited();
+  }
 
   try {
     const transactionId = newId('tx');
@@ -165,6 +165,9 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
   } catch (error) {
     await release(deps.db, auth.accountId, slot);
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) {
+      // A retry of a charge already created is answered with it, whatever the PSP's state now.
+      const existing = externalRef === undefined ? undefined : await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
+      if (existing) return idempotentAnswer(existing);
       throw new ProviderUnavailable();
     }
     throw error;

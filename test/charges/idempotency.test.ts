@@ -116,4 +116,24 @@ describe('POST /v1/pix rate limit', () => {
     expect((await small.client.POST('/v1/pix', { body: body('ok-2') })).response.status).toBe(201);
     expect((await small.client.POST('/v1/pix', { body: body('ok-3') })).response.status).toBe(429);
   });
+
+  it('answers a repeated externalRef with its original even when the limit is spent or the PSP is down, spending nothing', async () => {
+    const busy = await createMerchant(gateway);
+    await gateway.admin.PATCH('/admin/v1/accounts/{accountId}', { params: { path: { accountId: busy.accountId } }, body: { chargeRatePerHour: 1 } });
+    const first = await busy.client.POST('/v1/pix', { body: body('only-one') });
+    expect(first.response.status).toBe(201);
+    expect((await busy.client.POST('/v1/pix', { body: body('another') })).response.status).toBe(429);
+    const whileSpent = await busy.client.POST('/v1/pix', { body: body('only-one') });
+    expect(whileSpent.response.status).toBe(200);
+    expect(whileSpent.data).toEqual({ ...first.data, idempotent: true });
+
+    const other = await createMerchant(gateway);
+    const created = await other.client.POST('/v1/pix', { body: body('psp-down') });
+    gateway.provider.queueOutcome('registerCharge', 'fail', 1);
+    const whileDown = await other.client.POST('/v1/pix', { body: body('psp-down') });
+    expect(whileDown.response.status).toBe(200);
+    expect(whileDown.data).toEqual({ ...created.data, idempotent: true });
+    expect(await countCharges(other.client)).toBe(1);
+  });
 });
+
