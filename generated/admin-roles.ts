@@ -42,6 +42,7 @@ export const operationRoles = {
   releaseHold: ['compliance', 'finance', 'admin'],
   resendEvent: ['support', 'admin'],
   resetOperatorCredentials: ['admin'],
+  resolveWithdrawal: ['finance', 'admin'],
   revokeApiKey: ['support', 'admin'],
   rotateWebhookSecret: ['support', 'admin'],
   sandboxCancelCharge: ['admin'],

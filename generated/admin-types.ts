@@ -676,6 +676,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/withdrawals/{transactionId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a failed_unknown withdrawal past 24 h
+         * @description The forced end of a withdrawal that has been `failed_unknown` for 24 h or more (the merchant contract
+         *     promises a final state within 24 h). GET /admin/v1/withdrawals?status=failed_unknown lists them with
+         *     `overdue: true`; `/metrics` counts them (`pixgate_withdrawals_failed_unknown_overdue`) and each
+         *     reconciliation check logs an error.
+         *
+         *     The PSP is asked first, and its final record wins: when it now knows the outcome (paid, refused,
+         *     returned, never received) that is applied exactly as reconciliation would, whatever `outcome` says, and
+         *     the answer's `resolution.by` is `provider`. Only when the PSP still has nothing final is the operator's
+         *     `outcome` applied (`resolution.by` = `operator`):
+         *     - `paid`: the withdrawal becomes `paid` with `endToEndId` and the beneficiary (the holder or the
+         *       recipient, with `beneficiaryBankAccount`), and `transfer.paid` is emitted;
+         *     - `failed`: amount and fee go back to the balance, the withdrawal becomes `failed` with `refusedCode`
+         *       `RESOLVED_BY_OPERATOR`, and `transfer.failed` is emitted.
+         *
+         *     Transitions stay those of the contract: `failed_unknown` → `paid` or `failed`. 409 when the withdrawal
+         *     is not `failed_unknown`, or has not been for 24 h yet.
+         */
+        post: operations["resolveWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/withdrawal-alerts": {
         parameters: {
             query?: never;
@@ -1830,7 +1865,7 @@ export interface components {
          *     are not followed.
          *
          *     On a server running with `NODE_ENV=production` the URL must use `https`, and its host must resolve, to
-         *     public addresses only (no private, loopback or link-local address; checked again at each delivery).
+         *     public unicast addresses only (no private, loopback, link-local, reserved, documentation, NAT64, 6to4 or Teredo address; checked again at each delivery).
          *     Elsewhere (development, tests) `http` and local addresses are accepted so that a local receiver can be
          *     used (`WEBHOOK_ALLOW_PRIVATE` sets the address check either way).
          * @example https://shop.example.com/webhooks/pixgate
@@ -2079,7 +2114,7 @@ export interface components {
              *     - `timeout`: no answer within 10 seconds (retried);
              *     - `network: <message>`: DNS, connection or TLS failure (retried);
              *     - `redirect not followed`: a `3xx` answer (not retried; the status is in `httpStatus`);
-             *     - `unsafe address`: the URL resolved to a private, loopback or link-local address at delivery time
+             *     - `unsafe address`: the URL resolved to an address that is not public unicast (private, loopback, link-local, reserved, NAT64, 6to4, Teredo, documentation…) at delivery time
              *       (production); nothing was sent, and it is not retried.
              * @example null
              */
@@ -2163,9 +2198,9 @@ export interface components {
         RecipientStatus: "pending_review" | "active" | "rejected" | "deactivated";
         /**
          * @description Identifier of an authorised third-party recipient: 24 lower-case hexadecimal characters, derived
-         *     deterministically from the account and the recipient's document (the first 24 hex digits of SHA-256 of
-         *     `<accountId>:<documentType>:<document>`), so registering the same document again yields the same id and
-         *     two merchants never share ids for the same person.
+         *     deterministically from the account and the recipient's document with a keyed hash (HMAC-SHA-256 under a
+         *     PixGate secret), so registering the same document again yields the same id, two merchants never share
+         *     ids for the same person, and an id cannot be turned back into the document. Treat it as opaque.
          * @example 3f9a1c0d7e5b2a4f6c8d0e1f
          */
         RecipientId: string;
@@ -2393,7 +2428,7 @@ export interface components {
          *     - `paid`: charge paid / withdrawal settled. Final.
          *     - `failed`: withdrawal refused or failed; any amount debited was returned before the event was sent. Final.
          *     - `failed_unknown`: the provider's answer was indeterminate; debited; reconciled to `paid` or `failed`
-         *       within 24 h. Do not resend.
+         *       within 24 h, and to nothing else in between (it never goes back to `processing`). Do not resend.
          *     - `cancelled`: charge cancelled before payment, or withdrawal cancelled before sending. Final.
          *     - `expired`: charge not paid before `expiresAt`. Final.
          *     - `refunded` / `partially_refunded`: a paid transaction returned in full / in part.
@@ -2441,6 +2476,8 @@ export interface components {
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.
+         *     - `RESOLVED_BY_OPERATOR`: a `failed_unknown` withdrawal whose PSP gave no final answer within 24 h was
+         *       established by the PixGate team, with the PSP, not to have been paid; the amount and fee were returned.
          * @example INVALID_PIX_KEY
          */
         RefusedCode: string;
@@ -2528,7 +2565,8 @@ export interface components {
         /**
          * AdminWithdrawal
          * @description A withdrawal as the service team reviews it: the merchant's Transaction (exactly as GET /v1/transactions/{id}
-         *     returns it, with its omission rules) plus where the money goes and for which account.
+         *     returns it, with its omission rules) plus where the money goes and for which account, and the
+         *     reconciliation state of an open withdrawal (internal: the merchant never sees these fields).
          */
         AdminWithdrawal: components["schemas"]["Transaction"] & {
             accountId: components["schemas"]["AccountId"];
@@ -2545,6 +2583,38 @@ export interface components {
              * @example Pagamento fornecedor NF 4521
              */
             description: string | null;
+            /**
+             * @description `failed_unknown` only: when reconciliation found the PSP holding the order (Unix ms). The merchant
+             *     sees no change (the contract allows `failed_unknown` to end only in `paid` or `failed`); the
+             *     withdrawal waits for the PSP's final record. Omitted when the PSP has not been found to hold it.
+             * @example 1795184405000
+             */
+            providerAcceptedAt?: number;
+            /**
+             * @description Open withdrawals (`processing`, `failed_unknown`): when reconciliation next asks the PSP (Unix ms).
+             *     Checks back off with the time spent open: every 5 s for the first 15 s, then 15 s, 1 min, 5 min,
+             *     15 min, and every 30 min after 2 h. Omitted when the next run takes it (not checked yet).
+             * @example 1795184420000
+             */
+            nextCheckAt?: number;
+            /**
+             * @description `failed_unknown` only: `true` once it has been `failed_unknown` for 24 h (the contract's promise).
+             *     Each check then logs an error and `/metrics` counts it; resolve it with
+             *     POST /admin/v1/withdrawals/{transactionId}/resolve. Omitted for other statuses.
+             * @example false
+             */
+            overdue?: boolean;
+            /**
+             * @description Present when the back office resolved an overdue `failed_unknown` withdrawal: who decided (`provider`:
+             *     the PSP's final record, found when the operator asked; `operator`: the operator's outcome, the PSP
+             *     having nothing final), the operator's note, and when (Unix ms).
+             */
+            resolution?: {
+                /** @enum {string} */
+                by: "provider" | "operator";
+                note: string;
+                at: number;
+            };
         };
         /**
          * AdminWithdrawalList
@@ -2571,6 +2641,28 @@ export interface components {
              * @example Saque recusado na análise de compliance.
              */
             reason?: string;
+        };
+        /**
+         * ResolveWithdrawalRequest
+         * @description The outcome an operator established with the PSP (its statement, a support ticket) for a `failed_unknown`
+         *     withdrawal 24 h old or more. Applied only when the PSP, asked again first, still has no final record.
+         */
+        ResolveWithdrawalRequest: {
+            /**
+             * @description `paid`: the PIX reached the beneficiary (needs `endToEndId` and `beneficiaryBankAccount` from the PSP's
+             *     statement). `failed`: it did not and will not; amount and fee go back to the balance.
+             * @enum {string}
+             */
+            outcome: "paid" | "failed";
+            /** @description Why, for the audit trail (ticket number, who at the PSP confirmed it). Kept with the withdrawal. */
+            note: string;
+            endToEndId?: components["schemas"]["EndToEndId"];
+            /** @description The account that received the PIX, from the PSP's statement (`paid` only). */
+            beneficiaryBankAccount?: {
+                ispb: string;
+                branch: string;
+                account: string;
+            };
         };
         /**
          * WithdrawalAlert
@@ -4607,6 +4699,60 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["WithdrawalNotFound"];
             409: components["responses"]["WithdrawalNotPendingApproval"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    resolveWithdrawal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
+                 */
+                transactionId: components["parameters"]["WithdrawalIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The withdrawal, now final, with `resolution` saying who decided it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWithdrawal"];
+                };
+            };
+            /** @description A malformed `transactionId`, an invalid body, or `paid` without `endToEndId` and `beneficiaryBankAccount`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WithdrawalNotFound"];
+            /** @description The withdrawal is not `failed_unknown`, or has been for less than 24 h (reconciliation is still on it). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -36,7 +36,11 @@ export interface paths {
          *
          *     **Idempotency.** Send `externalRef` (your order id). Within 7 days after the charge was created, a request
          *     with the same `externalRef` on the same account returns the original charge with `200` and
-         *     `idempotent: true`: no new charge, no rate-limit slot used, the rest of the body is not compared.
+         *     `idempotent: true`: no new charge, no rate-limit slot used. A retry meant to be the same request; when
+         *     it is not (another `amountCents`, `customer.document.number`, `customer.document.type` or
+         *     `expiresInDays`: an order id reused for another charge), the answer is still the original, and the
+         *     `200` body lists the fields that differ in `mismatchedFields` (since 2026-11-23). Use a new
+         *     `externalRef` for a different charge.
          *     Concurrent requests with the same `externalRef` produce exactly one charge. After 7 days the same value
          *     creates a new charge. Values are scoped per account: other merchants' refs never collide.
          *
@@ -105,7 +109,9 @@ export interface paths {
          *     **Daily and monthly caps.** Each account has daily and monthly withdrawal caps (values set per account by
          *     the PixGate team). A withdrawal that would exceed one is still recorded and answered `201`, but with
          *     status `failed`, refusedCode `DAILY_LIMIT_EXCEEDED` or `MONTHLY_LIMIT_EXCEEDED` and a `refusedReason`;
-         *     nothing is debited. Always check `status` of a 201.
+         *     nothing is debited. Always check `status` of a 201. Such a refusal does not keep its `externalRef`: once
+         *     the cap allows it (a new day or month, or a cap raised by the PixGate team) the same request, with the
+         *     same `externalRef`, creates a new withdrawal instead of answering the old refusal.
          *
          *     **Fee.** `feeCents = fixedCents + round_half_up(amountCents × bps / 10000)` with the account's withdrawal
          *     fee (default 100 cents fixed + 0 bps), added on top of `amountCents`.
@@ -116,13 +122,18 @@ export interface paths {
          *
          *     **Indeterminate provider outcome (`202`).** When the provider's answer is unknown the withdrawal is
          *     answered `202` with `{error, transactionId, status: failed_unknown}`. The balance HAS been debited. Do not
-         *     resend: automatic reconciliation moves it to `paid` or `failed` (amount returned) within 24 hours; learn
-         *     the outcome from the webhook or read GET /v1/transactions/{transactionId} after 24 hours.
+         *     resend: automatic reconciliation moves it to `paid` or `failed` (amount returned) within 24 hours, and
+         *     to nothing else in between: it stays `failed_unknown` (no `processing`, no `transfer.processing`) until
+         *     the outcome is final. Learn the outcome from the webhook (`transfer.paid` or `transfer.failed`) or read
+         *     GET /v1/transactions/{transactionId} after 24 hours.
          *
          *     **Idempotency.** Send `externalRef` (strongly recommended). Within 7 days after the withdrawal was
          *     created, a request with the same `externalRef` on the same account returns the original withdrawal with
          *     `200` and `idempotent: true`: no new withdrawal, no further debit, no rate-limit slot used. Concurrent
-         *     requests with the same `externalRef` produce exactly one withdrawal. Scoped per account.
+         *     requests with the same `externalRef` produce exactly one withdrawal. Scoped per account. A retry that
+         *     differs from the original (amount, key, key type, recipient or description) still gets the original,
+         *     and the `200` body lists what differs in `mismatchedFields` (since 2026-11-23): a different withdrawal
+         *     needs a new `externalRef`. A cap refusal keeps no `externalRef` (see above).
          *
          *     **Rate limits** (per account, shared by all its API keys): 1 per second and 2 per minute (anti-burst
          *     buckets with automatic expiry) and 10 per fixed UTC hour (resets when the UTC hour changes; not rolling).
@@ -154,7 +165,12 @@ export interface paths {
          * @description Lists the account's `active` third-party recipients: the ones approved by the PixGate team, whose
          *     `recipientId` can be used in POST /v1/withdraw (Mode 2). Recipients under review, rejected or deactivated
          *     are not listed. A newly approved recipient appears within a few minutes. Takes no parameters; no
-         *     pagination (the list is bounded by the account's recipient ceiling, 10 by default).
+         *     pagination.
+         *
+         *     **At most 10.** The contract caps the count at 10, and so does the list: `count` never exceeds 10. An
+         *     account whose recipient ceiling was raised above 10 (by the PixGate team) sees its 10 most recently
+         *     approved active recipients; the others are still active and usable in POST /v1/withdraw (POST
+         *     /v1/recipients with the same document answers their `recipientId`).
          *
          *     Rate limit: none enforced on this read (fair use, no number given); it never answers 429.
          */
@@ -175,7 +191,9 @@ export interface paths {
          *     **Idempotency by document.** There is no `externalRef`. `recipientId` is derived deterministically from
          *     the account and the document, so the same document always gets the same id:
          *     - new document: `201`, `pending_review`;
-         *     - document already `pending_review`: `200`, same recipientId, no duplicate;
+         *     - document already `pending_review`: `200`, same recipientId, no duplicate; the data under review
+         *       (`legalName`, `pixKey`, `pixKeyType`, `label`) is replaced by what was sent, and `note` says so when it
+         *       changed;
          *     - document already `active`: `200`, `active` (the approval is not downgraded);
          *     - document previously rejected or removed (deactivated): `200`, back to `pending_review` for a new review,
          *       with the submitted data updated.
@@ -477,6 +495,12 @@ export interface components {
          *     `idempotent: true`. No new charge is created and no rate-limit slot is used. `status` is the charge's status
          *     at the time of the retry: `pending` while it is unpaid, otherwise its current status (for example `paid`
          *     or `expired`). New optional fields may be added (additive changes).
+         *
+         *     `mismatchedFields` (since 2026-11-23) is present only when this request differs from the original in
+         *     one of the fields that define a charge: the merchant reused an `externalRef` (an order id) for another
+         *     request. The answer is still the original charge and nothing new was created; the list names what
+         *     differs so the mistake is seen. Compared as stored: `customer.document.number` without formatting,
+         *     `customer.document.type` lower-cased, `expiresInDays` with its default of 2.
          */
         ChargeIdempotent: {
             transactionId: components["schemas"]["TransactionId"];
@@ -501,6 +525,15 @@ export interface components {
              * @constant
              */
             idempotent: true;
+            /**
+             * @description Request fields that differ from the original charge (omitted when the retry is the same request).
+             *     The original was returned unchanged: if the new request was meant as another charge, send it with a
+             *     new `externalRef`.
+             * @example [
+             *       "amountCents"
+             *     ]
+             */
+            mismatchedFields?: ("amountCents" | "customer.document.number" | "customer.document.type" | "expiresInDays")[];
         };
         /**
          * ChargeCreated
@@ -615,6 +648,8 @@ export interface components {
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.
+         *     - `RESOLVED_BY_OPERATOR`: a `failed_unknown` withdrawal whose PSP gave no final answer within 24 h was
+         *       established by the PixGate team, with the PSP, not to have been paid; the amount and fee were returned.
          * @example INVALID_PIX_KEY
          */
         RefusedCode: string;
@@ -625,6 +660,13 @@ export interface components {
          *     `totalDeducted`) plus `idempotent: true`. No new withdrawal, no further debit, no rate-limit slot used.
          *     `status` is the original withdrawal's current status. `refusedCode`/`refusedReason` appear only when that
          *     status is `failed` and a reason is available. New optional fields may be added (additive changes).
+         *
+         *     `mismatchedFields` (since 2026-11-23) is present only when this request differs from the original in
+         *     one of the fields that define a withdrawal: the merchant reused an `externalRef` for another payout.
+         *     The answer is still the original withdrawal: nothing new was sent and nothing more was debited. The list
+         *     names what differs so the mistake is seen. Compared as stored: `pixKey` normalised for its type (a
+         *     CPF/CNPJ without formatting, an e-mail lower-cased), `pixKeyType` and `recipientId` lower-cased,
+         *     `description` as sent (absent and omitted are the same).
          */
         WithdrawalIdempotent: {
             transactionId: components["schemas"]["TransactionId"];
@@ -649,6 +691,16 @@ export interface components {
              * @constant
              */
             idempotent: true;
+            /**
+             * @description Request fields that differ from the original withdrawal (omitted when the retry is the same
+             *     request). The original was returned unchanged: if the new request was meant as another withdrawal,
+             *     send it with a new `externalRef`.
+             * @example [
+             *       "amountCents",
+             *       "pixKey"
+             *     ]
+             */
+            mismatchedFields?: ("amountCents" | "pixKey" | "pixKeyType" | "recipientId" | "description")[];
         };
         /**
          * WithdrawalCreated
@@ -688,7 +740,7 @@ export interface components {
             refusedCode?: components["schemas"]["RefusedCode"];
             /**
              * @description Human-readable reason (Portuguese, subject to change); only with `failed`.
-             * @example Limite diário de saques excedido.
+             * @example Limite diário de saques da conta atingido (R$ 100.000,00). O externalRef não foi consumido: reenvie quando houver limite.
              */
             refusedReason?: string;
         };
@@ -711,9 +763,9 @@ export interface components {
         };
         /**
          * @description Identifier of an authorised third-party recipient: 24 lower-case hexadecimal characters, derived
-         *     deterministically from the account and the recipient's document (the first 24 hex digits of SHA-256 of
-         *     `<accountId>:<documentType>:<document>`), so registering the same document again yields the same id and
-         *     two merchants never share ids for the same person.
+         *     deterministically from the account and the recipient's document with a keyed hash (HMAC-SHA-256 under a
+         *     PixGate secret), so registering the same document again yields the same id, two merchants never share
+         *     ids for the same person, and an id cannot be turned back into the document. Treat it as opaque.
          * @example 3f9a1c0d7e5b2a4f6c8d0e1f
          */
         RecipientId: string;
@@ -752,13 +804,14 @@ export interface components {
          * RecipientList
          * @description Answer of GET /v1/recipients: only `active` recipients (approved by the PixGate team); `pending_review`,
          *     rejected and deactivated recipients are absent. A newly approved recipient appears within a few minutes.
+         *     At most 10 (the contract's cap): for an account allowed more than 10, the 10 most recently approved.
          *     Order is not guaranteed. New optional fields may be added (additive changes).
          */
         RecipientList: {
             recipients: components["schemas"]["RecipientSummary"][];
             /**
-             * @description Total of active recipients, equal to the length of `recipients`. Bounded by the account's recipient
-             *     ceiling (10 by default: active plus pending_review).
+             * @description Number of active recipients listed, equal to the length of `recipients`; never more than 10 (the
+             *     contract: "GET count also capped at 10"), even for an account whose ceiling was raised.
              * @example 1
              */
             count: number;
@@ -809,9 +862,10 @@ export interface components {
              */
             status: "pending_review" | "active";
             /**
-             * @description Human-readable Portuguese sentence saying that registration does not enable withdrawals. Show it,
-             *     never parse it; its text may change.
-             * @example Cadastro recebido para análise de compliance. O cadastro não habilita saques: use o recipientId somente depois que o destinatário aparecer em GET /v1/recipients.
+             * @description Human-readable Portuguese sentence saying that registration does not enable withdrawals (and, when a
+             *     registration still under review was sent again with other data, that the data under review was
+             *     updated). Show it, never parse it; its text may change.
+             * @example Cadastro recebido para análise de compliance da PixGate. Ele não habilita saques até ser aprovado.
              */
             note: string;
         };
@@ -827,7 +881,7 @@ export interface components {
          *     - `paid`: charge paid / withdrawal settled. Final.
          *     - `failed`: withdrawal refused or failed; any amount debited was returned before the event was sent. Final.
          *     - `failed_unknown`: the provider's answer was indeterminate; debited; reconciled to `paid` or `failed`
-         *       within 24 h. Do not resend.
+         *       within 24 h, and to nothing else in between (it never goes back to `processing`). Do not resend.
          *     - `cancelled`: charge cancelled before payment, or withdrawal cancelled before sending. Final.
          *     - `expired`: charge not paid before `expiresAt`. Final.
          *     - `refunded` / `partially_refunded`: a paid transaction returned in full / in part.
@@ -1525,7 +1579,8 @@ export interface components {
         /**
          * transfer.processing
          * @description Body of `transfer.processing` (category `cashout`). The withdrawal is debited and being sent to the PIX
-         *     network. `paidAt` is null.
+         *     network. `paidAt` is null. Never sent for a `failed_unknown` withdrawal, which only ends in
+         *     `transfer.paid` or `transfer.failed`.
          *
          *     Never present (omitted, not null): `endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`,
          *     `refundedCents`, `refusedCode`, `refusedReason`, `hold`, `chargebackCents`, `expiresAt`.
@@ -1822,9 +1877,9 @@ export interface components {
             };
         };
         /**
-         * @description The account may not use the API right now (KYC not approved, or account blocked; these checks use a cache of
-         *     up to 30 seconds), or the IP allowlist is active and the caller's IP is outside it. Do not retry: fix the
-         *     cause (dashboard or PixGate support).
+         * @description The IP allowlist is active and the caller's IP is outside it (checked first: such a request learns nothing
+         *     about the account), or the account may not use the API right now (KYC not approved, or account blocked;
+         *     these checks use a cache of up to 30 seconds). Do not retry: fix the cause (dashboard or PixGate support).
          */
         Forbidden: {
             headers: {
@@ -1880,9 +1935,9 @@ export interface components {
             };
         };
         /**
-         * @description The account may not use the API right now (KYC not approved, or account blocked; these checks use a cache of
-         *     up to 30 seconds), or the IP allowlist is active and the caller's IP is outside it. Do not retry: fix the
-         *     cause (dashboard or PixGate support).
+         * @description The IP allowlist is active and the caller's IP is outside it (checked first: such a request learns nothing
+         *     about the account), or the account may not use the API right now (KYC not approved, or account blocked;
+         *     these checks use a cache of up to 30 seconds). Do not retry: fix the cause (dashboard or PixGate support).
          */
         ForbiddenRecipients: {
             headers: {
@@ -1949,7 +2004,8 @@ export interface operations {
         responses: {
             /**
              * @description Idempotent retry: `externalRef` already used by this account within 7 days. The original charge, plus
-             *     `idempotent: true`; nothing new was created and no rate-limit slot was used.
+             *     `idempotent: true`; nothing new was created and no rate-limit slot was used. `mismatchedFields` names
+             *     the request fields that differ from the original, when any do.
              */
             200: {
                 headers: {
@@ -2028,7 +2084,8 @@ export interface operations {
         responses: {
             /**
              * @description Idempotent retry: `externalRef` already used by this account within 7 days. The original withdrawal
-             *     plus `idempotent: true`; no new withdrawal and no further debit.
+             *     plus `idempotent: true`; no new withdrawal and no further debit. `mismatchedFields` names the request
+             *     fields that differ from the original, when any do.
              */
             200: {
                 headers: {
@@ -2166,7 +2223,7 @@ export interface operations {
             };
             400: components["responses"]["BadQuery"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenRecipients"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2185,8 +2242,8 @@ export interface operations {
         responses: {
             /**
              * @description The document was already registered for this account: same recipientId, no duplicate. `active` stays
-             *     `active`; `pending_review` stays under review; a rejected or removed recipient goes back to
-             *     `pending_review` with the submitted data.
+             *     `active` (data unchanged); `pending_review` stays under review with the submitted data; a rejected or
+             *     removed recipient goes back to `pending_review` with the submitted data.
              */
             200: {
                 headers: {

@@ -953,7 +953,7 @@ export interface components {
          *     - `paid`: charge paid / withdrawal settled. Final.
          *     - `failed`: withdrawal refused or failed; any amount debited was returned before the event was sent. Final.
          *     - `failed_unknown`: the provider's answer was indeterminate; debited; reconciled to `paid` or `failed`
-         *       within 24 h. Do not resend.
+         *       within 24 h, and to nothing else in between (it never goes back to `processing`). Do not resend.
          *     - `cancelled`: charge cancelled before payment, or withdrawal cancelled before sending. Final.
          *     - `expired`: charge not paid before `expiresAt`. Final.
          *     - `refunded` / `partially_refunded`: a paid transaction returned in full / in part.
@@ -1003,6 +1003,8 @@ export interface components {
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.
+         *     - `RESOLVED_BY_OPERATOR`: a `failed_unknown` withdrawal whose PSP gave no final answer within 24 h was
+         *       established by the PixGate team, with the PSP, not to have been paid; the amount and fee were returned.
          * @example INVALID_PIX_KEY
          */
         RefusedCode: string;
@@ -1504,9 +1506,9 @@ export interface components {
         };
         /**
          * @description Identifier of an authorised third-party recipient: 24 lower-case hexadecimal characters, derived
-         *     deterministically from the account and the recipient's document (the first 24 hex digits of SHA-256 of
-         *     `<accountId>:<documentType>:<document>`), so registering the same document again yields the same id and
-         *     two merchants never share ids for the same person.
+         *     deterministically from the account and the recipient's document with a keyed hash (HMAC-SHA-256 under a
+         *     PixGate secret), so registering the same document again yields the same id, two merchants never share
+         *     ids for the same person, and an id cannot be turned back into the document. Treat it as opaque.
          * @example 3f9a1c0d7e5b2a4f6c8d0e1f
          */
         RecipientId: string;
@@ -1525,9 +1527,10 @@ export interface components {
              */
             status: "pending_review" | "active";
             /**
-             * @description Human-readable Portuguese sentence saying that registration does not enable withdrawals. Show it,
-             *     never parse it; its text may change.
-             * @example Cadastro recebido para análise de compliance. O cadastro não habilita saques: use o recipientId somente depois que o destinatário aparecer em GET /v1/recipients.
+             * @description Human-readable Portuguese sentence saying that registration does not enable withdrawals (and, when a
+             *     registration still under review was sent again with other data, that the data under review was
+             *     updated). Show it, never parse it; its text may change.
+             * @example Cadastro recebido para análise de compliance da PixGate. Ele não habilita saques até ser aprovado.
              */
             note: string;
         };
@@ -1571,6 +1574,13 @@ export interface components {
          *     `totalDeducted`) plus `idempotent: true`. No new withdrawal, no further debit, no rate-limit slot used.
          *     `status` is the original withdrawal's current status. `refusedCode`/`refusedReason` appear only when that
          *     status is `failed` and a reason is available. New optional fields may be added (additive changes).
+         *
+         *     `mismatchedFields` (since 2026-11-23) is present only when this request differs from the original in
+         *     one of the fields that define a withdrawal: the merchant reused an `externalRef` for another payout.
+         *     The answer is still the original withdrawal: nothing new was sent and nothing more was debited. The list
+         *     names what differs so the mistake is seen. Compared as stored: `pixKey` normalised for its type (a
+         *     CPF/CNPJ without formatting, an e-mail lower-cased), `pixKeyType` and `recipientId` lower-cased,
+         *     `description` as sent (absent and omitted are the same).
          */
         WithdrawalIdempotent: {
             transactionId: components["schemas"]["TransactionId"];
@@ -1595,6 +1605,16 @@ export interface components {
              * @constant
              */
             idempotent: true;
+            /**
+             * @description Request fields that differ from the original withdrawal (omitted when the retry is the same
+             *     request). The original was returned unchanged: if the new request was meant as another withdrawal,
+             *     send it with a new `externalRef`.
+             * @example [
+             *       "amountCents",
+             *       "pixKey"
+             *     ]
+             */
+            mismatchedFields?: ("amountCents" | "pixKey" | "pixKeyType" | "recipientId" | "description")[];
         };
         /**
          * WithdrawalCreated
@@ -1634,7 +1654,7 @@ export interface components {
             refusedCode?: components["schemas"]["RefusedCode"];
             /**
              * @description Human-readable reason (Portuguese, subject to change); only with `failed`.
-             * @example Limite diário de saques excedido.
+             * @example Limite diário de saques da conta atingido (R$ 100.000,00). O externalRef não foi consumido: reenvie quando houver limite.
              */
             refusedReason?: string;
         };

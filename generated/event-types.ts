@@ -685,7 +685,8 @@ export interface components {
         /**
          * transfer.processing
          * @description Body of `transfer.processing` (category `cashout`). The withdrawal is debited and being sent to the PIX
-         *     network. `paidAt` is null.
+         *     network. `paidAt` is null. Never sent for a `failed_unknown` withdrawal, which only ends in
+         *     `transfer.paid` or `transfer.failed`.
          *
          *     Never present (omitted, not null): `endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`,
          *     `refundedCents`, `refusedCode`, `refusedReason`, `hold`, `chargebackCents`, `expiresAt`.
@@ -835,7 +836,7 @@ export interface components {
          *     - `paid`: charge paid / withdrawal settled. Final.
          *     - `failed`: withdrawal refused or failed; any amount debited was returned before the event was sent. Final.
          *     - `failed_unknown`: the provider's answer was indeterminate; debited; reconciled to `paid` or `failed`
-         *       within 24 h. Do not resend.
+         *       within 24 h, and to nothing else in between (it never goes back to `processing`). Do not resend.
          *     - `cancelled`: charge cancelled before payment, or withdrawal cancelled before sending. Final.
          *     - `expired`: charge not paid before `expiresAt`. Final.
          *     - `refunded` / `partially_refunded`: a paid transaction returned in full / in part.
@@ -885,6 +886,8 @@ export interface components {
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.
+         *     - `RESOLVED_BY_OPERATOR`: a `failed_unknown` withdrawal whose PSP gave no final answer within 24 h was
+         *       established by the PixGate team, with the PSP, not to have been paid; the amount and fee were returned.
          * @example INVALID_PIX_KEY
          */
         RefusedCode: string;

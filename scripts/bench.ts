@@ -58,7 +58,7 @@ import {
   type Report,
   type TargetId,
 } from './lib/bench/report.ts';
-import { startCeiling, startDbFloor, startGateway, startPrismMock, type ServerProcess } from './lib/bench/servers.ts';
+import { startCeiling, startDbFloor, startGateway, startPrismMock, type GatewayProcess, type ServerProcess } from './lib/bench/servers.ts';
 import {
   collectFirstAttempts,
   createCharges,
@@ -161,8 +161,8 @@ interface Accounts {
 }
 
 /** The measured accounts: one creating charges and reading, one funded for every withdrawal the run can make. */
-async function provision(gateway: ServerProcess): Promise<Accounts> {
-  const backOffice = new BackOffice(gateway.baseUrl, adminToken);
+async function provision(gateway: GatewayProcess): Promise<Accounts> {
+  const backOffice = new BackOffice(gateway, adminToken);
   const reader = await backOffice.createMerchant('charges');
   const transactionId = await backOffice.createCharge(reader, 1000, `bench-${runTag}-sample`);
   const withdrawer = await backOffice.createMerchant('withdrawals');
@@ -200,7 +200,7 @@ async function webhookPhase(databaseUrl: string, cpuProfDir?: string): Promise<W
     let liveFirsts: Awaited<ReturnType<typeof collectFirstAttempts>>;
     let secrets: Map<string, string>;
     try {
-      const backOffice = new BackOffice(gateway.baseUrl, adminToken);
+      const backOffice = new BackOffice(gateway, adminToken);
       const accounts = await prepareWebhookAccounts(backOffice, receiver, webhookAccounts, 'live');
       secrets = accounts.secrets;
       const ids = await createCharges(backOffice, accounts.merchants, webhookEvents, `bench-${runTag}-live`);
@@ -229,7 +229,7 @@ async function webhookPhase(databaseUrl: string, cpuProfDir?: string): Promise<W
     if (!cpuProfDir) {
       const producer = await startGateway({ name: 'gateway-webhooks-producer', databaseUrl, adminToken, env: { ...WEBHOOK_ENV, RUN_JOBS: 'false' } });
       try {
-        const backOffice = new BackOffice(producer.baseUrl, adminToken);
+        const backOffice = new BackOffice(producer, adminToken);
         const accounts = await prepareWebhookAccounts(backOffice, receiver, webhookAccounts, 'drain');
         for (const [path, secret] of accounts.secrets) secrets.set(path, secret);
         await payAll(backOffice, await createCharges(backOffice, accounts.merchants, webhookEvents, `bench-${runTag}-drain`), load.connections);

@@ -9,8 +9,9 @@
  *   event-types.ts              TypeScript types of the webhook payload schemas
  *   dashboard-openapi.json, dashboard-types.ts  the dashboard's API, bundled and typed
  *   admin-roles.ts, dashboard-roles.ts          the x-roles of each operation, by operationId
- *   docs/api.html, docs/admin.html, docs/webhooks.html, docs/index.html
- *                               offline documentation pages (renderers inlined, no network)
+ *   docs/api.html, docs/dashboard.html, docs/webhooks.html, docs/index.html
+ *                               merchant documentation pages (renderers inlined, no network)
+ *   admin-docs/index.html       the back-office reference (served on the internal listener only)
  *   README.md                   what the folder is and how it is made
  *
  * Output is deterministic (no timestamps, source key order), so `npm run check:generated` can compare a
@@ -187,8 +188,8 @@ function readme(hasAdmin: boolean): string {
     ['`event-types.ts`', 'TypeScript types of the webhook payload schemas (`components["schemas"]`).', true],
     ['`docs/index.html`', 'Entry page linking the pages below; open it from disk, no server needed.', true],
     ['`docs/api.html`', 'Merchant API reference (Redoc, inlined).', true],
-    ['`docs/admin.html`', 'Back-office API reference (Redoc, inlined).', hasAdmin],
     ['`docs/dashboard.html`', 'Dashboard API reference (Redoc, inlined).', true],
+    ['`admin-docs/index.html`', 'Back-office API reference (Redoc, inlined): served on the internal listener only, never linked from `docs/`.', hasAdmin],
     ['`docs/webhooks.html`', 'Webhook events reference (AsyncAPI React component, inlined).', true],
   ];
   return [
@@ -248,12 +249,9 @@ async function generate(stageDir: string): Promise<void> {
     ];
     files.set('docs/api.html', redocPage(merchantTitle, merchant));
     files.set('docs/webhooks.html', asyncApiPage(webhooksTitle, asyncapi));
-    if (admin !== undefined) {
-      const adminTitle = documentTitle(admin, 'PixGate back office API');
-      // Served by the service team's listener only (/docs/admin.html there), so not linked from the
-      // merchant host's index.
-      files.set('docs/admin.html', redocPage(adminTitle, admin));
-    }
+    // The back office's reference is for the service team: it lives apart from the merchant docs and is
+    // served by the internal listener (ADMIN_PORT) only, so the merchant host never shows it.
+    if (admin !== undefined) files.set('admin-docs/index.html', redocPage(documentTitle(admin, 'PixGate back office API'), admin));
     const dashboardTitle = documentTitle(dashboard, 'PixGate dashboard API');
     files.set('docs/dashboard.html', redocPage(dashboardTitle, dashboard));
     entries.push({ href: 'dashboard.html', title: dashboardTitle, description: 'merchant dashboard API reference (OpenAPI)' });

@@ -1,37 +1,49 @@
 import express, { type Express, type RequestHandler } from 'express';
 import { adminApi } from './backoffice/router.ts';
+import { accessLog } from './http/accessLog.ts';
 import { dashboardApi } from './http/dashboardApi.ts';
 import { errorMiddleware, routeNotFound } from './http/errorMiddleware.ts';
 import { merchantApi } from './http/merchantApi.ts';
-import { adminSpec, dashboardSpec, generatedDocsDir, merchantSpec } from './http/spec.ts';
+import { healthRoutes, metricsRoute } from './http/ops.ts';
+import { setOperation } from './http/routeGuard.ts';
+import { adminSpec, dashboardSpec, generatedAdminDocsDir, generatedDocsDir, merchantSpec } from './http/spec.ts';
 import { webApp } from './http/webApps.ts';
 import type { Deps } from './platform/deps.ts';
+import type { Lifecycle } from './platform/lifecycle.ts';
 
 export interface AppOptions {
+  /** Draining after SIGTERM: /ready answers 503. */
+  lifecycle?: Lifecycle | undefined;
+}
+
+export interface AdminAppOptions extends AppOptions {
   operatorToken: string;
 }
+
+const docsOperation: RequestHandler = (_req, res, next) => {
+  setOperation(res, 'docs');
+  next();
+};
 
 function baseApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
-  app.get('/health', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   return app;
 }
 
-/** The back office's reference is the service team's: it is never served on the merchant host. */
-const hideAdminDocs: RequestHandler = (req, _res, next) => (req.path === '/admin.html' ? routeNotFound(req, _res, next) : next());
-
 /**
- * The merchant host: health and the public docs (outside the contract), the dashboard's API under
- * /dashboard/api and its pages at /dashboard/, and the merchant API, whose route guard answers every other path with a JSON 404.
+ * The merchant-facing listener: health and readiness, the merchant docs (merchant API, dashboard API and
+ * webhooks; never the back office's), the dashboard's API under /dashboard/api and its pages at
+ * /dashboard/, and the merchant API, whose route guard answers every other path, `/admin/…` and
+ * `/metrics` included, with a JSON 404.
  */
-export function createApp(deps: Deps): Express {
+export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const app = baseApp(deps);
-  app.use('/docs', hideAdminDocs, express.static(generatedDocsDir, { index: 'index.html', fallthrough: true }));
+  app.use(accessLog(deps, 'merchant'));
+  app.use(healthRoutes(deps, options.lifecycle));
+  app.use('/docs', docsOperation, express.static(generatedDocsDir, { index: 'index.html', fallthrough: true }));
   const dashboard = dashboardApi(deps, dashboardSpec());
   app.use((req, res, next) => (req.path.startsWith('/dashboard/api/') ? dashboard(req, res, next) : next()));
   app.use(webApp('dashboard', '/dashboard'));
@@ -42,13 +54,17 @@ export function createApp(deps: Deps): Express {
 }
 
 /**
- * The service team's own listener (ADMIN_HOST:ADMIN_PORT, never the merchant host): health, the
- * back-office reference, the back office under /admin/v1 (operator token for automation, console
- * sessions for people) and the console's pages at /console/ (`/` leads there).
+ * The service team's internal listener (ADMIN_HOST:ADMIN_PORT, 127.0.0.1:3001 by default, never the merchant
+ * host): health and readiness, `/metrics`, the back-office reference at /docs/, the back office under
+ * /admin/v1 (the automation token, or an operator's console session) and the console's pages at
+ * /console/ (`/` leads there).
  */
-export function createAdminApp(deps: Deps, options: AppOptions): Express {
+export function createAdminApp(deps: Deps, options: AdminAppOptions): Express {
   const app = baseApp(deps);
-  app.get('/docs/admin.html', (_req, res) => res.sendFile('admin.html', { root: generatedDocsDir }));
+  app.use(accessLog(deps, 'internal'));
+  app.use(healthRoutes(deps, options.lifecycle));
+  app.use(metricsRoute(deps));
+  app.use('/docs', docsOperation, express.static(generatedAdminDocsDir, { index: 'index.html', fallthrough: true }));
   const admin = adminApi(deps, adminSpec(), options.operatorToken);
   app.use((req, res, next) => (req.path.startsWith('/admin/') ? admin(req, res, next) : next()));
   app.get('/', (_req, res) => res.redirect(302, '/console/'));

@@ -1,13 +1,15 @@
 import type { Server } from 'node:http';
-import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import type { Express } from 'express';
+import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import { createAdminApp, createApp } from './app.ts';
-import { createOperator, hasOperators } from './operators/operator.service.ts';
 import { startJobs } from './jobs/jobs.ts';
-import { buildRuntime } from './platform/runtime.ts';
-import { loadConfig } from './platform/config.ts';
-import { operatorToken } from './platform/serverSecrets.ts';
+import { createOperator, hasOperators } from './operators/operator.service.ts';
+import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
+import { Lifecycle } from './platform/lifecycle.ts';
+import { createLogger } from './platform/logger.ts';
+import { buildRuntime } from './platform/runtime.ts';
+import { operatorToken, recipientIdSecret } from './platform/serverSecrets.ts';
 
 /** On a fresh database: a demo account with approved KYC and one API key, printed once. */
 async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
@@ -41,46 +43,101 @@ async function seedFirstOperator(deps: Deps): Promise<string | undefined> {
 
 function listen(app: Express, port: number, host: string): Promise<{ server: Server; url: string }> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, () => {
-      const address = server.address();
-      resolve({ server, url: `http://${host}:${typeof address === 'object' && address ? address.port : port}` });
-    });
+    const server = app.listen(port, host);
     server.once('error', reject);
+    server.once('listening', () => {
+      const address = server.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` });
+    });
+  });
+}
+
+/**
+ * Stops taking connections and resolves when the last one has ended. Keep-alive connections are closed as
+ * soon as they are idle (checked every 250 ms), so a client that keeps its connection open does not hold
+ * the process.
+ */
+function closed(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 250);
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const { deps, database } = await buildRuntime(config);
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`PixGate cannot start: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  config = { ...config, recipientIdSecret: recipientIdSecret(config) };
+  if (config.nodeEnv === 'production' && config.webhookAllowPrivate) {
+    logger.warn('WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may reach private addresses (SSRF guard off)');
+  }
+  const { deps, database } = await buildRuntime(config, logger);
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
   const seededOperator = config.seedDemo ? await seedFirstOperator(deps) : undefined;
   const admin = operatorToken(config);
+  const lifecycle = new Lifecycle();
   const jobs = config.runJobs ? startJobs(deps) : undefined;
 
-  const merchant = await listen(createApp(deps), config.port, config.host);
-  const backoffice = await listen(createAdminApp(deps, { operatorToken: admin.value }), config.adminPort, config.adminHost);
-  const servers = [merchant.server, backoffice.server];
+  const merchant = await listen(createApp(deps, { lifecycle }), config.port, config.host);
+  const internal = await listen(createAdminApp(deps, { operatorToken: admin.value, lifecycle }), config.adminPort, config.adminHost);
   const where = database.kind === 'pglite' ? `embedded PGlite at ${config.dataDir}` : 'Postgres (DATABASE_URL)';
   console.log(`PixGate listening on ${merchant.url} (database: ${where})`);
-  console.log(`Back office listening on ${backoffice.url}`);
+  console.log(`Back office listening on ${internal.url} (back office, console, /metrics; never expose it to merchants)`);
   if (seeded) console.log(`\n${seeded}`);
   if (seededOperator) console.log(`\n${seededOperator}`);
   console.log(`API docs:    ${merchant.url}/docs/`);
   console.log(`Dashboard:   ${merchant.url}/dashboard/`);
-  console.log(`Console:     ${backoffice.url}/console/ (operators)`);
-  console.log(`Back office: ${backoffice.url}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'})`);
+  console.log(`Console:     ${internal.url}/console/ (operators)`);
+  console.log(`Back office: ${internal.url}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'}; reference ${internal.url}/docs/)`);
+  console.log(`Health:      ${merchant.url}/health, ${merchant.url}/ready; metrics ${internal.url}/metrics`);
   if (seeded) {
     console.log(`\nTry it:\n  curl -s ${merchant.url}/v1/balance -H "Authorization: Bearer <the key above>"`);
   }
+  logger.info('listening', { merchant: merchant.url, internal: internal.url, database: database.kind, jobs: config.runJobs });
 
+  /**
+   * SIGTERM/SIGINT: /ready answers 503 at once; the merchant listener stops taking connections and finishes
+   * the requests in flight; jobs finish their current run. After SHUTDOWN_TIMEOUT_MS whatever is still in
+   * flight is abandoned, which is safe by design: an open database transaction rolls back, a withdrawal
+   * mid-send stays `initiating` and reconciliation asks the PSP about it after 30 s, a webhook attempt is
+   * retried when its lease ends.
+   */
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    lifecycle.startDraining();
     console.log(`${signal} received: finishing requests in flight, then stopping.`);
-    for (const server of servers) server.closeIdleConnections();
-    await Promise.all([...servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))), jobs?.stop()]);
+    logger.info('draining', { signal, shutdownTimeoutMs: config.shutdownTimeoutMs });
+    const deadline = setTimeout(() => {
+      logger.warn('shutdown deadline reached: abandoning requests and jobs in flight (reconciliation and webhook leases finish them)', {
+        shutdownTimeoutMs: config.shutdownTimeoutMs,
+      });
+      merchant.server.closeAllConnections();
+      internal.server.closeAllConnections();
+      void Promise.race([database.close(), new Promise((resolve) => setTimeout(resolve, 1000))]).finally(() => process.exit(1));
+    }, config.shutdownTimeoutMs);
+    deadline.unref();
+    await Promise.all([closed(merchant.server), jobs?.stop()]);
+    // The internal listener stays up while draining, so probes and operators see /ready 503 and /metrics.
+    await closed(internal.server);
+    clearTimeout(deadline);
     await database.close();
+    logger.info('stopped', { signal });
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,17 +1,36 @@
-import { loadConfig } from './platform/config.ts';
+import { ConfigError, loadConfig } from './platform/config.ts';
 import { startJobs } from './jobs/jobs.ts';
+import { createLogger } from './platform/logger.ts';
 import { buildRuntime } from './platform/runtime.ts';
 
 /**
  * A background worker without HTTP, for scaling out: run the servers with RUN_JOBS=false and one or more
- * `npm run worker` processes on the same DATABASE_URL. Stops gracefully on SIGTERM/SIGINT.
+ * `npm run worker` processes on the same DATABASE_URL. Stops gracefully on SIGTERM/SIGINT, abandoning what
+ * is still in flight after SHUTDOWN_TIMEOUT_MS (webhook leases and reconciliation finish it).
  */
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const { deps, database } = await buildRuntime(config);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`PixGate worker cannot start: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const { deps, database } = await buildRuntime(config, logger);
   const jobs = startJobs(deps);
   console.log(`PixGate worker running (pid ${process.pid})`);
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      logger.warn('shutdown deadline reached: abandoning jobs in flight', { shutdownTimeoutMs: config.shutdownTimeoutMs });
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
     await jobs.stop();
     await database.close();
     process.exit(0);

@@ -48,7 +48,8 @@ function ipAllowed(allowlist: BlockList, ip: string): boolean {
 }
 
 /**
- * API-key authentication and the account checks of the contract (KYC, blocked, IP allowlist).
+ * API-key authentication and the account checks of the contract, in this order: the key (401), the IP
+ * allowlist (403), KYC approved and not blocked (403).
  *
  * A key lookup (key + account, one query) is cached for `ttlMs` (default 5 s): revocation and account
  * changes made through another process act within that time, as the contract allows ("within seconds";
@@ -77,10 +78,12 @@ export class Authenticator {
     const entry = await this.lookup(hashApiKey(secret));
     if (!entry) throw new ApiKeyInvalid();
 
+    // The allowlist first: a key used from outside it (a stolen key) learns nothing about the account,
+    // not even whether its KYC is approved or it is blocked.
+    if (entry.allowlist && !ipAllowed(entry.allowlist, ip)) throw new IpNotAllowed(family);
     const { account } = entry.context;
     if (account.kyc_status !== 'approved') throw new AccountNotApproved();
     if (account.blocked) throw new AccountBlocked();
-    if (entry.allowlist && !ipAllowed(entry.allowlist, ip)) throw new IpNotAllowed(family);
     return entry.context;
   }
 

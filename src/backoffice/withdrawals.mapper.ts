@@ -1,11 +1,16 @@
 import type { components } from '../../generated/admin-types.ts';
 import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { isOverdue } from '../withdrawals/withdrawal.settlement.ts';
 
 type AdminWithdrawal = components['schemas']['AdminWithdrawal'];
 type WithdrawalAlert = components['schemas']['WithdrawalAlert'];
 
-export function toAdminWithdrawal(row: TransactionRow): AdminWithdrawal {
+const OPEN = new Set(['processing', 'failed_unknown']);
+
+/** A withdrawal for the back office, with its reconciliation state as of `nowMs`. */
+export function toAdminWithdrawal(row: TransactionRow, nowMs: number): AdminWithdrawal {
+  const open = OPEN.has(row.status);
   return {
     ...toApiTransaction(row, 'single'),
     accountId: row.account_id,
@@ -13,6 +18,12 @@ export function toAdminWithdrawal(row: TransactionRow): AdminWithdrawal {
     pixKeyType: (row.pix_key_type ?? '') as AdminWithdrawal['pixKeyType'],
     recipientId: row.recipient_id,
     description: row.description,
+    ...(row.status === 'failed_unknown' && row.provider_accepted_at ? { providerAcceptedAt: row.provider_accepted_at.getTime() } : {}),
+    ...(open && row.next_check_at ? { nextCheckAt: row.next_check_at.getTime() } : {}),
+    ...(row.status === 'failed_unknown' ? { overdue: isOverdue(row, nowMs) } : {}),
+    ...(row.resolved_by && row.resolved_at
+      ? { resolution: { by: row.resolved_by, note: row.resolution_note ?? '', at: row.resolved_at.getTime() } }
+      : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   withdrawalForReview,
   withdrawalsForReview,
 } from '../withdrawals/withdrawal.review.ts';
+import { resolveWithdrawal } from '../withdrawals/withdrawal.resolution.ts';
 import { audited } from './audit.ts';
 import { toAdminAlert, toAdminWithdrawal } from './withdrawals.mapper.ts';
 
@@ -29,29 +30,35 @@ export function withdrawalRoutes(router: Router, deps: Deps): void {
       accountId: req.query.accountId,
       limit: limitOf(req.query.limit),
     });
-    res.json({ withdrawals: rows.map(toAdminWithdrawal), count: rows.length });
+    const nowMs = deps.clock.now();
+    res.json({ withdrawals: rows.map((row) => toAdminWithdrawal(row, nowMs)), count: rows.length });
   });
 
   /** Reads the withdrawal, applies the decision, writes the audit entry. */
   async function decide(req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, transactionId: string, apply: () => Promise<TransactionRow>) {
-    const before = toAdminWithdrawal(await withdrawalForReview(deps, transactionId));
+    const before = toAdminWithdrawal(await withdrawalForReview(deps, transactionId), deps.clock.now());
     const row = await apply();
-    await audited(deps, req, res, { action, target: { type: 'withdrawal', id: row.id }, accountId: row.account_id, before, after: toAdminWithdrawal(row) });
-    return toApiTransaction(row, 'single');
+    await audited(deps, req, res, { action, target: { type: 'withdrawal', id: row.id }, accountId: row.account_id, before, after: toAdminWithdrawal(row, deps.clock.now()) });
+    return row;
   }
 
   api.post('/admin/v1/withdrawals/{transactionId}/approve', async (req, res) => {
-    res.json(await decide(req, res, 'withdrawal.approve', req.params.transactionId, () => approveWithdrawal(deps, req.params.transactionId)));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.approve', req.params.transactionId, () => approveWithdrawal(deps, req.params.transactionId)), 'single'));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/reject', async (req, res) => {
-    res.json(await decide(req, res, 'withdrawal.reject', req.params.transactionId, () => rejectWithdrawal(deps, req.params.transactionId, req.body?.reason)));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.reject', req.params.transactionId, () => rejectWithdrawal(deps, req.params.transactionId, req.body?.reason)), 'single'));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/cancel', async (req, res) => {
     const reason = req.body?.reason;
     const refusal = reason === undefined ? undefined : { code: 'CANCELLED_BY_REQUEST', reason };
-    res.json(await decide(req, res, 'withdrawal.cancel', req.params.transactionId, () => cancelWithdrawal(deps, req.params.transactionId, refusal)));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.cancel', req.params.transactionId, () => cancelWithdrawal(deps, req.params.transactionId, refusal)), 'single'));
+  });
+
+  api.post('/admin/v1/withdrawals/{transactionId}/resolve', async (req, res) => {
+    const resolved = await decide(req, res, 'withdrawal.resolve', req.params.transactionId, () => resolveWithdrawal(deps, req.params.transactionId, req.body));
+    res.json(toAdminWithdrawal(resolved, deps.clock.now()));
   });
 
   api.get('/admin/v1/withdrawal-alerts', async (req, res) => {

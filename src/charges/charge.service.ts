@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
-import type { AccountRow } from '../db/schema.ts';
+import type { AccountRow, CustomerJson, TransactionRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
@@ -79,13 +79,38 @@ function checkAmount(account: AccountRow, amountCents: number): number {
   return fee;
 }
 
-function idempotentAnswer(existing: {
-  id: string;
-  status: string;
-  pix_payload: string | null;
-  expires_at: Date | null;
-  amount_cents: number;
-}): CreateChargeOutcome {
+type MismatchedChargeField = NonNullable<ChargeIdempotent['mismatchedFields']>[number];
+
+/**
+ * The request fields of a retry that differ from the charge its externalRef names, compared as stored
+ * (document stripped, type lower-cased; expiresInDays from the stored expiry). Empty for a true retry.
+ */
+export function chargeMismatches(
+  existing: TransactionRow,
+  request: { amountCents: number; customer: CustomerJson; expiresInDays: number },
+): MismatchedChargeField[] {
+  const fields: MismatchedChargeField[] = [];
+  if (request.amountCents !== existing.amount_cents) fields.push('amountCents');
+  const stored = existing.customer?.document;
+  if (request.customer.document.number !== stored?.number) fields.push('customer.document.number');
+  if (request.customer.document.type !== stored?.type) fields.push('customer.document.type');
+  const storedDays = existing.expires_at ? Math.round((existing.expires_at.getTime() - existing.created_at.getTime()) / DAY_MS) : undefined;
+  if (request.expiresInDays !== storedDays) fields.push('expiresInDays');
+  return fields;
+}
+
+function idempotentAnswer(deps: Deps, auth: AccountContext, existing: TransactionRow, mismatched: MismatchedChargeField[]): CreateChargeOutcome {
+  if (mismatched.length > 0) {
+    // A merchant reusing an order id for another charge: answered with the original (the contract), and
+    // told so in the body; logged and counted so the service team sees it too. Values are not logged.
+    deps.metrics.idempotencyMismatches.inc({ operation: 'createCharge' });
+    deps.logger.warn('externalRef reused with a different request: answered with the original charge', {
+      operation: 'createCharge',
+      accountId: auth.accountId,
+      transactionId: existing.id,
+      mismatchedFields: mismatched,
+    });
+  }
   return {
     kind: 'replayed',
     body: {
@@ -95,6 +120,7 @@ function idempotentAnswer(existing: {
       expiresAt: Math.floor((existing.expires_at?.getTime() ?? 0) / 1000),
       amountCents: existing.amount_cents,
       idempotent: true,
+      ...(mismatched.length > 0 ? { mismatchedFields: mismatched } : {}),
     },
   };
 }
@@ -103,9 +129,9 @@ function idempotentAnswer(existing: {
  * POST /v1/pix in two database round trips: 1. validate (400s); 2. take a rate-limit slot; 3. register the
  * charge with the PSP (outside any database transaction: it is an external call); 4. claim the externalRef
  * and store the charge in one statement (a concurrent retry waits for it). A repeated externalRef is found
- * by that claim and answered with the original (200), its slot given back; when the limit is spent, a
- * repeated externalRef is still answered with its original rather than 429. Anything but a 201 gives the
- * slot back.
+ * by that claim and answered with the original (200), its slot given back; when the limit is spent or the
+ * PSP is down, a repeated externalRef is still answered with its original rather than 429 or 502. Anything
+ * but a 201 gives the slot back.
  */
 export async function createCharge(deps: Deps, auth: AccountContext, body: CreateChargeRequest): Promise<CreateChargeOutcome> {
   const { account } = auth;
@@ -113,18 +139,22 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
   const customer = normalizeCustomer(body.customer);
   const externalRef = body.externalRef;
   const nowMs = deps.clock.now();
+  const expiresInDays = body.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
+  const replay = (existing: TransactionRow) =>
+    idempotentAnswer(deps, auth, existing, chargeMismatches(existing, { amountCents: body.amountCents, customer, expiresInDays }));
+
+  const original = async () => (externalRef === undefined ? undefined : findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs));
 
   const window: Window = { bucket: 'charge:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
   const slot = await tryConsume(deps.db, auth.accountId, window, nowMs);
   if (!slot) {
-    const existing = externalRef === undefined ? undefined : await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
-    if (existing) return idempotentAnswer(existing);
+    const existing = await original();
+    if (existing) return replay(existing);
     throw new ChargeRateLimited();
   }
 
   try {
     const transactionId = newId('tx');
-    const expiresInDays = body.expiresInDays ?? DEFAULT_EXPIRES_IN_DAYS;
     const createdAt = new Date(nowMs);
     const expiresAtMs = nowMs + expiresInDays * DAY_MS;
     const registered = await deps.provider.registerCharge({ transactionId, amountCents: body.amountCents, expiresAtMs });
@@ -155,7 +185,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
         const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
         if (!existing) throw new Error(`externalRef ${externalRef} claimed but its charge is not readable`);
         await release(deps.db, auth.accountId, slot);
-        return idempotentAnswer(existing);
+        return replay(existing);
       }
     }
     return {
@@ -166,8 +196,8 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
     await release(deps.db, auth.accountId, slot);
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) {
       // A retry of a charge already created is answered with it, whatever the PSP's state now.
-      const existing = externalRef === undefined ? undefined : await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
-      if (existing) return idempotentAnswer(existing);
+      const existing = await original();
+      if (existing) return replay(existing);
       throw new ProviderUnavailable();
     }
     throw error;

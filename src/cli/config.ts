@@ -1,6 +1,7 @@
 /**
  * Where the back office is and how to authenticate, from the environment only:
- * - base URL: `PIXGATE_ADMIN_URL`, else `http://127.0.0.1:${ADMIN_PORT:-3001}` (the service team's listener);
+ * - base URL: `PIXGATE_ADMIN_URL`, else `http://127.0.0.1:${ADMIN_PORT:-3001}` (the server's internal listener,
+ *   where the back office lives; the merchant port never serves it);
  * - operator token: `ADMIN_TOKEN`, else the file the server generates when ADMIN_TOKEN is unset,
  *   `<PIXGATE_DATA_DIR>/../admin-token` (`.data/admin-token` with the default data directory), relative
  *   to the working directory.
@@ -12,6 +13,7 @@ import { CliError } from './errors.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** The server's default ADMIN_PORT (its internal listener). */
 const DEFAULT_ADMIN_PORT = '3001';
 /** The server's default PIXGATE_DATA_DIR is `.data/pglite`; the token sits beside it. */
 const DEFAULT_DATA_DIR = path.join('.data', 'pglite');

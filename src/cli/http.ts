@@ -32,7 +32,7 @@ function urlOf(baseUrl: string, request: AdminRequest): URL {
   try {
     url = new URL(`${baseUrl}${request.path}`);
   } catch {
-    throw new CliError(`Invalid admin API address '${baseUrl}': set PIXGATE_ADMIN_URL to a URL such as http://127.0.0.1:3000.`);
+    throw new CliError(`Invalid admin API address '${baseUrl}': set PIXGATE_ADMIN_URL to a URL such as http://127.0.0.1:3001.`);
   }
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
   return url;
@@ -81,7 +81,7 @@ export async function send(connection: Connection, request: AdminRequest): Promi
   } catch (error) {
     throw new CliError(
       `Cannot reach the PixGate admin API at ${connection.baseUrl} (${unreachableReason(error)}). ` +
-        'Is the server running? Set PIXGATE_ADMIN_URL (or ADMIN_PORT) if it listens elsewhere.',
+        'Is the server running? Set PIXGATE_ADMIN_URL (or ADMIN_PORT) if its internal listener is elsewhere.',
       EXIT_UNREACHABLE,
     );
   }

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { PoolStats } from '../platform/metrics.ts';
 import type { Database } from './schema.ts';
 
 const INT8_OID = 20;
@@ -51,6 +52,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   /** 'postgres' serves concurrent transactions; 'pglite' runs one at a time on a single connection. */
   kind: 'postgres' | 'pglite';
+  /** The Postgres pool's use (undefined on PGlite: one connection, no pool). */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
@@ -61,7 +64,12 @@ export interface ConnectOptions {
   /** An already-open PGlite instance (tests clone one per case to skip initdb). */
   pglite?: PGlite;
   poolSize?: number;
+  /** An idle connection the server ended (logged by the caller's logger; the pool reconnects). */
+  onIdleError?: (error: Error) => void;
 }
+
+const defaultIdleError = (error: Error) =>
+  console.error(JSON.stringify({ level: 'error', msg: 'idle database connection lost', error: error.message }));
 
 export async function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
@@ -77,10 +85,16 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     // An idle connection the server ends (Postgres restarting, an administrator) must not crash the process:
     // the pool drops it and opens a new one on the next query.
     pool.on('error', (error) => {
-      console.error(JSON.stringify({ level: 'error', message: 'idle database connection lost', error: error.message }));
+      (options.onIdleError ?? defaultIdleError)(error);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const max = options.poolSize ?? 10;
+    return {
+      db,
+      kind: 'postgres',
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+      close: () => db.destroy(),
+    };
   }
   let pglite = options.pglite;
   if (!pglite) {
@@ -89,5 +103,5 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  return { db, kind: 'pglite', poolStats: () => undefined, close: () => db.destroy() };
 }

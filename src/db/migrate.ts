@@ -5,6 +5,7 @@ import * as moneyOut from './migrations/002_money_out.ts';
 import * as webhooks from './migrations/003_webhooks.ts';
 import * as reconcileSchedule from './migrations/004_reconcile_schedule.ts';
 import * as dashboard from './migrations/005_dashboard.ts';
+import * as hardening from './migrations/006_hardening.ts';
 import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
@@ -14,17 +15,36 @@ const migrations: Record<string, Migration> = {
   '003_webhooks': webhooks,
   '004_reconcile_schedule': reconcileSchedule,
   '005_dashboard': dashboard,
+  '006_hardening': hardening,
   '007_withdrawal_totals': withdrawalTotals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * Migrations are numbered per change and changes land in any order: a database that ran 006 before 005
+ * existed must still take 005 later (they touch different things), so unordered runs are allowed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema.
+const migratorFor = (db: Kysely<any>) => new Migrator({ db, provider, allowUnorderedMigrations: true });
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Migrator works on any schema; callers pass Kysely<Database>.
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/**
+ * Migrations this code knows that the database has not applied (readiness: a process must not serve a
+ * database whose schema is behind it). Throws when the database cannot be reached.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above.
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const migrator = migratorFor(db);
+  const known = await migrator.getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }

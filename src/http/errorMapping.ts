@@ -151,6 +151,9 @@ on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId) });
 on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });
 on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });
+on(withdrawal.WithdrawalNotIndeterminate, { status: 409, operator: (e) => ops.withdrawalNotIndeterminate(e.status) });
+on(withdrawal.WithdrawalNotOverdue, { status: 409, operator: (e) => ops.withdrawalNotOverdue(new Date(e.overdueAtMs).toISOString()) });
+on(withdrawal.ResolutionNeedsSettlement, { status: 400, operator: () => ops.resolutionNeedsSettlement });
 on(withdrawal.ProviderActionRefused, { status: 409, merchant: (e) => messages.providerActionRefused(e.status), operator: (e) => ops.providerActionRefused(e.status) });
 on(provider.SimulatedProviderRequired, { status: 409, operator: () => ops.simulatedProviderRequired });
 

@@ -8,9 +8,14 @@ import type { Deps } from '../platform/deps.ts';
  * read who is calling. Route files import this module, never the router that mounts them.
  */
 
-function ipFamily(path: string): IpMessageFamily {
-  if (path.startsWith('/v1/withdraw')) return 'withdraw';
-  if (path.startsWith('/v1/recipients')) return 'recipients';
+/**
+ * The contract words the allowlist refusal per endpoint: POST /v1/withdraw and POST /v1/recipients have
+ * their own texts; every other operation (GET /v1/recipients included) the general one.
+ */
+function ipFamily(method: string, path: string): IpMessageFamily {
+  if (method !== 'POST') return 'default';
+  if (path === '/v1/withdraw' || path === '/v1/withdraw/') return 'withdraw';
+  if (path === '/v1/recipients' || path === '/v1/recipients/') return 'recipients';
   return 'default';
 }
 
@@ -23,7 +28,7 @@ export function authOf(res: Response): AuthContext {
 export function authenticate(deps: Deps): RequestHandler {
   return async (req: Request, res, next) => {
     const path = req.baseUrl + req.path;
-    res.locals.auth = await deps.authenticator.authenticate(req.get('authorization'), req.ip ?? '', ipFamily(path));
+    res.locals.auth = await deps.authenticator.authenticate(req.get('authorization'), req.ip ?? '', ipFamily(req.method, path));
     next();
   };
 }

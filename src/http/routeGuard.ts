@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { ApiError } from './errors.ts';
 import { messages } from '../messages/merchant.ts';
 
@@ -7,6 +7,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 interface RouteEntry {
   pattern: RegExp;
   methods: string[];
+  /** The document's operation per method (its operationId names the metrics label and access-log field). */
   operations: Record<string, Record<string, unknown>>;
 }
 
@@ -21,6 +22,16 @@ export interface SpecPaths {
 export interface RouteGuardTexts {
   notFound: string;
   methodNotAllowed: (allowed: string) => string;
+}
+
+/** Names the operation a request reached (metrics label and access-log field). */
+export function setOperation(res: Response, operation: string): void {
+  res.locals.operation = operation;
+}
+
+/** The operation a request reached, or `unmatched` (an unknown path or method). */
+export function operationOf(res: Response): string {
+  return typeof res.locals.operation === 'string' ? res.locals.operation : 'unmatched';
 }
 
 const merchantTexts: RouteGuardTexts = { notFound: messages.routeNotFound, methodNotAllowed: messages.methodNotAllowed };
@@ -50,10 +61,12 @@ export function operationMatcher(spec: SpecPaths): (method: string, path: string
 export function routeGuard(spec: SpecPaths, texts: RouteGuardTexts = merchantTexts): RequestHandler {
   const routes = routesOf(spec);
 
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const path = req.baseUrl + req.path;
     const route = routes.find((candidate) => candidate.pattern.test(path));
     if (!route) return next(new ApiError(404, texts.notFound));
+    const operationId = route.operations[req.method]?.operationId;
+    if (typeof operationId === 'string') setOperation(res, operationId);
     if (!route.methods.includes(req.method)) {
       const allowed = route.methods.join(', ');
       return next(new ApiError(405, texts.methodNotAllowed(allowed), { headers: { Allow: allowed } }));

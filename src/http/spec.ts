@@ -32,4 +32,7 @@ export function dashboardSpec(): OpenApiDocument {
   return structuredClone(dashboard);
 }
 
+/** The merchant docs (merchant API, dashboard API and webhooks), served on the merchant listener. */
 export const generatedDocsDir = `${generatedDir}docs`;
+/** The back-office reference, served on the internal listener only. */
+export const generatedAdminDocsDir = `${generatedDir}admin-docs`;

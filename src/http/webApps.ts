@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Router } from 'express';
+import { setOperation } from './routeGuard.ts';
 
 /**
  * The two web applications (web/dashboard, web/console), built by `npm run build:web` into dist/web/<app>
@@ -27,6 +28,7 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 const securityHeaders: RequestHandler = (_req, res, next) => {
+  setOperation(res, 'web');
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');

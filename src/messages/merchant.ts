@@ -110,8 +110,11 @@ export const messages = {
   pixKeyTooLong: 'pixKey deve ter no máximo 150 caracteres.',
   pixKeyInvalid: (keyType: string) => `pixKey inválida para o tipo '${echo(keyType)}'.`,
   // refusedReason texts of withdrawals refused by a cap (status failed, refusedCode *_LIMIT_EXCEEDED)
-  dailyCapReason: (cents: number) => `Limite diário de saques da conta atingido (${formatBrl(cents)}).`,
-  monthlyCapReason: (cents: number) => `Limite mensal de saques da conta atingido (${formatBrl(cents)}).`,
+  // The refusal does not keep the externalRef (docs/decisions.md): the same request can be sent again.
+  dailyCapReason: (cents: number) =>
+    `Limite diário de saques da conta atingido (${formatBrl(cents)}). O externalRef não foi consumido: reenvie quando houver limite.`,
+  monthlyCapReason: (cents: number) =>
+    `Limite mensal de saques da conta atingido (${formatBrl(cents)}). O externalRef não foi consumido: reenvie quando houver limite.`,
   description: 'description deve ser texto de no máximo 200 caracteres.',
 
   // refusedReason texts of withdrawals refused after creation (ours; refusedCode is the stable part)
@@ -122,6 +125,7 @@ export const messages = {
   rejectedByReviewReason: `Saque recusado na análise da equipe ${SERVICE_NAME}.`,
   cancelledByRequestReason: 'Saque cancelado a pedido, antes do envio.',
   sandboxRejectedReason: 'Recusado pelo provedor simulado (sandbox do painel).',
+  resolvedNotPaidReason: `O provedor não concluiu o saque (confirmado pela equipe ${SERVICE_NAME}); o valor foi devolvido ao saldo.`,
 
   // 400, POST /v1/recipients (contract)
   legalName: 'legalName é obrigatório (mínimo 2 caracteres).',
@@ -139,6 +143,7 @@ export const messages = {
   // `note` of a registration (201/200): the contract asks for a text saying it does not enable withdrawals.
   recipientNotePending: `Cadastro recebido para análise de compliance da ${SERVICE_NAME}. Ele não habilita saques até ser aprovado.`,
   recipientNoteActive: 'Destinatário já aprovado; este cadastro não altera a aprovação.',
+  recipientNoteUpdated: `Cadastro em análise atualizado com os dados enviados; a análise de compliance da ${SERVICE_NAME} considera os novos dados. Ele não habilita saques até ser aprovado.`,
 
   // 400, reads (contract)
   transactionIdInvalid: 'transactionId inválido.',

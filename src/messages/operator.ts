@@ -45,6 +45,10 @@ export const operatorMessages = {
   withdrawalNotFound: 'Withdrawal not found.',
   withdrawalNotPendingApproval: (status: string) => `Withdrawal is not pending approval: status ${status}.`,
   providerActionRefused: (status: string) => `The PSP cannot do that to this withdrawal (status ${status}).`,
+  withdrawalNotIndeterminate: (status: string) => `Only a failed_unknown withdrawal can be resolved: status ${status}.`,
+  withdrawalNotOverdue: (overdueAt: string) =>
+    `Reconciliation has until ${overdueAt} (24 h in failed_unknown) to settle this withdrawal; resolve it after that.`,
+  resolutionNeedsSettlement: 'Resolving as paid needs endToEndId and beneficiaryBankAccount from the PSP statement.',
 
   // Recipients
   recipientNotFound: 'Recipient not found.',
@@ -66,7 +70,7 @@ export const operatorMessages = {
     invalid: 'Webhook URL is not a valid absolute URL.',
     notHttps: 'Webhook URL must use HTTPS.',
     unresolvable: 'Webhook URL host does not resolve.',
-    privateAddress: 'Webhook URL resolves to a private, loopback or link-local address.',
+    privateAddress: 'Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).',
   },
   webhookUrlLimitReached: (max: number) => `An account can have at most ${max} webhook URLs.`,
   webhookUrlNotFound: 'Webhook URL not found.',

@@ -1,8 +1,13 @@
 import { resolve } from 'node:path';
+import { cleanEnv, EnvMissingError, makeValidator, type Spec } from 'envalid';
 import type { OperatorRole } from '../db/schema.ts';
 
 /**
- * Configuration comes from environment variables only; each one is documented in the README.
+ * Configuration comes from environment variables only; each one is documented in the README's table.
+ * Every variable is validated at start-up with envalid: a malformed value (`WEBHOOK_TIMEOUT_MS=10s`,
+ * `RUN_JOBS=ture`, an unknown `NODE_ENV`) stops the process with a message naming the variable and the
+ * form it expects, instead of silently becoming NaN, turning a job off or the SSRF guard off. An empty
+ * value counts as unset (so `DATABASE_URL=` picks the embedded database, as before).
  */
 export interface Config {
   /** Postgres connection string; when absent the embedded PGlite database is used. */
@@ -11,13 +16,14 @@ export interface Config {
   dataDir: string;
   /** Connections in the Postgres pool of one process. */
   databasePoolSize: number;
+  /** The merchant listener. */
   port: number;
   host: string;
-  /** The service team's own listener (back office, console, admin docs): never the merchant host. */
+  /** The service team's internal listener: back office, its docs, /metrics (never the merchant host). */
   adminPort: number;
   adminHost: string;
-  /** 'production' turns response validation off (see the benchmark) and enforces webhook URL safety. */
-  nodeEnv: string;
+  /** 'production' turns response validation off, requires RECIPIENT_ID_SECRET and enforces webhook URL safety. */
+  nodeEnv: NodeEnv;
   /** Validate responses against the spec (default: on except in production). */
   validateResponses: boolean;
   /** Express `trust proxy` setting: which proxies' X-Forwarded-For to believe for the IP allowlist. */
@@ -26,7 +32,12 @@ export interface Config {
   adminToken: string | undefined;
   /** The roles the automation token acts with (ADMIN_TOKEN_ROLES, comma-separated; default every role outside production, `support` in production). */
   adminTokenRoles: OperatorRole[];
-  /** Create the demo account and print its API key at start-up when the database has no account. */
+  /**
+   * Key of the HMAC that derives recipientIds from documents. Required in production; elsewhere, when
+   * unset, one is generated once into the data directory (see src/main.ts).
+   */
+  recipientIdSecret: string | undefined;
+  /** Create the demo account and print its API key at start-up on an empty database (default: not in production). */
   seedDemo: boolean;
   /** How long an API key lookup (key + account status) may be served from cache. */
   authCacheTtlMs: number;
@@ -38,74 +49,237 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Run the background jobs (expiry, reconciliation, webhook delivery, purge) in the server process. */
   runJobs: boolean;
-  /** 64 hex characters: seals TOTP seeds and webhook secrets, signs CSRF tokens; generated into the data directory when absent. */
+  /**
+   * 64 hex characters: seals TOTP seeds and webhook secrets, signs CSRF tokens. Required in production;
+   * elsewhere generated into the data directory when absent.
+   */
   secretsKey: string | undefined;
-  /** SMTP server of the e-mails (`smtp://user:pass@host:587`); without it, outside production, e-mails go to the outbox page only. */
+  /** SMTP server of the e-mails (`smtp://user:pass@host:587`). Required in production; elsewhere, without it, e-mails go to the outbox page. */
   smtpUrl: string | undefined;
   /** Sender of the e-mails. */
   mailFrom: string;
   /** Public address of the dashboard, for the links in e-mails (default: this server's own address). */
   dashboardUrl: string | undefined;
+  /** pino level of the JSON logs. */
+  logLevel: LogLevel;
+  /** After SIGTERM, how long requests and jobs in flight may take before they are abandoned. */
+  shutdownTimeoutMs: number;
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  const hops = Number(raw);
-  return Number.isInteger(hops) && hops >= 0 ? hops : raw;
-}
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
-function parseBool(raw: string | undefined, fallback: boolean): boolean {
-  if (raw === undefined || raw === '') return fallback;
-  return ['1', 'true', 'yes', 'on'].includes(raw.toLowerCase());
-}
-
-function parsePort(raw: string | undefined, fallback: number, name = 'PORT'): number {
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be 0..65535, got '${raw}'`);
-  return port;
-}
-
-const ROLES: readonly OperatorRole[] = ['support', 'compliance', 'finance', 'admin'];
-
-function parseRoles(raw: string | undefined, fallback: OperatorRole[]): OperatorRole[] {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  const roles = raw.split(',').map((role) => role.trim()).filter((role) => role !== '');
-  const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
-  if (unknown.length > 0 || roles.length === 0) throw new Error(`ADMIN_TOKEN_ROLES must be a comma-separated list of ${ROLES.join(', ')}; got '${raw}'`);
-  return roles as OperatorRole[];
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const nodeEnv = env.NODE_ENV ?? 'development';
-  const authCacheTtlMs = Number(env.AUTH_CACHE_TTL_MS ?? 5000);
-  if (!Number.isFinite(authCacheTtlMs) || authCacheTtlMs < 0 || authCacheTtlMs > 30_000) {
-    // The contract allows account checks to be cached up to 30 s; revocation must act within seconds.
-    throw new Error('AUTH_CACHE_TTL_MS must be between 0 and 30000');
+/** A configuration that cannot start the gateway: every problem, one line per variable. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
   }
+}
+
+/** The minimum length of RECIPIENT_ID_SECRET: 32 characters (e.g. 64 hex digits = 256 bits). */
+const SECRET_MIN_CHARS = 32;
+
+const integer = (min: number, max: number) =>
+  makeValidator<number>((input) => {
+    if (!/^\d+$/.test(input.trim())) throw new Error('not an integer');
+    const value = Number(input.trim());
+    if (value < min || value > max) throw new Error('out of range');
+    return value;
+  });
+
+/** Strict booleans: a typo such as `ture` is an error, never a silent false. */
+const boolean = makeValidator<boolean>((input) => {
+  const value = input.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  throw new Error('not a boolean');
+});
+
+const text = makeValidator<string>((input) => input);
+
+const choice = <T extends string>(choices: readonly T[]) =>
+  makeValidator<T>((input) => {
+    if (!(choices as readonly string[]).includes(input)) throw new Error('not one of the choices');
+    return input as T;
+  });
+
+const postgresUrl = makeValidator<string>((input) => {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error('not a URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') throw new Error('not a postgres URL');
+  return input;
+});
+
+const OPERATOR_ROLES: readonly OperatorRole[] = ['support', 'compliance', 'finance', 'admin'];
+
+const roles = makeValidator<OperatorRole[]>((input) => {
+  const listed = input.split(',').map((role) => role.trim()).filter((role) => role !== '');
+  if (listed.length === 0 || listed.some((role) => !(OPERATOR_ROLES as readonly string[]).includes(role))) throw new Error('not a list of roles');
+  return listed as OperatorRole[];
+});
+
+const hexKey = makeValidator<string>((input) => {
+  if (!/^[0-9a-fA-F]{64}$/.test(input.trim())) throw new Error('not 64 hex digits');
+  return input.trim().toLowerCase();
+});
+
+const smtpUrl = makeValidator<string>((input) => {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error('not a URL');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('not an smtp URL');
+  return input;
+});
+
+const httpUrl = makeValidator<string>((input) => {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new Error('not a URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not an http(s) URL');
+  return input;
+});
+
+const secret = makeValidator<string>((input) => {
+  if (input.trim().length < SECRET_MIN_CHARS) throw new Error('too short');
+  return input.trim();
+});
+
+const trustProxy = makeValidator<boolean | number | string>((input) => {
+  if (input === 'false') return false;
+  if (input === 'true') return true;
+  if (/^\d+$/.test(input)) return Number(input);
+  // A comma-separated list of addresses, CIDR ranges or Express's names (loopback, linklocal, uniquelocal).
+  if (/^[\w.:/,\s-]+$/.test(input)) return input;
+  throw new Error('not a trust proxy setting');
+});
+
+// envalid refuses a null result, so `never` stays a word here and becomes null in loadConfig.
+const simSettle = makeValidator<number | 'never'>((input) => {
+  if (input === 'never') return 'never';
+  if (/^\d+$/.test(input)) return Number(input);
+  throw new Error('neither a number of milliseconds nor never');
+});
+
+/** What each variable expects, as the error message says it (`desc`) with an example. */
+function specs() {
   return {
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: resolve(env.PIXGATE_DATA_DIR ?? '.data/pglite'),
-    databasePoolSize: Number(env.DATABASE_POOL_SIZE ?? 20),
-    port: parsePort(env.PORT, 3000),
-    host: env.HOST ?? '127.0.0.1',
-    adminPort: parsePort(env.ADMIN_PORT, 3001, 'ADMIN_PORT'),
-    adminHost: env.ADMIN_HOST ?? '127.0.0.1',
-    nodeEnv,
-    validateResponses: parseBool(env.VALIDATE_RESPONSES, nodeEnv !== 'production'),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    adminToken: env.ADMIN_TOKEN || undefined,
-    adminTokenRoles: parseRoles(env.ADMIN_TOKEN_ROLES, nodeEnv === 'production' ? ['support'] : ['support', 'compliance', 'finance', 'admin']),
-    seedDemo: parseBool(env.SEED_DEMO, true),
-    authCacheTtlMs,
-    simSettleAfterMs: env.SIM_SETTLE_AFTER_MS === 'never' ? null : Number(env.SIM_SETTLE_AFTER_MS ?? 3000),
-    webhookAllowPrivate: parseBool(env.WEBHOOK_ALLOW_PRIVATE, nodeEnv !== 'production'),
-    webhookTimeoutMs: Number(env.WEBHOOK_TIMEOUT_MS ?? 10_000),
-    runJobs: parseBool(env.RUN_JOBS, true),
-    secretsKey: env.SECRETS_KEY || undefined,
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'PixGate <nao-responda@pixgate.com.br>',
-    dashboardUrl: env.DASHBOARD_URL || undefined,
+    NODE_ENV: choice(NODE_ENVS)({ default: 'development', desc: 'one of development, test, production', example: 'production' }),
+    PORT: integer(0, 65535)({ default: 3000, desc: 'a TCP port 0..65535 (0: any free port)', example: '3000' }),
+    HOST: text({ default: '127.0.0.1', desc: 'an address to listen on', example: '0.0.0.0' }),
+    ADMIN_PORT: integer(0, 65535)({ default: 3001, desc: 'a TCP port 0..65535 (0: any free port)', example: '3001' }),
+    ADMIN_HOST: text({ default: '127.0.0.1', desc: 'an address to listen on (keep it internal)', example: '127.0.0.1' }),
+    DATABASE_URL: postgresUrl({ default: undefined, desc: 'a postgres:// connection string', example: 'postgres://user@db:5432/pixgate' }),
+    PIXGATE_DATA_DIR: text({ default: '.data/pglite', desc: 'a directory path', example: '.data/pglite' }),
+    DATABASE_POOL_SIZE: integer(1, 1000)({ default: 20, desc: 'an integer number of connections 1..1000', example: '20' }),
+    VALIDATE_RESPONSES: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
+    TRUST_PROXY: trustProxy({ default: false, desc: 'false, true, a number of hops, or a list of addresses/CIDR ranges', example: '1' }),
+    ADMIN_TOKEN: text({ default: undefined, desc: 'the back-office operator token', example: 'adm_…' }),
+    ADMIN_TOKEN_ROLES: roles({ default: undefined, desc: `a comma-separated list of ${OPERATOR_ROLES.join(', ')}`, example: 'support,finance' }),
+    SECRETS_KEY: hexKey({
+      default: undefined,
+      desc: '64 hex digits (required in production)',
+      example: 'the output of `openssl rand -hex 32`',
+      requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
+    }),
+    SMTP_URL: smtpUrl({
+      default: undefined,
+      desc: 'an smtp:// or smtps:// URL (required in production)',
+      example: 'smtps://user:pass@smtp.example.com:465',
+      requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
+    }),
+    MAIL_FROM: text({ default: 'PixGate <nao-responda@pixgate.com.br>', desc: 'a sender address', example: 'PixGate <nao-responda@pixgate.com.br>' }),
+    DASHBOARD_URL: httpUrl({ default: undefined, desc: 'the public http(s) address of the dashboard', example: 'https://painel.pixgate.com.br/dashboard/' }),
+    RECIPIENT_ID_SECRET: secret({
+      default: undefined,
+      desc: `a random secret of at least ${SECRET_MIN_CHARS} characters (required in production)`,
+      example: '64 hex digits from `openssl rand -hex 32`',
+      requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
+    }),
+    SEED_DEMO: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
+    AUTH_CACHE_TTL_MS: integer(0, 30_000)({
+      default: 5000,
+      desc: 'an integer number of milliseconds 0..30000 (the contract caches account checks at most 30 s)',
+      example: '5000',
+    }),
+    SIM_SETTLE_AFTER_MS: simSettle({ default: 3000, desc: 'an integer number of milliseconds, or never', example: '3000' }),
+    RUN_JOBS: boolean({ default: true, desc: 'true or false', example: 'false' }),
+    WEBHOOK_ALLOW_PRIVATE: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
+    WEBHOOK_TIMEOUT_MS: integer(1, 120_000)({ default: 10_000, desc: 'an integer number of milliseconds 1..120000', example: '10000' }),
+    LOG_LEVEL: choice(LOG_LEVELS)({ default: 'info', desc: `one of ${LOG_LEVELS.join(', ')}`, example: 'info' }),
+    SHUTDOWN_TIMEOUT_MS: integer(0, 600_000)({ default: 25_000, desc: 'an integer number of milliseconds 0..600000', example: '25000' }),
+  } satisfies Record<string, Spec<unknown>>;
+}
+
+/** The variables this module reads (the README's table). */
+export const CONFIG_VARIABLES = Object.keys(specs());
+
+function problemOf(name: string, raw: string | undefined, error: Error, spec: Spec<unknown>): string {
+  const expected = `expected ${spec.desc ?? 'a valid value'}${spec.example ? ` (e.g. ${spec.example})` : ''}`;
+  if (error instanceof EnvMissingError || raw === undefined) return `${name} is required: ${expected}`;
+  // Secrets are never echoed back, not even in an error.
+  const hidden = name.endsWith('_SECRET') || name.endsWith('_TOKEN') || name.endsWith('_KEY') || name === 'DATABASE_URL' || name === 'SMTP_URL';
+  const shown = hidden ? '(value hidden)' : JSON.stringify(raw);
+  return `${name}=${shown} is invalid: ${expected}`;
+}
+
+/** Validates the environment; throws ConfigError naming every malformed or missing variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const all = specs();
+  const present: Record<string, string> = {};
+  for (const name of Object.keys(all)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') present[name] = value;
+  }
+  const clean = cleanEnv(present, all, {
+    reporter: ({ errors }) => {
+      const problems = Object.entries(errors).map(([name, error]) =>
+        problemOf(name, present[name], error as Error, all[name as keyof typeof all] as Spec<unknown>),
+      );
+      if (problems.length > 0) throw new ConfigError(problems);
+    },
+  });
+  const production = clean.NODE_ENV === 'production';
+  return {
+    databaseUrl: clean.DATABASE_URL,
+    dataDir: resolve(clean.PIXGATE_DATA_DIR),
+    databasePoolSize: clean.DATABASE_POOL_SIZE,
+    port: clean.PORT,
+    host: clean.HOST,
+    adminPort: clean.ADMIN_PORT,
+    adminHost: clean.ADMIN_HOST,
+    nodeEnv: clean.NODE_ENV,
+    validateResponses: clean.VALIDATE_RESPONSES ?? !production,
+    trustProxy: clean.TRUST_PROXY,
+    adminToken: clean.ADMIN_TOKEN,
+    adminTokenRoles: clean.ADMIN_TOKEN_ROLES ?? (production ? ['support'] : [...OPERATOR_ROLES]),
+    recipientIdSecret: clean.RECIPIENT_ID_SECRET,
+    // No demo account with a live API key in production unless explicitly asked (SEED_DEMO=true).
+    seedDemo: clean.SEED_DEMO ?? !production,
+    authCacheTtlMs: clean.AUTH_CACHE_TTL_MS,
+    simSettleAfterMs: clean.SIM_SETTLE_AFTER_MS === 'never' ? null : clean.SIM_SETTLE_AFTER_MS,
+    webhookAllowPrivate: clean.WEBHOOK_ALLOW_PRIVATE ?? !production,
+    webhookTimeoutMs: clean.WEBHOOK_TIMEOUT_MS,
+    runJobs: clean.RUN_JOBS,
+    secretsKey: clean.SECRETS_KEY,
+    smtpUrl: clean.SMTP_URL,
+    mailFrom: clean.MAIL_FROM,
+    dashboardUrl: clean.DASHBOARD_URL,
+    logLevel: clean.LOG_LEVEL,
+    shutdownTimeoutMs: clean.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Database } from '../db/schema.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { Metrics } from './metrics.ts';
 import type { PixProvider } from '../provider/port.ts';
 import type { SimulatedProvider } from '../provider/simulated.ts';
 
@@ -22,4 +23,6 @@ export interface Deps {
   mailer: Mailer;
   /** Seals secrets at rest (TOTP seeds, webhook secrets) and signs CSRF tokens (src/platform/serverSecrets.ts). */
   secretsKey: Buffer;
+  /** This instance's Prometheus registry and instruments (one per gateway: tests run many in a process). */
+  metrics: Metrics;
 }

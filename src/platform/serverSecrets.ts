@@ -36,3 +36,11 @@ export function secretsKey(config: { secretsKey: string | undefined; dataDir: st
   if (!/^[0-9a-f]{64}$/i.test(value)) throw new Error('SECRETS_KEY must be 64 hexadecimal characters (32 bytes)');
   return Buffer.from(value, 'hex');
 }
+
+/**
+ * The HMAC key that derives recipientIds from documents: RECIPIENT_ID_SECRET (required in production,
+ * checked by loadConfig), or outside production `.data/recipient-id-secret`, generated once.
+ */
+export function recipientIdSecret(config: { recipientIdSecret: string | undefined; dataDir: string }): string {
+  return serverSecret({ value: config.recipientIdSecret, dataDir: config.dataDir, fileName: 'recipient-id-secret', generate: () => randomBytes(32).toString('hex') }).value;
+}

@@ -2,7 +2,7 @@
  * Identifiers (docs/decisions.md, Identifiers): `<prefix>_` + 24 lower-case hex (96 random bits), and the
  * deterministic recipientId.
  */
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { DocumentType } from './documents.ts';
 import { stripDocument } from './documents.ts';
 import type { RandomBytes } from './random.ts';
@@ -48,10 +48,15 @@ export function normalizeRecipientId(value: unknown): string | undefined {
 
 /**
  * The recipientId of a document in an account: the first 24 hex digits of
- * SHA-256(`<accountId>:<documentType>:<document>`). The document is stripped first, so `529.982.247-25`
- * and `52998224725` give the same id.
+ * HMAC-SHA-256(secret, `<accountId>:<documentType>:<document>`), the secret being the server's
+ * RECIPIENT_ID_SECRET. Deterministic per document, as the contract asks, but not reversible: an unkeyed
+ * hash of about 10^9 possible CPFs is searched in seconds by anyone who knows the accountId, while without
+ * the secret nothing can be computed. The document is stripped first, so `529.982.247-25` and
+ * `52998224725` give the same id. (Recipients registered before the HMAC keep their stored ids:
+ * registration finds a recipient by account and document, never by recomputing its id.)
  */
-export function recipientIdFor(accountId: string, documentType: DocumentType, document: string): string {
+export function recipientIdFor(secret: string, accountId: string, documentType: DocumentType, document: string): string {
+  if (secret.length === 0) throw new RangeError('recipientIdFor needs a secret');
   const input = `${accountId}:${documentType}:${stripDocument(document)}`;
-  return createHash('sha256').update(input, 'utf8').digest('hex').slice(0, 24);
+  return createHmac('sha256', secret).update(input, 'utf8').digest('hex').slice(0, 24);
 }

@@ -14,6 +14,46 @@ export function findRecipient(db: Db, accountId: string, recipientId: string): P
 }
 
 /**
+ * The recipient of a document in an account, whatever its id (ids derived before RECIPIENT_ID_SECRET are
+ * kept): unique index recipients_account_document.
+ */
+export function findRecipientByDocument(
+  db: Db,
+  accountId: string,
+  documentType: 'cpf' | 'cnpj',
+  document: string,
+): Promise<RecipientRow | undefined> {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('document_type', '=', documentType)
+    .where('document', '=', document)
+    .executeTakeFirst();
+}
+
+/**
+ * New data for a recipient still under review, in one conditional statement; undefined when it is no
+ * longer `pending_review` (a review decided it meanwhile). The document, and so the id, never changes.
+ */
+export function updateRecipientUnderReview(
+  db: Db,
+  accountId: string,
+  id: string,
+  data: RecipientSubmission,
+  now: Date,
+): Promise<RecipientRow | undefined> {
+  return db
+    .updateTable('recipients')
+    .set({ legal_name: data.legal_name, pix_key: data.pix_key, pix_key_type: data.pix_key_type, label: data.label, updated_at: now })
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .where('status', '=', 'pending_review')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
  * A recipient's status read under a share lock, inside the caller's database transaction: a concurrent
  * review (deactivation) waits for the caller to commit, or the caller sees the review's outcome.
  */
@@ -110,8 +150,8 @@ export function transitionRecipient(
     .executeTakeFirst();
 }
 
-/** GET /v1/recipients: active recipients, newest approval first. */
-export function listActiveRecipientRows(db: Db, accountId: string): Promise<RecipientRow[]> {
+/** GET /v1/recipients: at most `limit` active recipients, newest approval first. */
+export function listActiveRecipientRows(db: Db, accountId: string, limit: number): Promise<RecipientRow[]> {
   return db
     .selectFrom('recipients')
     .selectAll()
@@ -119,6 +159,7 @@ export function listActiveRecipientRows(db: Db, accountId: string): Promise<Reci
     .where('status', '=', 'active')
     .orderBy('approved_at', 'desc')
     .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

@@ -259,3 +259,49 @@ export function listWithdrawals(
   if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
+
+/** What /metrics shows of open withdrawals: one query on the partial index of open withdrawals. */
+export interface OpenWithdrawalFigures {
+  failedUnknown: number;
+  /** Since when the oldest has been failed_unknown (its `updated_at`, see withdrawal.settlement.ts). */
+  oldestFailedUnknownAt: Date | null;
+  failedUnknownOverdue: number;
+  processing: number;
+  /** The oldest scheduled PSP check that is due and not done yet (null: none due). */
+  oldestDueCheckAt: Date | null;
+  stuckSends: number;
+}
+
+export async function openWithdrawalFigures(
+  db: Db,
+  at: { now: Date; overdueBefore: Date; stuckBefore: Date },
+): Promise<OpenWithdrawalFigures> {
+  const result = await sql<{
+    failed_unknown: number;
+    oldest_failed_unknown: Date | null;
+    overdue: number;
+    processing: number;
+    oldest_due: Date | null;
+    stuck: number;
+  }>`
+    SELECT
+      count(*) FILTER (WHERE status = 'failed_unknown')::int AS failed_unknown,
+      min(updated_at) FILTER (WHERE status = 'failed_unknown') AS oldest_failed_unknown,
+      count(*) FILTER (WHERE status = 'failed_unknown' AND updated_at <= ${at.overdueBefore})::int AS overdue,
+      count(*) FILTER (WHERE status = 'processing' AND provider_state = 'sent')::int AS processing,
+      min(coalesce(next_check_at, updated_at)) FILTER (
+        WHERE status IN ('processing', 'failed_unknown') AND provider_state = 'sent'
+          AND (next_check_at IS NULL OR next_check_at <= ${at.now})) AS oldest_due,
+      count(*) FILTER (WHERE provider_state = 'sending' AND updated_at < ${at.stuckBefore})::int AS stuck
+    FROM transactions
+    WHERE type = 'withdrawal' AND status IN ('initiating', 'processing', 'failed_unknown')`.execute(db);
+  const row = result.rows[0];
+  return {
+    failedUnknown: Number(row?.failed_unknown ?? 0),
+    oldestFailedUnknownAt: row?.oldest_failed_unknown ? new Date(row.oldest_failed_unknown) : null,
+    failedUnknownOverdue: Number(row?.overdue ?? 0),
+    processing: Number(row?.processing ?? 0),
+    oldestDueCheckAt: row?.oldest_due ? new Date(row.oldest_due) : null,
+    stuckSends: Number(row?.stuck ?? 0),
+  };
+}

@@ -169,3 +169,13 @@ export function listAttempts(db: Db, accountId: string, filter: AttemptFilter): 
   }
   return query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(filter.limit).execute();
 }
+
+/** The webhook backlog for /metrics: deliveries due now and the oldest due time (index webhook_deliveries_due). */
+export async function dueDeliveryBacklog(db: Db, now: Date): Promise<{ due: number; oldestDueAt: Date | null }> {
+  const result = await sql<{ due: number; oldest: Date | null }>`
+    SELECT count(*)::int AS due, min(next_attempt_at) AS oldest
+    FROM webhook_deliveries
+    WHERE status = 'pending' AND next_attempt_at <= ${now}`.execute(db);
+  const row = result.rows[0];
+  return { due: Number(row?.due ?? 0), oldestDueAt: row?.oldest ? new Date(row.oldest) : null };
+}

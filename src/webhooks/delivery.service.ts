@@ -121,6 +121,9 @@ export async function attemptDelivery(deps: Deps, delivery: ClaimedDelivery): Pr
   const delivered = isDelivered(outcome);
   const delayMs = delivered || result.error === 'unsafe address' ? undefined : nextRetryDelayMs(delivery.attempts, outcome);
   const status = delivered ? 'succeeded' : delayMs === undefined ? 'failed' : 'pending';
+  deps.metrics.webhookAttempts.inc({
+    outcome: delivered ? 'delivered' : result.error === 'unsafe address' ? 'unsafe' : status === 'pending' ? 'retry' : 'failed',
+  });
   await recordAttempt(deps.db, {
     delivery,
     requestBody: body,

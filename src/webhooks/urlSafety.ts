@@ -1,52 +1,51 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { UnsafeWebhookUrl } from './webhook.errors.ts';
 
 /**
- * Where webhooks may go. In production a merchant URL must be HTTPS and must not resolve to a private,
- * loopback, link-local, unique-local, multicast or unspecified address: otherwise a merchant could make
- * PixGate call its own internal services (SSRF). The check runs when a URL is configured and again at
- * every delivery, inside the socket's own DNS lookup, so a DNS answer that changes later (rebinding)
- * cannot slip through.
+ * Where webhooks may go. In production a merchant URL must be HTTPS and every address it resolves to must
+ * be a public unicast address: otherwise a merchant could make PixGate call its own internal services
+ * (SSRF). The check runs when a URL is configured and again at every delivery, inside the socket's own DNS
+ * lookup, so a DNS answer that changes later (rebinding) cannot slip through.
+ *
+ * An allow-list, not a block-list: ipaddr.js names every special-purpose range (private, loopback,
+ * link-local, unique-local, carrier-grade NAT, multicast, broadcast, reserved, documentation,
+ * benchmarking, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4, Teredo, site-local fec0::/10, discard,
+ * ORCHID, AMT, AS112…) and only what it calls `unicast` passes; IPv6 must also be in 2000::/3, the only
+ * block IANA allocates for global unicast. IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as its IPv4.
  */
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * The canonical text of an IP address (IPv6 as the WHATWG URL parser writes it, so `::ffff:127.0.0.1` is
+ * `::ffff:7f00:1` and `::8.8.8.8` is `::808:808`, as the kernel would read them); undefined when it is not
+ * a plain IPv4 or IPv6 address (names, shorthand IPv4 such as `1.2.3`, zone ids).
+ */
+function canonicalAddress(address: string): string | undefined {
+  const family = isIP(address);
+  if (family === 4) return address;
+  if (family !== 6) return undefined;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined;
+  }
 }
 
-// IPv4-mapped IPv6 (::ffff:a.b.c.d) is not listed: BlockList would then match every IPv4 address; mapped
-// addresses are unwrapped and checked against the IPv4 ranges instead.
-export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-    return blocked.check(address, 'ipv6');
-  }
+export function isPublicAddress(address: string): boolean {
+  const canonical = canonicalAddress(address);
+  if (canonical === undefined || !ipaddr.isValid(canonical)) return false;
+  // process() unwraps IPv4-mapped IPv6 (::ffff:a.b.c.d) into the IPv4 address it carries.
+  const parsed = ipaddr.process(canonical);
+  if (parsed.range() !== 'unicast') return false;
+  if (parsed.kind() === 'ipv6' && !parsed.match(GLOBAL_UNICAST_V6)) return false;
   return true;
+}
+
+/** Anything but a public unicast address (or not an address at all). */
+export function isPrivateAddress(address: string): boolean {
+  return !isPublicAddress(address);
 }
 
 export interface UrlPolicy {

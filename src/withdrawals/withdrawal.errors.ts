@@ -85,3 +85,24 @@ export class ProviderActionRefused extends DomainError {
     this.status = status;
   }
 }
+
+/** A resolution asked for a withdrawal that is not `failed_unknown` (already final, or never indeterminate). */
+export class WithdrawalNotIndeterminate extends DomainError {
+  readonly status: string;
+  constructor(status: string) {
+    super();
+    this.status = status;
+  }
+}
+
+/** A resolution asked before the contract's 24 h: reconciliation is still working on it. */
+export class WithdrawalNotOverdue extends DomainError {
+  readonly overdueAtMs: number;
+  constructor(overdueAtMs: number) {
+    super();
+    this.overdueAtMs = overdueAtMs;
+  }
+}
+
+/** An operator resolving to `paid` without the PSP's settlement data (end-to-end id, receiving account). */
+export class ResolutionNeedsSettlement extends DomainError {}

@@ -6,7 +6,9 @@ import type { Deps } from '../platform/deps.ts';
 import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import { enqueueEvent } from '../events/outbox.ts';
+import { stripDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
+import { normalizePixKey, normalizePixKeyType } from '../primitives/keys.ts';
 import { feeCents } from '../primitives/money.ts';
 import { RecipientDeactivated } from '../recipients/recipient.errors.ts';
 import { findRecipient, lockRecipientStatus } from '../recipients/recipient.repository.ts';
@@ -16,6 +18,7 @@ import {
   findTransactionById,
   IDEMPOTENCY_RETENTION_MS,
   insertTransaction,
+  releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { announceInFlight, finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
@@ -52,13 +55,53 @@ function withdrawalBody(row: TransactionRow) {
   };
 }
 
-function idempotentAnswer(row: TransactionRow): CreateWithdrawalOutcome {
+type MismatchedWithdrawalField = NonNullable<WithdrawalIdempotent['mismatchedFields']>[number];
+
+/** A key as a withdrawal stores it: CPF/CNPJ without formatting, the others in their DICT form. */
+function storedKeyOf(body: CreateWithdrawalRequest): string {
+  const type = normalizePixKeyType(body.pixKeyType);
+  if (type === 'cpf' || type === 'cnpj') return stripDocument(body.pixKey);
+  if (type === undefined) return body.pixKey;
+  const normalized = normalizePixKey(type, body.pixKey);
+  return normalized.ok ? normalized.key : body.pixKey;
+}
+
+/**
+ * The request fields of a retry that differ from the withdrawal its externalRef names, compared as stored.
+ * Empty for a true retry.
+ */
+export function withdrawalMismatches(existing: TransactionRow, body: CreateWithdrawalRequest): MismatchedWithdrawalField[] {
+  const fields: MismatchedWithdrawalField[] = [];
+  if (body.amountCents !== existing.amount_cents) fields.push('amountCents');
+  if (storedKeyOf(body) !== existing.pix_key) fields.push('pixKey');
+  if ((normalizePixKeyType(body.pixKeyType) ?? body.pixKeyType) !== existing.pix_key_type) fields.push('pixKeyType');
+  if ((body.recipientId?.toLowerCase() ?? null) !== existing.recipient_id) fields.push('recipientId');
+  if ((body.description ?? null) !== existing.description) fields.push('description');
+  return fields;
+}
+
+function idempotentAnswer(deps: Deps, auth: AccountContext, row: TransactionRow, body: CreateWithdrawalRequest): CreateWithdrawalOutcome {
+  const mismatched = withdrawalMismatches(row, body);
+  if (mismatched.length > 0) {
+    // A merchant reusing an order id for another payout: answered with the original (the contract), told
+    // so in the body, and logged and counted for the service team. Values (keys, documents) are not logged.
+    deps.metrics.idempotencyMismatches.inc({ operation: 'createWithdrawal' });
+    deps.logger.warn('externalRef reused with a different request: answered with the original withdrawal', {
+      operation: 'createWithdrawal',
+      accountId: auth.accountId,
+      transactionId: row.id,
+      mismatchedFields: mismatched,
+    });
+  }
   // answerExisting announces an original still in flight before answering, so it is never `initiating` here.
   const status = row.status;
   if (status === 'initiating' || status === 'aborted' || status === 'pending' || status === 'expired') {
     throw new Error(`withdrawal ${row.id} in unexpected state ${status}`);
   }
-  return { kind: 'replayed', body: { ...withdrawalBody(row), status, idempotent: true } };
+  return {
+    kind: 'replayed',
+    body: { ...withdrawalBody(row), status, idempotent: true, ...(mismatched.length > 0 ? { mismatchedFields: mismatched } : {}) },
+  };
 }
 
 async function recordAlert(trx: Transaction<Database>, row: TransactionRow, destination: Destination, at: Date) {
@@ -168,6 +211,9 @@ export async function createWithdrawal(
         await recordAlert(trx, refused, destination, now);
         await enqueueEvent(trx, 'transfer.created', refused, now);
         await enqueueEvent(trx, 'transfer.failed', refused, now);
+        // The refusal is recorded (201 failed, with its events) but does not keep the externalRef: once the
+        // cap allows it, the same request is a new withdrawal, not the old refusal (docs/decisions.md).
+        if (externalRef !== undefined) await releaseIdempotencyKey(trx, account.id, 'withdrawal', refused.id);
         return { kind: 'answered', row: refused };
       }
       if (needsApproval(account, body.amountCents)) {
@@ -237,5 +283,5 @@ async function answerExisting(
   }
   if (row?.status === 'initiating') row = await announceInFlight(deps, row.id);
   if (!row || row.status === 'aborted') return createWithdrawal(deps, auth, body);
-  return idempotentAnswer(row);
+  return idempotentAnswer(deps, auth, row, body);
 }

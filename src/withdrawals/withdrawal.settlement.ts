@@ -8,11 +8,50 @@ import { messages } from '../messages/merchant.ts';
 import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
 
-const DAY_MS = 86_400_000;
-/** An open withdrawal is asked about again this long after the last answer that changed nothing. */
-const RECHECK_MS = 5_000;
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * The contract: a `failed_unknown` withdrawal reaches `paid` or `failed` within 24 h. Past that it is
+ * overdue: every check logs an error and counts in a metric, /metrics shows it, the back office lists it
+ * `overdue`, and an operator resolves it (POST /admin/v1/withdrawals/{id}/resolve).
+ */
+export const FAILED_UNKNOWN_DEADLINE_MS = 24 * HOUR_MS;
 /** A send still in flight this long is presumed interrupted (a crash): reconciliation asks the PSP. */
 export const STUCK_SEND_MS = 30_000;
+
+/**
+ * When reconciliation asks the PSP again about an open withdrawal, by how long it has been in its state:
+ * quickly at first (most PIX settle within seconds), then backing off, and never less than every 30 min,
+ * so an undecided withdrawal costs the PSP about 60 queries a day instead of one every few seconds.
+ */
+export const RECHECK_SCHEDULE: readonly { untilAgeMs: number; everyMs: number }[] = [
+  { untilAgeMs: 15 * SECOND_MS, everyMs: 5 * SECOND_MS },
+  { untilAgeMs: MINUTE_MS, everyMs: 15 * SECOND_MS },
+  { untilAgeMs: 5 * MINUTE_MS, everyMs: MINUTE_MS },
+  { untilAgeMs: 30 * MINUTE_MS, everyMs: 5 * MINUTE_MS },
+  { untilAgeMs: 2 * HOUR_MS, everyMs: 15 * MINUTE_MS },
+  { untilAgeMs: Infinity, everyMs: 30 * MINUTE_MS },
+];
+
+export function recheckDelayMs(ageMs: number): number {
+  return (RECHECK_SCHEDULE.find((step) => ageMs < step.untilAgeMs) ?? RECHECK_SCHEDULE[RECHECK_SCHEDULE.length - 1]!).everyMs;
+}
+
+/**
+ * Since when a withdrawal has been in its open state: `updated_at` is set when it enters `processing` or
+ * `failed_unknown` and not touched again until it leaves (recording the PSP's acceptance or the next check
+ * leaves it alone), so it also dates an approved withdrawal from its approval, not its creation.
+ */
+export function openSinceMs(row: Pick<TransactionRow, 'updated_at'>): number {
+  return row.updated_at.getTime();
+}
+
+/** A `failed_unknown` withdrawal past the contract's 24 h. */
+export function isOverdue(row: Pick<TransactionRow, 'status' | 'updated_at'>, nowMs: number): boolean {
+  return row.status === 'failed_unknown' && nowMs - openSinceMs(row) >= FAILED_UNKNOWN_DEADLINE_MS;
+}
 
 const OPEN: ReadonlySet<string> = new Set(['processing', 'failed_unknown']);
 
@@ -20,6 +59,10 @@ const OPEN: ReadonlySet<string> = new Set(['processing', 'failed_unknown']);
  * Brings one withdrawal in line with what the PSP knows, in one database transaction with its events.
  * The PSP is asked first, outside the transaction; the row is then locked and the observation applied
  * only if it still moves the withdrawal forward, so two workers reconciling at once are harmless.
+ *
+ * Transitions (docs/decisions.md): `processing` → `paid` | `failed` | (via paid) `refunded`;
+ * `failed_unknown` → `paid` | `failed` only, as the contract allows. The PSP's acceptance of a
+ * `failed_unknown` withdrawal is recorded (`provider_accepted_at`) without a status change or event.
  */
 export async function syncWithdrawal(deps: Deps, transactionId: string): Promise<TransactionRow | undefined> {
   const before = await findTransactionById(deps.db, transactionId);
@@ -31,11 +74,19 @@ export async function syncWithdrawal(deps: Deps, transactionId: string): Promise
     if (!row) return undefined;
     const result = await applyObservation(trx, row, observed, now);
     if (OPEN.has(result.status)) {
-      // Still open: ask again later, behind the others (every open withdrawal gets its turn).
-      await scheduleNextCheck(trx, result.id, new Date(now.getTime() + RECHECK_MS));
+      // Still open: ask again later, on the back-off schedule (every open withdrawal gets its turn).
+      const ageMs = now.getTime() - openSinceMs(result);
+      await scheduleNextCheck(trx, result.id, new Date(now.getTime() + recheckDelayMs(ageMs)));
     }
-    if (result.status === 'failed_unknown' && now.getTime() - result.created_at.getTime() > DAY_MS) {
-      deps.logger.error('withdrawal still indeterminate after 24 h: escalate to the PSP', { transactionId });
+    if (isOverdue(result, now.getTime())) {
+      deps.metrics.failedUnknownOverdueChecks.inc();
+      deps.logger.error('withdrawal failed_unknown for more than 24 h: resolve it with the PSP (POST /admin/v1/withdrawals/{id}/resolve)', {
+        transactionId,
+        accountId: result.account_id,
+        failedUnknownSince: result.updated_at.toISOString(),
+        providerAcceptedAt: result.provider_accepted_at?.toISOString() ?? null,
+        providerState: observed.state,
+      });
     }
     return result;
   });
@@ -72,10 +123,10 @@ async function applyObservation(
       return failed;
     }
     case 'accepted': {
-      if (row.status !== 'failed_unknown') return row;
-      const processing = await updateTransaction(trx, row.id, { status: 'processing', provider_ref: observed.providerRef, updated_at: now });
-      await enqueueEvent(trx, 'transfer.processing', processing, now);
-      return processing;
+      // The contract allows `failed_unknown` only to `paid` or `failed`: the PSP holding the order is not
+      // an outcome. It is recorded internally (no status change, no event, `updatedAt` unchanged).
+      if (row.status !== 'failed_unknown' || row.provider_accepted_at !== null) return row;
+      return updateTransaction(trx, row.id, { provider_accepted_at: now, provider_ref: observed.providerRef });
     }
     case 'rejected': {
       if (!OPEN.has(row.status)) return row;
@@ -114,7 +165,7 @@ async function applyObservation(
   }
 }
 
-async function markPaid(
+export async function markPaid(
   trx: Transaction<Database>,
   row: TransactionRow,
   observed: { endToEndId: string; beneficiary: TransactionRow['beneficiary'] },

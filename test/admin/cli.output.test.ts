@@ -165,10 +165,10 @@ describe('admin CLI connection', () => {
     expect(result.stderr).toMatch(/Cannot reach the PixGate admin API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   });
 
-  it('builds the address from ADMIN_PORT when PIXGATE_ADMIN_URL is unset', async () => {
+  it('builds the address from ADMIN_PORT (the internal listener) when PIXGATE_ADMIN_URL is unset', async () => {
     admin.answer(200, fx.accountList);
     const port = new URL(admin.baseUrl()).port;
-    const result = await admin.run(['accounts:list'], { PIXGATE_ADMIN_URL: undefined, ADMIN_PORT: port });
+    const result = await admin.run(['accounts:list'], { PIXGATE_ADMIN_URL: undefined, PORT: '1', ADMIN_PORT: port });
     expect(result.code).toBe(0);
     expect(admin.recorded()).toHaveLength(1);
   });

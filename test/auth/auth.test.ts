@@ -103,13 +103,17 @@ describe('authentication and account checks', () => {
     });
 
     it('refuses other addresses with the message of each endpoint family', async () => {
+      // Each endpoint its own wording, as the contract gives it: the listing of recipients is not a registration.
       const expected: Record<string, string> = {
-        '/v1/withdraw': messages.ipNotAllowedWithdraw,
-        '/v1/recipients': messages.ipNotAllowedRecipients,
+        'POST /v1/withdraw': messages.ipNotAllowedWithdraw,
+        'POST /v1/recipients': messages.ipNotAllowedRecipients,
       };
       for (const route of merchantRoutes) {
         const result = await call(gateway, route, from('192.0.2.1'));
-        expect(result).toEqual({ status: 403, body: { error: expected[route.path] ?? messages.ipNotAllowed } });
+        expect(result, `${route.method} ${route.path}`).toEqual({
+          status: 403,
+          body: { error: expected[`${route.method} ${route.path}`] ?? messages.ipNotAllowed },
+        });
         expect(messages.ipNotAllowedWithdraw.startsWith('IP de origem não autorizado')).toBe(true);
       }
     });

@@ -26,7 +26,7 @@ describe('POST /v1/pix idempotency', () => {
     const second = await merchant.client.POST('/v1/pix', { body: { ...body('order-1'), amountCents: 9999 } });
     expect(first.response.status).toBe(201);
     expect(second.response.status).toBe(200);
-    expect(second.data).toEqual({ ...first.data, idempotent: true });
+    expect(second.data).toEqual({ ...first.data, idempotent: true, mismatchedFields: ['amountCents'] });
   });
 
   it('creates exactly one charge under 50 concurrent identical requests', async () => {

@@ -10,6 +10,7 @@ describe('the merchant host and the service team listener', () => {
     const answer = await fetch(`${gateway.baseUrl}/admin/v1/accounts`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(answer.status).toBe(404);
     expect((await fetch(`${gateway.baseUrl}/docs/admin.html`)).status).toBe(404);
+    expect(await (await fetch(`${gateway.baseUrl}/docs/`)).text()).not.toContain('back office');
     const index = await (await fetch(`${gateway.baseUrl}/docs/`)).text();
     expect(index).not.toContain('admin.html');
   });
@@ -17,7 +18,7 @@ describe('the merchant host and the service team listener', () => {
   it('answers the back office and its reference on the admin listener', async () => {
     const answer = await fetch(`${gateway.adminBaseUrl}/admin/v1/accounts`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(answer.status).toBe(200);
-    const docs = await fetch(`${gateway.adminBaseUrl}/docs/admin.html`);
+    const docs = await fetch(`${gateway.adminBaseUrl}/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('PixGate back-office API');
   });

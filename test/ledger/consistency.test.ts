@@ -339,7 +339,7 @@ class Runner {
         for (const w of m.withdrawals) {
           if (w.status !== 'failed_unknown') continue;
           if (w.psp === 'accepted') {
-            w.status = 'processing';
+            // The PSP holds it: still failed_unknown until paid or failed (the contract's transitions).
           } else {
             w.status = 'failed';
             m.available += w.total;

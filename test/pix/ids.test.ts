@@ -56,22 +56,33 @@ describe('isTransactionId', () => {
 });
 
 describe('recipientIdFor', () => {
-  it('is the first 24 hex of SHA-256("<accountId>:<documentType>:<document>")', () => {
-    // sha256sum of 'acc_0123456789abcdef01234567:cpf:52998224725' = 85b4f7dc7ea76fd75e3aa49d…
-    expect(recipientIdFor('acc_0123456789abcdef01234567', 'cpf', '52998224725')).toBe('85b4f7dc7ea76fd75e3aa49d');
-    expect(recipientIdFor('acc_0123456789abcdef01234567', 'cnpj', '12ABC34501DE35')).toBe('6b94de94c38ce9aa6ae82850');
+  const SECRET = 'test-recipient-id-secret-0123456789abcdef';
+
+  it('is the first 24 hex of HMAC-SHA-256(secret, "<accountId>:<documentType>:<document>")', () => {
+    // openssl dgst -sha256 -hmac "$SECRET" of 'acc_0123456789abcdef01234567:cpf:52998224725' = 7ca1b824a946ba53…
+    expect(recipientIdFor(SECRET, 'acc_0123456789abcdef01234567', 'cpf', '52998224725')).toBe('7ca1b824a946ba5316104578');
+    expect(recipientIdFor(SECRET, 'acc_0123456789abcdef01234567', 'cnpj', '12ABC34501DE35')).toBe('f901580048e291db48fb73dd');
+  });
+
+  it('is not the unkeyed SHA-256 (which anyone knowing the accountId can reverse to the CPF)', () => {
+    // The derivation before RECIPIENT_ID_SECRET: sha256('acc_0123456789abcdef01234567:cpf:52998224725').
+    expect(recipientIdFor(SECRET, 'acc_0123456789abcdef01234567', 'cpf', '52998224725')).not.toBe('85b4f7dc7ea76fd75e3aa49d');
+    expect(recipientIdFor('another-secret-of-thirty-two-chars!!', 'acc_x', 'cpf', '52998224725')).not.toBe(
+      recipientIdFor(SECRET, 'acc_x', 'cpf', '52998224725'),
+    );
   });
 
   it('is the same for a formatted and a stripped document', () => {
-    expect(recipientIdFor('acc_x', 'cnpj', '12.abc.345/01de-35')).toBe(recipientIdFor('acc_x', 'cnpj', '12ABC34501DE35'));
+    expect(recipientIdFor(SECRET, 'acc_x', 'cnpj', '12.abc.345/01de-35')).toBe(recipientIdFor(SECRET, 'acc_x', 'cnpj', '12ABC34501DE35'));
   });
 
   it('differs between accounts for the same document', () => {
-    expect(recipientIdFor('acc_a', 'cpf', '52998224725')).not.toBe(recipientIdFor('acc_b', 'cpf', '52998224725'));
+    expect(recipientIdFor(SECRET, 'acc_a', 'cpf', '52998224725')).not.toBe(recipientIdFor(SECRET, 'acc_b', 'cpf', '52998224725'));
   });
 
-  it('has the recipientId shape', () => {
-    expect(isRecipientId(recipientIdFor('acc_a', 'cpf', '52998224725'))).toBe(true);
+  it('has the recipientId shape, and refuses to derive without a secret', () => {
+    expect(isRecipientId(recipientIdFor(SECRET, 'acc_a', 'cpf', '52998224725'))).toBe(true);
+    expect(() => recipientIdFor('', 'acc_a', 'cpf', '52998224725')).toThrow(RangeError);
   });
 });
 

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 const { recipientNoteActive: NOTE_ACTIVE, recipientNotePending: NOTE_PENDING } = messages;
-import { createMerchant, makeCpf, useGateway, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, makeCpf, TEST_RECIPIENT_ID_SECRET, useGateway, type MerchantFixture } from '../support/gateway.ts';
 import {
   adminRecipient,
   companyRecipient,
@@ -203,7 +203,8 @@ describe('POST /v1/recipients recipientId', () => {
     const who = await freshMerchant();
     const created = await post(personRecipient(), who);
     expect(created).toEqual({ status: 201, body: { recipientId: expect.any(String), status: 'pending_review', note: NOTE_PENDING } });
-    const expected = createHash('sha256').update(`${who.accountId}:cpf:11144477735`).digest('hex').slice(0, 24);
+    // HMAC under the server's RECIPIENT_ID_SECRET: deterministic, but not reversible without the secret.
+    const expected = createHmac('sha256', TEST_RECIPIENT_ID_SECRET).update(`${who.accountId}:cpf:11144477735`).digest('hex').slice(0, 24);
     expect(created.body.recipientId).toBe(expected);
     expect(created.body.recipientId).toMatch(/^[0-9a-f]{24}$/);
   });
@@ -225,17 +226,17 @@ describe('POST /v1/recipients recipientId', () => {
 });
 
 describe('POST /v1/recipients idempotency by document (the contract four cases)', () => {
-  it('new → 201 pending_review; again while pending → 200, same id, no duplicate, data kept', async () => {
+  it('new → 201 pending_review; again while pending → 200, same id, no duplicate, the data under review updated', async () => {
     const who = await freshMerchant();
     const first = await post(companyRecipient(), who);
     expect(first).toEqual({ status: 201, body: { recipientId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'pending_review', note: NOTE_PENDING } });
     const again = await post(companyRecipient({ legalName: 'Outro Nome SA', pixKey: 'novo@fornecedor.com.br', label: 'Novo' }), who);
-    expect(again).toEqual({ status: 200, body: first.body });
+    expect(again).toEqual({ status: 200, body: { ...first.body, note: messages.recipientNoteUpdated } });
     expect(await adminCount(who)).toBe(1);
     expect(await adminRecipient(gateway, who, String(first.body.recipientId))).toMatchObject({
-      legalName: 'Fornecedora Alfa Ltda',
-      pixKey: 'financeiro@fornecedor.com.br',
-      label: 'Fornecedor de embalagens',
+      legalName: 'Outro Nome SA',
+      pixKey: 'novo@fornecedor.com.br',
+      label: 'Novo',
       status: 'pending_review',
     });
   });

@@ -6,14 +6,15 @@ import { createTempDatabase } from '../../scripts/lib/postgres.ts';
 import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
 import { Authenticator } from '../../src/accounts/auth.ts';
-import type { Express } from 'express';
 import { createAdminApp, createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { loadConfig } from '../../src/platform/config.ts';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Deps } from '../../src/platform/deps.ts';
-import type { Logger } from '../../src/platform/logger.ts';
+import type { Lifecycle } from '../../src/platform/lifecycle.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { Metrics } from '../../src/platform/metrics.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
@@ -30,10 +31,12 @@ import { RELAXED_LIMITS } from './limits.ts';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
 const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
+/** The HMAC key of recipientIds in test gateways (RECIPIENT_ID_SECRET). */
+export const TEST_RECIPIENT_ID_SECRET = 'test-recipient-id-secret-0123456789abcdef';
 
 export interface Gateway {
   baseUrl: string;
-  /** Where the back office and the console answer (the admin listener). */
+  /** The internal listener (back office, console, /metrics), as ADMIN_PORT serves it. */
   adminBaseUrl: string;
   api: Client<paths>;
   admin: Client<AdminPaths>;
@@ -65,6 +68,9 @@ export interface GatewayOptions {
   trustProxy?: string;
   /** Time allowed for one webhook attempt (default 2000 ms). */
   webhookTimeoutMs?: number;
+  /** Every log line the gateway writes (JSON), for tests of the logs; by default lines are kept quiet. */
+  onLog?: (line: string) => void;
+  lifecycle?: Lifecycle;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
@@ -72,16 +78,24 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
   const provider = new SimulatedProvider(handle.db, clock);
+  // The real logger (pino, redaction), writing to memory: errors are collected, nothing is printed.
   const loggedErrors: string[] = [];
-  const logger: Logger = {
-    error: (message, details) => loggedErrors.push(`${message} ${JSON.stringify(details)}`),
-    info: () => undefined,
-  };
+  const logger = createLogger({
+    level: 'info',
+    destination: {
+      write: (line: string) => {
+        options.onLog?.(line);
+        if (/^\{"level":"(error|fatal)"/.test(line)) loggedErrors.push(line.trim());
+      },
+    },
+  });
   const config = {
-    ...loadConfig({ NODE_ENV: 'test', TRUST_PROXY: options.trustProxy }),
+    ...loadConfig({ NODE_ENV: 'test', TRUST_PROXY: options.trustProxy, RECIPIENT_ID_SECRET: TEST_RECIPIENT_ID_SECRET }),
     authCacheTtlMs: options.authCacheTtlMs ?? 5000,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 2000,
   };
+  const metrics = new Metrics({ defaultMetrics: false });
+  metrics.observePool(() => handle.poolStats());
   const deps: Deps = {
     db: handle.db,
     dbKind: handle.kind,
@@ -91,16 +105,17 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     authenticator: new Authenticator(handle.db, clock, config.authCacheTtlMs),
     config,
     logger,
+    metrics,
     mailer: createMailer({ db: handle.db, clock, logger, smtpUrl: undefined, from: 'PixGate <teste@pixgate.local>', outboxUrl: undefined }),
     secretsKey: TEST_SECRETS_KEY,
   };
   // The merchant host and the service team's own listener, as `npm start` runs them.
-  const listen = (app: Express): Promise<Server> =>
+  const listen = (app: ReturnType<typeof createApp>): Promise<Server> =>
     new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
-  const server = await listen(createApp(deps));
-  const adminServer = await listen(createAdminApp(deps, { operatorToken: ADMIN_TOKEN }));
+  const server = await listen(createApp(deps, { lifecycle: options.lifecycle }));
+  const adminServer = await listen(createAdminApp(deps, { operatorToken: ADMIN_TOKEN, lifecycle: options.lifecycle }));
   const directUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const adminBaseUrl = `http://127.0.0.1:${(adminServer.address() as AddressInfo).port}`;
   // `npm run test:proxy`: every merchant response goes through Prism's validating proxy

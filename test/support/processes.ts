@@ -29,6 +29,7 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
 export interface ServerProcess {
   /** The service team's listener (back office). */
   adminBaseUrl: string;
+  /** The merchant listener. */
   baseUrl: string;
   pid: number;
   /** Everything the process wrote, stdout and stderr interleaved. */
@@ -54,7 +55,7 @@ function exitOf(child: ChildProcess): Promise<void> {
 export interface ServerOptions {
   databaseUrl: string;
   adminToken: string;
-  /** Extra environment (defaults: PORT=0, SEED_DEMO=false, SIM_SETTLE_AFTER_MS=never, RUN_JOBS=true). */
+  /** Extra environment (defaults: PORT=0, ADMIN_PORT=0, SEED_DEMO=false, SIM_SETTLE_AFTER_MS=never, RUN_JOBS=true, LOG_LEVEL=warn). */
   env?: Record<string, string>;
 }
 
@@ -66,8 +67,11 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       ...process.env,
       DATABASE_URL: options.databaseUrl,
       PORT: '0',
-      ADMIN_PORT: '0',
       HOST: '127.0.0.1',
+      ADMIN_PORT: '0',
+      ADMIN_HOST: '127.0.0.1',
+      // Errors and warnings only: the access lines of thousands of requests are not what these tests read.
+      LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       ADMIN_TOKEN: options.adminToken,
       SIM_SETTLE_AFTER_MS: 'never',

@@ -82,16 +82,20 @@ export interface Merchant {
 }
 
 export class BackOffice {
+  /** The merchant listener (charges made as the merchant). */
   readonly baseUrl: string;
+  /** The internal listener, where the back office lives. */
+  readonly adminUrl: string;
   private readonly token: string;
 
-  constructor(baseUrl: string, operatorToken: string) {
-    this.baseUrl = baseUrl;
+  constructor(gateway: { baseUrl: string; adminUrl: string }, operatorToken: string) {
+    this.baseUrl = gateway.baseUrl;
+    this.adminUrl = gateway.adminUrl;
     this.token = operatorToken;
   }
 
   private admin(method: string, path: string, body?: unknown): Promise<HttpAnswer> {
-    return call(this.baseUrl, this.token, method, path, body);
+    return call(this.adminUrl, this.token, method, path, body);
   }
 
   /** An account with approved KYC, the benchmark's limits, and one API key. */

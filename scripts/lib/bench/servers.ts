@@ -5,6 +5,7 @@
  * (Prism: when it answers HTTP); its output goes to a log file under reports/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { fromRoot } from '../paths.ts';
 import { startPrism, stopChild } from '../prism.ts';
@@ -13,6 +14,8 @@ import { onCleanup, trackChild } from './cleanup.ts';
 export interface ServerProcess {
   name: string;
   baseUrl: string;
+  /** The gateway's internal listener (back office, /metrics); undefined for the other servers. */
+  adminUrl?: string;
   pid: number;
   child: ChildProcess;
   logFile: string;
@@ -22,6 +25,8 @@ export interface ServerProcess {
 }
 
 const LISTENING = /listening on (https?:\/\/\S+)/;
+/** The gateway's second line: its internal listener (back office). */
+const INTERNAL_LISTENER = /Back office listening on (https?:\/\/\S+)/;
 
 export interface ChildServerOptions {
   name: string;
@@ -31,6 +36,8 @@ export interface ChildServerOptions {
   env: Record<string, string>;
   logFile: string;
   readyTimeoutMs?: number;
+  /** Also wait for the gateway's internal listener line. */
+  internalListener?: boolean;
 }
 
 /** Starts `node [nodeArgs] script` and resolves with its URL once it prints `listening on <url>`. */
@@ -73,12 +80,15 @@ export function startChildServer(options: ChildServerOptions): Promise<ServerPro
     const onData = () => {
       const match = LISTENING.exec(output);
       if (!match?.[1]) return;
+      const internal = INTERNAL_LISTENER.exec(output)?.[1];
+      if (options.internalListener && !internal) return;
       clearTimeout(timer);
       child.stdout.removeListener('data', onData);
       child.removeListener('exit', onEarlyExit);
       resolve({
         name: options.name,
         baseUrl: match[1],
+        ...(internal ? { adminUrl: internal } : {}),
         pid: child.pid!,
         child,
         logFile: options.logFile,
@@ -95,6 +105,12 @@ export function startChildServer(options: ChildServerOptions): Promise<ServerPro
   });
 }
 
+/** A gateway process: both listeners known. */
+export type GatewayProcess = ServerProcess & { adminUrl: string };
+
+/** Production requires RECIPIENT_ID_SECRET; one per benchmark run. */
+const BENCH_RECIPIENT_ID_SECRET = randomBytes(32).toString('hex');
+
 export interface GatewayOptions {
   name: string;
   databaseUrl: string;
@@ -109,11 +125,13 @@ export interface GatewayOptions {
 
 /**
  * The real gateway: NODE_ENV=production (response validation off, as deployed), no demo seed, the
- * simulated PSP settling only on command, any free port on 127.0.0.1.
+ * simulated PSP settling only on command, any free ports on 127.0.0.1 (merchant and internal listeners).
+ * Logs at `warn`: the access line of each of hundreds of thousands of requests would fill reports/logs.
  */
-export function startGateway(options: GatewayOptions): Promise<ServerProcess> {
-  return startChildServer({
+export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
+  const started = startChildServer({
     name: options.name,
+    internalListener: true,
     nodeArgs: [...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? [])],
     script: fromRoot('src', 'main.ts'),
     logFile: fromRoot('reports', 'logs', `${options.name}.log`),
@@ -121,12 +139,20 @@ export function startGateway(options: GatewayOptions): Promise<ServerProcess> {
       DATABASE_URL: options.databaseUrl,
       HOST: '127.0.0.1',
       PORT: '0',
+      ADMIN_PORT: '0',
+      ADMIN_HOST: '127.0.0.1',
       ADMIN_TOKEN: options.adminToken,
+      RECIPIENT_ID_SECRET: BENCH_RECIPIENT_ID_SECRET,
+      LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       NODE_ENV: 'production',
       SIM_SETTLE_AFTER_MS: 'never',
       ...options.env,
     },
+  });
+  return started.then((server) => {
+    if (!server.adminUrl) throw new Error(`${options.name} printed no internal listener`);
+    return { ...server, adminUrl: server.adminUrl };
   });
 }
 

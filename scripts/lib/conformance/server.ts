@@ -9,6 +9,7 @@ import { fromRoot } from '../paths.ts';
 import { stopChild } from '../prism.ts';
 
 export interface GatewayProcess {
+  /** The merchant listener (what Schemathesis tests). */
   baseUrl: string;
   /** The back office (the service team's listener). */
   adminBaseUrl: string;
@@ -41,6 +42,7 @@ export function startGatewayProcess(options: GatewayOptions): Promise<GatewayPro
       HOST: '127.0.0.1',
       PORT: '0',
       ADMIN_PORT: '0',
+      ADMIN_HOST: '127.0.0.1',
       ADMIN_TOKEN: options.adminToken,
       SEED_DEMO: 'false',
       NODE_ENV: 'test',

@@ -34,7 +34,7 @@ export const listKeys = defineCommand<ApiKeyList>({
 
 export const revokeKey = defineCommand<ApiKey>({
   name: 'keys:revoke',
-  summary: 'Revoke an API key (idempotent); it stops working within 30 seconds.',
+  summary: 'Revoke an API key (idempotent): refused at once by the server that revokes it, by the others within AUTH_CACHE_TTL_MS (5 s by default).',
   args: ['accountId', 'keyId'],
   options: [],
   request: (input) => ({ method: 'POST', path: `${keysPath(input)}/${segment(arg(input, 1))}/revoke` }),

@@ -71,6 +71,12 @@ export interface TransactionsTable {
   total_deducted_cents: ColumnType<number | null, number | null | undefined, number | null>;
   /** Withdrawals: when reconciliation next asks the PSP (null: at the next run). */
   next_check_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Withdrawals in `failed_unknown`: when the PSP was found to hold the order (internal; no status change). */
+  provider_accepted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** A `failed_unknown` withdrawal resolved through the back office: by the PSP's record or an operator. */
+  resolved_by: ColumnType<'provider' | 'operator' | null, 'provider' | 'operator' | null | undefined, 'provider' | 'operator' | null>;
+  resolution_note: ColumnType<string | null, string | null | undefined, string | null>;
+  resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface IdempotencyKeysTable {

@@ -1,0 +1,78 @@
+import { findAccount } from '../accounts/account.repository.ts';
+import type { PartyJson, TransactionRow } from '../db/schema.ts';
+import { enqueueEvent } from '../events/outbox.ts';
+import { credit } from '../ledger/ledger.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import type { Deps } from '../platform/deps.ts';
+import { findRecipient } from '../recipients/recipient.repository.ts';
+import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { ResolutionNeedsSettlement, WithdrawalNotFound, WithdrawalNotIndeterminate, WithdrawalNotOverdue } from './withdrawal.errors.ts';
+import { FAILED_UNKNOWN_DEADLINE_MS, isOverdue, markPaid, openSinceMs, syncWithdrawal } from './withdrawal.settlement.ts';
+
+export interface ResolutionRequest {
+  /** What the operator established with the PSP (its statement, support ticket). */
+  outcome: 'paid' | 'failed';
+  /** Why, for the audit trail (kept with the withdrawal). */
+  note: string;
+  /** For `paid`: the end-to-end id of the PIX and the account that received it, from the PSP's statement. */
+  endToEndId?: string | undefined;
+  beneficiaryBankAccount?: PartyJson['bankAccount'] | undefined;
+}
+
+/** Who a withdrawal was meant to pay: the approved recipient (Mode 2) or the account holder (Mode 1). */
+export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, row: TransactionRow): Promise<Omit<PartyJson, 'bankAccount'>> {
+  if (row.recipient_id) {
+    const recipient = await findRecipient(deps.db, row.account_id, row.recipient_id);
+    if (recipient) return { name: recipient.legal_name, document: recipient.document, documentType: recipient.document_type };
+  }
+  const account = await findAccount(deps.db, row.account_id);
+  return { name: account?.legal_name ?? '', document: row.pix_key ?? '', documentType: row.pix_key_type === 'cnpj' ? 'cnpj' : 'cpf' };
+}
+
+/**
+ * The forced end of a `failed_unknown` withdrawal past the contract's 24 h, by the service team
+ * (POST /admin/v1/withdrawals/{id}/resolve). The PSP is asked first and its final record wins: when it now
+ * knows the outcome (paid, refused, returned, never received), that is applied exactly as reconciliation
+ * would, whatever the operator asked. Only when the PSP still has nothing final is the operator's outcome
+ * applied: `paid` with the settlement data from the PSP's statement (`transfer.paid`), or `failed` with
+ * the amount and fee returned to the balance (`RESOLVED_BY_OPERATOR`, `transfer.failed`). Either way the
+ * note and who decided are kept with the withdrawal.
+ */
+export async function resolveWithdrawal(deps: Deps, transactionId: string, request: ResolutionRequest): Promise<TransactionRow> {
+  const row = await findTransactionById(deps.db, transactionId);
+  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
+  if (row.status !== 'failed_unknown') throw new WithdrawalNotIndeterminate(row.status);
+  const nowMs = deps.clock.now();
+  if (!isOverdue(row, nowMs)) throw new WithdrawalNotOverdue(openSinceMs(row) + FAILED_UNKNOWN_DEADLINE_MS);
+  if (request.outcome === 'paid' && (!request.endToEndId || !request.beneficiaryBankAccount)) throw new ResolutionNeedsSettlement();
+
+  const synced = await syncWithdrawal(deps, transactionId);
+  const now = new Date(deps.clock.now());
+  const beneficiary = request.outcome === 'paid' ? await expectedBeneficiary(deps, row) : undefined;
+  return deps.db.transaction().execute(async (trx) => {
+    const current = await lockTransaction(trx, transactionId);
+    if (!current) throw new WithdrawalNotFound();
+    const audit = { resolution_note: request.note, resolved_at: now };
+    if (synced?.status !== 'failed_unknown' || current.status !== 'failed_unknown') {
+      // The PSP's record decided it (now, or in a concurrent reconciliation): keep the note, say so.
+      if (current.status === 'failed_unknown') return current;
+      return updateTransaction(trx, current.id, { ...audit, resolved_by: 'provider' });
+    }
+    if (request.outcome === 'paid' && beneficiary && request.endToEndId && request.beneficiaryBankAccount) {
+      const paid = await markPaid(trx, current, { endToEndId: request.endToEndId, beneficiary: { ...beneficiary, bankAccount: request.beneficiaryBankAccount } }, now);
+      return updateTransaction(trx, paid.id, { ...audit, resolved_by: 'operator' });
+    }
+    await credit(trx, { accountId: current.account_id, transactionId: current.id, kind: 'withdrawal_reversal', at: now }, current.net_cents);
+    const failed = await updateTransaction(trx, current.id, {
+      ...audit,
+      resolved_by: 'operator',
+      status: 'failed',
+      refused_code: 'RESOLVED_BY_OPERATOR',
+      refused_reason: messages.resolvedNotPaidReason,
+      paid_at: now,
+      updated_at: now,
+    });
+    await enqueueEvent(trx, 'transfer.failed', failed, now);
+    return failed;
+  });
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { connectDatabase } from '../../src/db/connect.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { readiness } from '../../src/ops/ops.service.ts';
+import { Lifecycle } from '../../src/platform/lifecycle.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+
+/**
+ * Issue 12, point 14: /ready is true only when the database answers and every migration this code knows is
+ * applied, and not while draining.
+ */
+const logger = createLogger({ level: 'silent' });
+
+describe('readiness', () => {
+  it('migrations pending → not ready, naming them; once applied → ready; draining → not ready', async () => {
+    const handle = await connectDatabase({ dataDir: 'memory://' });
+    try {
+      const before = await readiness({ db: handle.db, logger }, undefined);
+      expect(before).toMatchObject({ ready: false, reason: 'migrations pending' });
+      expect(before.ready === false && before.pending).toContain('006_hardening');
+      await migrateToLatest(handle.db);
+      expect(await readiness({ db: handle.db, logger }, undefined)).toEqual({ ready: true });
+      const lifecycle = new Lifecycle();
+      lifecycle.startDraining();
+      expect(await readiness({ db: handle.db, logger }, lifecycle)).toEqual({ ready: false, reason: 'draining' });
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('a database that does not answer → not ready', async () => {
+    const handle = await connectDatabase({ dataDir: 'memory://' });
+    await migrateToLatest(handle.db);
+    await handle.close();
+    expect(await readiness({ db: handle.db, logger }, undefined)).toEqual({ ready: false, reason: 'database unreachable' });
+  });
+});
