@@ -122,7 +122,10 @@ export interface RawCall {
   method: string;
   path: string;
   query?: Record<string, string>;
+  /** A JSON value, or a string sent as it is. */
   body?: unknown;
+  /** Content-Type of the body (default application/json). */
+  contentType?: string;
 }
 
 export async function rawCall(
@@ -133,7 +136,7 @@ export async function rawCall(
   const headers: Record<string, string> = {};
   if (auth.cookie !== undefined) headers.cookie = `pixgate_session=${auth.cookie}`;
   if (auth.csrf !== undefined) headers['x-csrf-token'] = auth.csrf;
-  if (call.body !== undefined) headers['content-type'] = 'application/json';
+  if (call.body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
   const query = call.query ? `?${new URLSearchParams(call.query).toString()}` : '';
   const response = await fetch(`${gateway.baseUrl}${call.path}${query}`, {
     method: call.method,
@@ -210,7 +213,8 @@ export function fillPath(template: string, params: Record<string, string> = {}):
 
 /**
  * Everything a dashboard request could change, as one comparable value: the rows of every table a
- * dashboard operation writes (sessions and throttling counters aside: reading a page touches them).
+ * dashboard operation writes (sessions and throttling counters aside: reading a page touches them; and an
+ * API key's `last_used_at`, which every call with the key writes).
  */
 const STATE_TABLES = [
   'accounts',
@@ -237,7 +241,49 @@ export async function databaseState(gateway: Gateway): Promise<Record<string, un
   const state: Record<string, unknown[]> = {};
   for (const table of STATE_TABLES) {
     const { rows } = await sql<Record<string, unknown>>`SELECT * FROM ${sql.table(table)}`.execute(gateway.deps.db);
-    state[table] = rows.map((row) => JSON.stringify(row)).sort();
+    state[table] = rows.map(({ last_used_at: _lastUse, ...row }) => JSON.stringify(row)).sort();
   }
   return state;
+}
+
+export interface BodySchema {
+  required: string[];
+  maxProperties?: number;
+  properties: Record<string, { type?: string; maxLength?: number; minLength?: number; pattern?: string; format?: string; enum?: unknown[] }>;
+}
+
+/** The request body schema of an operation of a bundled document, its properties' `$ref`s and one-entry `allOf`s resolved. */
+export function requestBodySchema(file: string, operationId: string): BodySchema | undefined {
+  const document = JSON.parse(readFileSync(new URL(`../../generated/${file}`, import.meta.url), 'utf8')) as Record<string, unknown> & {
+    paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown }>>;
+  };
+  const resolve = (node: unknown): Record<string, unknown> => {
+    let current = node as Record<string, unknown>;
+    for (;;) {
+      if (typeof current.$ref === 'string') {
+        current = current.$ref
+          .replace(/^#\//, '')
+          .split('/')
+          .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], document) as Record<string, unknown>;
+      } else if (Array.isArray(current.allOf) && current.allOf.length === 1) {
+        current = current.allOf[0] as Record<string, unknown>;
+      } else {
+        return current;
+      }
+    }
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      if (operation.operationId !== operationId || operation.requestBody === undefined) continue;
+      const body = resolve(operation.requestBody) as { content: Record<string, { schema: unknown }> };
+      const schema = resolve(body.content['application/json']?.schema);
+      const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Record<string, unknown>).map(([name, property]) => [name, resolve(property)]));
+      return {
+        required: (schema.required ?? []) as string[],
+        ...(typeof schema.maxProperties === 'number' ? { maxProperties: schema.maxProperties } : {}),
+        properties: properties as BodySchema['properties'],
+      };
+    }
+  }
+  return undefined;
 }
