@@ -146,6 +146,8 @@ export async function operatorSignIn(
   const operator = await findOperatorByEmail(deps.db, email);
   const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
   if (!operator || operator.disabled_at || !passwordOk) throw new OperatorInvalidCredentials();
+  // The password was right: its slots are given back (each code then takes its own, in operatorSecondFactor).
+  await attempt.succeeded();
   const stage: SessionStage = operator.totp_enabled_at ? 'password' : 'enrol';
   const nowMs = deps.clock.now();
   const token = newToken();
