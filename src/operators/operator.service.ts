@@ -122,8 +122,8 @@ export async function changeOperator(
 }
 
 /** A new temporary password, and TOTP cleared (the operator enrols again): for a lost phone or password. */
-export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ operator: OperatorRow; temporaryPassword: string }> {
-  await requireOperator(deps, id);
+export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ before: OperatorRow; operator: OperatorRow; temporaryPassword: string }> {
+  const before = await requireOperator(deps, id);
   const password = temporaryPassword();
   const operator = await updateOperator(deps.db, id, {
     password_hash: await hashPassword(password),
@@ -133,7 +133,7 @@ export async function resetOperatorCredentials(deps: Deps, id: string): Promise<
     updated_at: new Date(deps.clock.now()),
   });
   await deleteSessionsOfOperator(deps.db, id);
-  return { operator, temporaryPassword: password };
+  return { before, operator, temporaryPassword: password };
 }
 
 export async function operatorSignIn(
