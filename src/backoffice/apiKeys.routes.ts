@@ -24,8 +24,10 @@ export function apiKeyRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/api-keys/{keyId}/revoke', async (req, res) => {
+    const previous = (await apiKeysOf(deps, req.params.accountId)).find((row) => row.id === req.params.keyId);
     const key = toAdminApiKey(await revokeKey(deps, req.params.accountId, req.params.keyId));
-    await audited(deps, req, res, { action: 'apiKey.revoke', target: { type: 'apiKey', id: key.keyId }, accountId: req.params.accountId, after: key });
+    const before = previous ? toAdminApiKey(previous) : undefined;
+    await audited(deps, req, res, { action: 'apiKey.revoke', target: { type: 'apiKey', id: key.keyId }, accountId: req.params.accountId, before, after: key });
     res.json(key);
   });
 }

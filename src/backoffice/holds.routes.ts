@@ -12,6 +12,11 @@ import { toAdminHold } from './holds.mapper.ts';
 /** Back office, openapi/admin/paths/holds: precautionary holds, their release and their chargeback. */
 export function holdRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
+  /** The hold as the back office shows it, before an action on it (audit log); undefined when unknown. */
+  const holdBefore = async (accountId: string, holdId: string) => {
+    const row = (await holdsOfAccount(deps, accountId)).find((hold) => hold.id === holdId);
+    return row ? toAdminHold(row) : undefined;
+  };
 
   api.post('/admin/v1/accounts/{accountId}/holds', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
@@ -28,14 +33,16 @@ export function holdRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/holds/{holdId}/release', async (req, res) => {
+    const before = await holdBefore(req.params.accountId, req.params.holdId);
     const hold = toAdminHold(await releaseHold(deps, req.params.accountId, req.params.holdId));
-    await audited(deps, req, res, { action: 'hold.release', target: { type: 'hold', id: hold.holdId }, accountId: req.params.accountId, after: hold });
+    await audited(deps, req, res, { action: 'hold.release', target: { type: 'hold', id: hold.holdId }, accountId: req.params.accountId, before, after: hold });
     res.json(hold);
   });
 
   api.post('/admin/v1/accounts/{accountId}/holds/{holdId}/chargeback', async (req, res) => {
+    const before = await holdBefore(req.params.accountId, req.params.holdId);
     const charge = toApiTransaction(await chargebackHold(deps, req.params.accountId, req.params.holdId, req.body?.amountCents), 'single');
-    await audited(deps, req, res, { action: 'hold.chargeback', target: { type: 'hold', id: req.params.holdId }, accountId: req.params.accountId, after: charge });
+    await audited(deps, req, res, { action: 'hold.chargeback', target: { type: 'hold', id: req.params.holdId }, accountId: req.params.accountId, before, after: charge });
     res.json(charge);
   });
 }

@@ -35,9 +35,9 @@ export function operatorRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/operators/{operatorId}/reset-credentials', async (req, res) => {
-    const { operator, temporaryPassword } = await resetOperatorCredentials(deps, req.params.operatorId);
+    const { before, operator, temporaryPassword } = await resetOperatorCredentials(deps, req.params.operatorId);
     const after = toAdminOperator(operator);
-    await audited(deps, req, res, { action: 'operator.resetCredentials', target: { type: 'operator', id: operator.id }, after });
+    await audited(deps, req, res, { action: 'operator.resetCredentials', target: { type: 'operator', id: operator.id }, before: toAdminOperator(before), after });
     res.setHeader('Cache-Control', 'no-store');
     res.json({ operator: after, temporaryPassword });
   });

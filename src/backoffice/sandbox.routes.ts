@@ -7,6 +7,7 @@ import { reconcileWithdrawals } from '../jobs/reconcileWithdrawals.ts';
 import type { Deps } from '../platform/deps.ts';
 import { requireSimulatedProvider } from '../provider/simulated.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { findAnyTransaction } from '../transactions/transaction.service.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
 import { audited } from './audit.ts';
 
@@ -17,36 +18,45 @@ import { audited } from './audit.ts';
  */
 export function sandboxRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
-  /** Every sandbox action is audited like any other back-office action. */
-  const done = async (req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, row: TransactionRow) => {
+  /** Every sandbox action is audited like any other back-office action, with the transaction before and after. */
+  const done = async (
+    req: Parameters<typeof audited>[1],
+    res: Parameters<typeof audited>[2],
+    action: string,
+    transactionId: string,
+    apply: () => Promise<TransactionRow>,
+  ) => {
+    const previous = await findAnyTransaction(deps, transactionId);
+    const row = await apply();
     const transaction = toApiTransaction(row, 'single');
-    await audited(deps, req, res, { action, target: { type: 'transaction', id: row.id }, accountId: row.account_id, after: transaction });
+    const before = previous ? toApiTransaction(previous, 'single') : undefined;
+    await audited(deps, req, res, { action, target: { type: 'transaction', id: row.id }, accountId: row.account_id, before, after: transaction });
     return transaction;
   };
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/pay', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.pay', await payCharge(deps, req.params.transactionId, req.body ?? {})));
+    res.json(await done(req, res, 'sandbox.charge.pay', req.params.transactionId, () => payCharge(deps, req.params.transactionId, req.body ?? {})));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/expire', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.expire', await endCharge(deps, req.params.transactionId, 'expired')));
+    res.json(await done(req, res, 'sandbox.charge.expire', req.params.transactionId, () => endCharge(deps, req.params.transactionId, 'expired')));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/cancel', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.cancel', await endCharge(deps, req.params.transactionId, 'cancelled')));
+    res.json(await done(req, res, 'sandbox.charge.cancel', req.params.transactionId, () => endCharge(deps, req.params.transactionId, 'cancelled')));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/fail', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.fail', await failCharge(deps, req.params.transactionId)));
+    res.json(await done(req, res, 'sandbox.charge.fail', req.params.transactionId, () => failCharge(deps, req.params.transactionId)));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
     requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.refund', await refundCharge(deps, req.params.transactionId, req.body.amountCents)));
+    res.json(await done(req, res, 'sandbox.charge.refund', req.params.transactionId, () => refundCharge(deps, req.params.transactionId, req.body.amountCents)));
   });
 
   api.post('/admin/v1/sandbox/provider/outcomes', async (req, res) => {
@@ -66,19 +76,19 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/settle', async (req, res) => {
     const id = req.params.transactionId;
     const beneficiary = req.body?.beneficiary;
-    res.json(await done(req, res, 'sandbox.withdrawal.settle', await applySandboxAction(deps, id, (psp) => psp.settle(id, beneficiary))));
+    res.json(await done(req, res, 'sandbox.withdrawal.settle', id, () => applySandboxAction(deps, id, (psp) => psp.settle(id, beneficiary))));
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/reject', async (req, res) => {
     const id = req.params.transactionId;
     const { refusedCode, refusedReason } = req.body;
-    res.json(await done(req, res, 'sandbox.withdrawal.reject', await applySandboxAction(deps, id, (psp) => psp.reject(id, refusedCode, refusedReason))));
+    res.json(await done(req, res, 'sandbox.withdrawal.reject', id, () => applySandboxAction(deps, id, (psp) => psp.reject(id, refusedCode, refusedReason))));
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/return', async (req, res) => {
     const id = req.params.transactionId;
     const { amountCents } = req.body;
-    res.json(await done(req, res, 'sandbox.withdrawal.return', await applySandboxAction(deps, id, (psp) => psp.returnTransfer(id, amountCents))));
+    res.json(await done(req, res, 'sandbox.withdrawal.return', id, () => applySandboxAction(deps, id, (psp) => psp.returnTransfer(id, amountCents))));
   });
 
   api.post('/admin/v1/sandbox/reconcile', async (req, res) => {

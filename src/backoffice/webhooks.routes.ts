@@ -43,12 +43,15 @@ export function webhookRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/webhooks/{endpointId}/rotate-secret', async (req, res) => {
+    const before = toAdminEndpoint(await findEndpoint(deps, req.params.accountId, req.params.endpointId));
     const rotated = await rotateSecret(deps, req.params.accountId, req.params.endpointId);
+    const after = toAdminEndpoint(await findEndpoint(deps, req.params.accountId, req.params.endpointId));
     await audited(deps, req, res, {
       action: 'webhook.rotateSecret',
       target: { type: 'webhook', id: req.params.endpointId },
       accountId: req.params.accountId,
-      after: { previousSecretExpiresAt: rotated.previousSecretExpiresAt },
+      before: { secretPrefix: before.secretPrefix },
+      after: { secretPrefix: after.secretPrefix, previousSecretExpiresAt: rotated.previousSecretExpiresAt },
     });
     res.json({ endpointId: req.params.endpointId, ...rotated });
   });

@@ -49,7 +49,10 @@ export async function signIn(
   const passwordOk = await verifyPassword(input.password, hash);
   if (!user || !user.password_hash || user.disabled_at || !passwordOk) throw new InvalidCredentials();
   const stage = user.totp_enabled_at ? 'password' : 'complete';
-  if (stage === 'complete') await attempt.succeeded();
+  // The password was right: its slots are given back at either stage. The second factor takes its own
+  // slot per code, so wrong codes are throttled there; keeping this one would lock out a user with
+  // two-factor after 5 correct sign-ins in a window (and an address after 50).
+  await attempt.succeeded();
   const nowMs = deps.clock.now();
   const token = newToken();
   await insertSession(deps.db, {

@@ -122,8 +122,8 @@ export async function changeOperator(
 }
 
 /** A new temporary password, and TOTP cleared (the operator enrols again): for a lost phone or password. */
-export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ operator: OperatorRow; temporaryPassword: string }> {
-  await requireOperator(deps, id);
+export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ before: OperatorRow; operator: OperatorRow; temporaryPassword: string }> {
+  const before = await requireOperator(deps, id);
   const password = temporaryPassword();
   const operator = await updateOperator(deps.db, id, {
     password_hash: await hashPassword(password),
@@ -133,7 +133,7 @@ export async function resetOperatorCredentials(deps: Deps, id: string): Promise<
     updated_at: new Date(deps.clock.now()),
   });
   await deleteSessionsOfOperator(deps.db, id);
-  return { operator, temporaryPassword: password };
+  return { before, operator, temporaryPassword: password };
 }
 
 export async function operatorSignIn(
@@ -146,6 +146,8 @@ export async function operatorSignIn(
   const operator = await findOperatorByEmail(deps.db, email);
   const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
   if (!operator || operator.disabled_at || !passwordOk) throw new OperatorInvalidCredentials();
+  // The password was right: its slots are given back (each code then takes its own, in operatorSecondFactor).
+  await attempt.succeeded();
   const stage: SessionStage = operator.totp_enabled_at ? 'password' : 'enrol';
   const nowMs = deps.clock.now();
   const token = newToken();

@@ -1,25 +1,13 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { operatorMessages } from '../../src/messages/operator.ts';
-import { consoleBrowser, totpNow } from '../support/dashboardClient.ts';
+import { consoleBrowser } from '../support/dashboardClient.ts';
+import { signedInOperator as signedIn } from '../support/operators.ts';
 import { useGateway } from '../support/gateway.ts';
 
 const gateway = useGateway();
 
-/** Creates an operator with the automation token and signs them in through the console, enrolling TOTP. */
-async function signedInOperator(email: string, name: string, roles: ('support' | 'compliance' | 'finance' | 'admin')[]) {
-  const created = await gateway.admin.POST('/admin/v1/operators', { body: { email, name, roles } });
-  if (!created.data) throw new Error(JSON.stringify(created.error));
-  const browser = consoleBrowser(gateway);
-  const signIn = await browser.api.POST('/admin/v1/session', { body: { email, password: created.data.temporaryPassword } });
-  expect(signIn.data?.stage).toBe('enrol');
-  const setup = await browser.api.POST('/admin/v1/session/totp/setup');
-  const secret = setup.data?.secret ?? '';
-  gateway.clock.advance(30_000);
-  const done = await browser.api.POST('/admin/v1/session/totp', { body: { totpCode: totpNow(gateway, secret) } });
-  expect(done.data?.stage).toBe('complete');
-  return { browser, secret, operatorId: created.data.operator.operatorId };
-}
+const signedInOperator = (email: string, name: string, roles: ('support' | 'compliance' | 'finance' | 'admin')[]) => signedIn(gateway, email, name, roles);
 
 describe('the console: operators sign in individually, roles decide, every action is audited', () => {
   it('keeps a session at the enrolment step away from everything else', async () => {

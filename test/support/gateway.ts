@@ -8,7 +8,7 @@ import type { paths } from '../../generated/api-types.ts';
 import { Authenticator } from '../../src/accounts/auth.ts';
 import { createAdminApp, createApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig, type Config } from '../../src/platform/config.ts';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import type { Deps } from '../../src/platform/deps.ts';
@@ -71,6 +71,8 @@ export interface GatewayOptions {
   /** Every log line the gateway writes (JSON), for tests of the logs; by default lines are kept quiet. */
   onLog?: (line: string) => void;
   lifecycle?: Lifecycle;
+  /** Configuration values set over the test defaults (e.g. production's webhook URL rules, the token's roles). */
+  config?: Partial<Config>;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
@@ -93,6 +95,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     ...loadConfig({ NODE_ENV: 'test', TRUST_PROXY: options.trustProxy, RECIPIENT_ID_SECRET: TEST_RECIPIENT_ID_SECRET }),
     authCacheTtlMs: options.authCacheTtlMs ?? 5000,
     webhookTimeoutMs: options.webhookTimeoutMs ?? 2000,
+    ...options.config,
   };
   const metrics = new Metrics({ defaultMetrics: false });
   metrics.observePool(() => handle.poolStats());

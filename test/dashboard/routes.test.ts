@@ -1,0 +1,513 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentTotp } from '../../src/identity/totp.ts';
+import { messages } from '../../src/messages/merchant.ts';
+import { dispatchOnce } from '../../src/webhooks/delivery.service.ts';
+import { dashboardBrowser } from '../support/dashboardClient.ts';
+import {
+  authOf,
+  bundledOperations,
+  databaseState,
+  DASHBOARD_PASSWORD,
+  fillPath,
+  invitePerson,
+  rawCall,
+  signUpOwner,
+  type DashboardPerson,
+  type RawCall,
+} from '../support/dashboardAccounts.ts';
+import { useGateway, validCustomer, type Gateway } from '../support/gateway.ts';
+import { startReceiver } from '../support/receiver.ts';
+
+/**
+ * The route matrix of the dashboard API, driven by the bundled document (generated/dashboard-openapi.json):
+ * for every operation, who may call it (no session, a bad or ended session, a session still waiting for
+ * its second factor, a missing or wrong CSRF token, a role the operation does not list) and what a user
+ * of account A can do to account B's resources. Each operation has a case below; an operation added to
+ * the document without one fails the first test.
+ */
+
+const gateway = useGateway();
+const operations = bundledOperations('dashboard-openapi.json');
+
+/** Everything one account has, for requests that would succeed if nothing refused them. */
+interface AccountResources {
+  owner: DashboardPerson;
+  apiKey: string;
+  keyId: string;
+  endpointId: string;
+  /** A paid charge with a delivered transaction.paid (its event below). */
+  paidChargeId: string;
+  eventId: string;
+  /** A charge still pending (for the sandbox actions). */
+  pendingChargeId: string;
+  /** A withdrawal still processing at the simulated PSP. */
+  withdrawalId: string;
+  /** An approved third-party recipient (pixKeyType email). */
+  recipientId: string;
+  recipientDocument: string;
+  /** A developer of the account (a user another account's owner could try to change). */
+  colleague: DashboardPerson;
+}
+
+interface World {
+  a: AccountResources;
+  b: AccountResources;
+  /** Account A's people by role (the owner is a.owner). */
+  roles: Record<'owner' | 'admin' | 'developer' | 'viewer', DashboardPerson>;
+  /** A's owner signed in with the password only: the second factor is due. */
+  pendingCookie: string;
+  /** The cookie of a session that signed out. */
+  endedCookie: string;
+}
+
+let world: World;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+const RECIPIENT_CNPJ = ['11444777000161', '45723174000110'];
+
+async function accountResources(gw: Gateway, label: string, index: number): Promise<AccountResources> {
+  const owner = await signUpOwner(gw, { totp: true, legalName: `Loja ${label} Ltda` });
+  const api = owner.browser.api;
+  const key = await api.POST('/dashboard/api/v1/api-keys', { body: { label: `chave ${label}` } });
+  if (!key.data) throw new Error(JSON.stringify(key.error));
+  const webhook = await api.POST('/dashboard/api/v1/webhooks', { body: { url: `${receiver.url}/${label}` } });
+  if (!webhook.data) throw new Error(JSON.stringify(webhook.error));
+  const merchant = gw.as(key.data.apiKey);
+  const charge = async () => {
+    const created = await merchant.POST('/v1/pix', { body: { amountCents: 50_000, customer: validCustomer } });
+    if (!created.data) throw new Error(JSON.stringify(created.error));
+    return created.data.transactionId;
+  };
+  const paidChargeId = await charge();
+  const paid = await api.POST('/dashboard/api/v1/sandbox/charges/{transactionId}/{action}', { params: { path: { transactionId: paidChargeId, action: 'pay' } } });
+  if (paid.response.status !== 200) throw new Error(JSON.stringify(paid.error));
+  await dispatchOnce(gw.deps);
+  const detail = await api.GET('/dashboard/api/v1/transactions/{transactionId}', { params: { path: { transactionId: paidChargeId } } });
+  const eventId = detail.data?.events.find((event) => event.event === 'transaction.paid')?.eventId;
+  if (!eventId) throw new Error(`no transaction.paid event: ${JSON.stringify(detail.data)}`);
+  const pendingChargeId = await charge();
+  const withdrawal = await merchant.POST('/v1/withdraw', { body: { amountCents: 1_000, pixKey: owner.responsibleCpf, pixKeyType: 'cpf' } });
+  if (!withdrawal.data) throw new Error(JSON.stringify(withdrawal.error));
+  const recipientDocument = RECIPIENT_CNPJ[index] ?? '';
+  const recipient = await api.POST('/dashboard/api/v1/recipients', {
+    body: { legalName: `Fornecedor ${label} Ltda`, document: recipientDocument, documentType: 'cnpj', pixKey: `fornecedor@${label}.com.br`, pixKeyType: 'email' },
+  });
+  if (!recipient.data) throw new Error(JSON.stringify(recipient.error));
+  const approved = await gw.admin.POST('/admin/v1/accounts/{accountId}/recipients/{recipientId}/approve', {
+    params: { path: { accountId: owner.accountId, recipientId: recipient.data.recipientId } },
+  });
+  if (approved.response.status !== 200) throw new Error(JSON.stringify(approved.error));
+  const colleague = await invitePerson(gw, owner, 'developer');
+  return {
+    owner,
+    apiKey: key.data.apiKey,
+    keyId: key.data.keyId,
+    endpointId: webhook.data.endpointId,
+    paidChargeId,
+    eventId,
+    pendingChargeId,
+    withdrawalId: withdrawal.data.transactionId,
+    recipientId: recipient.data.recipientId,
+    recipientDocument,
+    colleague,
+  };
+}
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  const a = await accountResources(gateway, 'alfa', 0);
+  const b = await accountResources(gateway, 'beta', 1);
+  const roles = {
+    owner: a.owner,
+    admin: await invitePerson(gateway, a.owner, 'admin'),
+    developer: a.colleague,
+    viewer: await invitePerson(gateway, a.owner, 'viewer'),
+  };
+  const pending = dashboardBrowser(gateway);
+  const signIn = await pending.api.POST('/dashboard/api/v1/session', { body: { email: a.owner.email, password: DASHBOARD_PASSWORD } });
+  expect(signIn.data?.stage).toBe('password');
+  const ended = await invitePerson(gateway, a.owner, 'viewer');
+  const endedCookie = ended.browser.cookie() ?? '';
+  expect((await ended.browser.api.DELETE('/dashboard/api/v1/session')).response.status).toBe(200);
+  world = { a, b, roles, pendingCookie: pending.cookie() ?? '', endedCookie };
+}, 120_000);
+
+afterAll(async () => {
+  await receiver.close();
+});
+
+type CrossAccountCheck = (context: { a: AccountResources; b: AccountResources }) => Promise<void>;
+
+interface OperationCase {
+  /** A request of A's owner on A's own resources, that would do its work if nothing refused it. */
+  request: (a: AccountResources) => RawCall;
+  /** What A can do to B's resources through this operation, or why the operation names none. */
+  crossAccount: CrossAccountCheck | { none: string };
+}
+
+const path = (template: string, params?: Record<string, string>) => `/dashboard/api/v1${fillPath(template, params)}`;
+
+/** Calls as A's owner (session and CSRF token) and expects a refusal that changes nothing. */
+async function refusedWithoutChange(
+  call: RawCall,
+  as: DashboardPerson,
+  expected: { status: number; body: unknown },
+  options: { codeSpent?: boolean } = {},
+): Promise<void> {
+  // A TOTP code given with a refused request is spent all the same (codes are single use): the users'
+  // last accepted step is then the only change allowed.
+  const state = async () => {
+    const { dashboard_users: users, ...rest } = await databaseState(gateway);
+    return options.codeSpent ? rest : { ...rest, users };
+  };
+  const before = await state();
+  expect(await rawCall(gateway, call, authOf(as))).toEqual(expected);
+  expect(await state()).toEqual(before);
+}
+
+async function idsListed(as: DashboardPerson, call: RawCall): Promise<string> {
+  const answer = await rawCall(gateway, call, authOf(as));
+  expect(answer.status).toBe(200);
+  return JSON.stringify(answer.body);
+}
+
+const listDoesNotShow =
+  (call: RawCall, idsOfB: (b: AccountResources) => string[], idsOfA: (a: AccountResources) => string[]): CrossAccountCheck =>
+  async ({ a, b }) => {
+    const listed = await idsListed(a.owner, call);
+    for (const id of idsOfA(a)) expect(listed).toContain(id);
+    for (const id of idsOfB(b)) expect(listed).not.toContain(id);
+  };
+
+const notFound = (error: string) => ({ status: 404, body: { error } });
+const session = { none: 'acts on the signed-in user only: no id of another account can be named' };
+const publicOperation = { none: 'public (no session): it names no account resource' };
+
+const cases: Record<string, OperationCase> = {
+  signUp: {
+    request: () => ({ method: 'POST', path: path('/signup'), body: { legalName: 'X Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', name: 'X', email: 'x@exemplo.com.br', password: DASHBOARD_PASSWORD } }),
+    crossAccount: publicOperation,
+  },
+  signIn: { request: (a) => ({ method: 'POST', path: path('/session'), body: { email: a.owner.email, password: 'não é esta senha' } }), crossAccount: publicOperation },
+  getSession: { request: () => ({ method: 'GET', path: path('/session') }), crossAccount: session },
+  signOut: { request: () => ({ method: 'DELETE', path: path('/session') }), crossAccount: session },
+  completeSecondFactor: { request: () => ({ method: 'POST', path: path('/session/second-factor'), body: { totpCode: '123456' } }), crossAccount: session },
+  verifyEmail: { request: () => ({ method: 'POST', path: path('/email-verification'), body: { token: 'x'.repeat(43) } }), crossAccount: publicOperation },
+  resendVerification: { request: () => ({ method: 'POST', path: path('/email-verification/resend') }), crossAccount: session },
+  requestPasswordReset: { request: (a) => ({ method: 'POST', path: path('/password-reset'), body: { email: a.owner.email } }), crossAccount: publicOperation },
+  confirmPasswordReset: {
+    request: () => ({ method: 'POST', path: path('/password-reset/confirm'), body: { token: 'x'.repeat(43), password: DASHBOARD_PASSWORD } }),
+    crossAccount: publicOperation,
+  },
+  acceptInvitation: {
+    request: () => ({ method: 'POST', path: path('/invitations/accept'), body: { token: 'x'.repeat(43), password: DASHBOARD_PASSWORD } }),
+    crossAccount: publicOperation,
+  },
+  startTwoFactor: { request: () => ({ method: 'POST', path: path('/two-factor/setup') }), crossAccount: session },
+  confirmTwoFactor: { request: () => ({ method: 'POST', path: path('/two-factor/confirm'), body: { totpCode: '123456' } }), crossAccount: session },
+  disableTwoFactor: { request: () => ({ method: 'POST', path: path('/two-factor/disable'), body: { totpCode: '123456' } }), crossAccount: session },
+  regenerateRecoveryCodes: { request: () => ({ method: 'POST', path: path('/two-factor/recovery-codes'), body: { totpCode: '123456' } }), crossAccount: session },
+  getOverview: {
+    request: () => ({ method: 'GET', path: path('/overview') }),
+    crossAccount: async ({ a, b }) => {
+      const answer = await rawCall(gateway, { method: 'GET', path: path('/overview') }, authOf(a.owner));
+      const body = answer.body as { account: { accountId: string }; latestTransactions: { transactionId: string }[] };
+      expect(body.account.accountId).toBe(a.owner.accountId);
+      const ids = body.latestTransactions.map((transaction) => transaction.transactionId);
+      expect(ids).toContain(a.paidChargeId);
+      for (const id of [b.paidChargeId, b.pendingChargeId, b.withdrawalId]) expect(ids).not.toContain(id);
+    },
+  },
+  listUsers: {
+    request: () => ({ method: 'GET', path: path('/users') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/users') }, (b) => [b.owner.userId, b.colleague.userId, b.owner.email], (a) => [a.owner.userId, a.colleague.userId]),
+  },
+  inviteUser: {
+    request: () => ({ method: 'POST', path: path('/users'), body: { email: 'convidado@exemplo.com.br', name: 'Convidado', role: 'viewer' } }),
+    crossAccount: async ({ a, b }) => {
+      // Another account's user cannot be pulled in: the e-mail is taken (409), and nothing changes.
+      await refusedWithoutChange(
+        { method: 'POST', path: path('/users'), body: { email: b.colleague.email, name: 'Intrusa', role: 'admin' } },
+        a.owner,
+        { status: 409, body: { error: messages.emailAlreadyRegistered, field: 'email' } },
+      );
+    },
+  },
+  updateUser: {
+    request: (a) => ({ method: 'PATCH', path: path('/users/{userId}', { userId: a.colleague.userId }), body: { role: 'viewer' } }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'PATCH', path: path('/users/{userId}', { userId: b.colleague.userId }), body: { role: 'viewer' } }, a.owner, notFound(messages.userNotFound));
+      await refusedWithoutChange({ method: 'PATCH', path: path('/users/{userId}', { userId: b.owner.userId }), body: { role: 'viewer' } }, a.owner, notFound(messages.userNotFound));
+    },
+  },
+  removeUser: {
+    request: (a) => ({ method: 'DELETE', path: path('/users/{userId}', { userId: a.colleague.userId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'DELETE', path: path('/users/{userId}', { userId: b.colleague.userId }) }, a.owner, notFound(messages.userNotFound));
+      // B's colleague is still signed in.
+      expect((await rawCall(gateway, { method: 'GET', path: path('/session') }, authOf(b.colleague))).status).toBe(200);
+    },
+  },
+  listDashboardTransactions: {
+    request: () => ({ method: 'GET', path: path('/transactions') }),
+    crossAccount: listDoesNotShow(
+      { method: 'GET', path: path('/transactions'), query: { limit: '100' } },
+      (b) => [b.paidChargeId, b.pendingChargeId, b.withdrawalId],
+      (a) => [a.paidChargeId, a.pendingChargeId, a.withdrawalId],
+    ),
+  },
+  getDashboardTransaction: {
+    request: (a) => ({ method: 'GET', path: path('/transactions/{transactionId}', { transactionId: a.paidChargeId }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const transactionId of [b.paidChargeId, b.withdrawalId]) {
+        expect(await rawCall(gateway, { method: 'GET', path: path('/transactions/{transactionId}', { transactionId }) }, authOf(a.owner))).toEqual(notFound(messages.transactionNotFound));
+      }
+    },
+  },
+  listDashboardApiKeys: {
+    request: () => ({ method: 'GET', path: path('/api-keys') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/api-keys') }, (b) => [b.keyId], (a) => [a.keyId]),
+  },
+  createDashboardApiKey: {
+    request: () => ({ method: 'POST', path: path('/api-keys'), body: { label: 'nova' } }),
+    crossAccount: { none: 'creates a key of the signed-in account; the body names no account' },
+  },
+  revokeDashboardApiKey: {
+    request: (a) => ({ method: 'POST', path: path('/api-keys/{keyId}/revoke', { keyId: a.keyId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'POST', path: path('/api-keys/{keyId}/revoke', { keyId: b.keyId }) }, a.owner, notFound(messages.apiKeyNotFound));
+      expect((await gateway.as(b.apiKey).GET('/v1/balance')).response.status).toBe(200);
+    },
+  },
+  listDashboardWebhooks: {
+    request: () => ({ method: 'GET', path: path('/webhooks') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/webhooks') }, (b) => [b.endpointId, '/beta'], (a) => [a.endpointId]),
+  },
+  createDashboardWebhook: {
+    request: () => ({ method: 'POST', path: path('/webhooks'), body: { url: 'https://exemplo.com.br/webhooks' } }),
+    crossAccount: { none: 'creates a URL of the signed-in account; the body names no account' },
+  },
+  updateDashboardWebhook: {
+    request: (a) => ({ method: 'PATCH', path: path('/webhooks/{endpointId}', { endpointId: a.endpointId }), body: { enabled: false } }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange(
+        { method: 'PATCH', path: path('/webhooks/{endpointId}', { endpointId: b.endpointId }), body: { url: 'https://atacante.exemplo.com/' } },
+        a.owner,
+        notFound(messages.webhookUrlNotFound),
+      );
+    },
+  },
+  deleteDashboardWebhook: {
+    request: (a) => ({ method: 'DELETE', path: path('/webhooks/{endpointId}', { endpointId: a.endpointId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'DELETE', path: path('/webhooks/{endpointId}', { endpointId: b.endpointId }) }, a.owner, notFound(messages.webhookUrlNotFound));
+    },
+  },
+  rotateDashboardWebhookSecret: {
+    request: (a) => ({ method: 'POST', path: path('/webhooks/{endpointId}/rotate-secret', { endpointId: a.endpointId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'POST', path: path('/webhooks/{endpointId}/rotate-secret', { endpointId: b.endpointId }) }, a.owner, notFound(messages.webhookUrlNotFound));
+    },
+  },
+  testDashboardWebhook: {
+    request: (a) => ({ method: 'POST', path: path('/webhooks/{endpointId}/test', { endpointId: a.endpointId }) }),
+    crossAccount: async ({ a, b }) => {
+      const received = receiver.received.length;
+      await refusedWithoutChange({ method: 'POST', path: path('/webhooks/{endpointId}/test', { endpointId: b.endpointId }) }, a.owner, notFound(messages.webhookUrlNotFound));
+      expect(receiver.received).toHaveLength(received);
+    },
+  },
+  listDeliveries: {
+    request: () => ({ method: 'GET', path: path('/webhook-deliveries') }),
+    crossAccount: async ({ a, b }) => {
+      await listDoesNotShow({ method: 'GET', path: path('/webhook-deliveries'), query: { limit: '200' } }, (other) => [other.eventId, other.endpointId], (own) => [own.eventId])({ a, b });
+      for (const query of [{ endpointId: b.endpointId }, { transactionId: b.paidChargeId }] as Record<string, string>[]) {
+        const answer = await rawCall(gateway, { method: 'GET', path: path('/webhook-deliveries'), query }, authOf(a.owner));
+        expect(answer.status).toBe(200);
+        expect((answer.body as { count: number }).count).toBe(0);
+      }
+    },
+  },
+  resendDashboardEvent: {
+    request: (a) => ({ method: 'POST', path: path('/events/{eventId}/resend', { eventId: a.eventId }), body: {} }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'POST', path: path('/events/{eventId}/resend', { eventId: b.eventId }), body: {} }, a.owner, notFound(messages.eventNotFound));
+      // A's own event, sent to B's URL: refused too.
+      await refusedWithoutChange(
+        { method: 'POST', path: path('/events/{eventId}/resend', { eventId: a.eventId }), body: { endpointId: b.endpointId } },
+        a.owner,
+        notFound(messages.webhookUrlNotFound),
+      );
+      const quota = await rawCall(gateway, { method: 'GET', path: path('/webhook-deliveries') }, authOf(a.owner));
+      expect((quota.body as { resendQuota: { remaining: number } }).resendQuota.remaining).toBe(10);
+    },
+  },
+  listDashboardRecipients: {
+    request: () => ({ method: 'GET', path: path('/recipients') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/recipients') }, (b) => [b.recipientId], (a) => [a.recipientId]),
+  },
+  registerDashboardRecipient: {
+    request: () => ({
+      method: 'POST',
+      path: path('/recipients'),
+      body: { legalName: 'Outro Fornecedor Ltda', document: '11222333000181', documentType: 'cnpj', pixKey: 'outro@fornecedor.com.br', pixKeyType: 'email' },
+    }),
+    crossAccount: async ({ a, b }) => {
+      // B's approved recipient, registered by A: A gets its own registration, waiting for review; B's stays approved.
+      const answer = await rawCall(
+        gateway,
+        { method: 'POST', path: path('/recipients'), body: { legalName: 'Fornecedor beta Ltda', document: b.recipientDocument, documentType: 'cnpj', pixKey: 'fornecedor@beta.com.br', pixKeyType: 'email' } },
+        authOf(a.owner),
+      );
+      expect(answer.status).toBe(201);
+      const registered = answer.body as { recipientId: string; status: string };
+      expect(registered.status).toBe('pending_review');
+      expect(registered.recipientId).not.toBe(b.recipientId);
+      const ofB = await rawCall(gateway, { method: 'GET', path: path('/recipients') }, authOf(b.owner));
+      const recipients = (ofB.body as { recipients: { recipientId: string; status: string }[] }).recipients;
+      expect(recipients).toEqual([expect.objectContaining({ recipientId: b.recipientId, status: 'active' })]);
+    },
+  },
+  createDashboardWithdrawal: {
+    request: (a) => ({ method: 'POST', path: path('/withdrawals'), body: { amountCents: 1_000, pixKey: a.owner.responsibleCpf, pixKeyType: 'cpf', totpCode: '123456' } }),
+    crossAccount: async ({ a, b }) => {
+      // B's approved recipient, named by A with a valid code: not found, as POST /v1/withdraw answers.
+      await refusedWithoutChange(
+        { method: 'POST', path: path('/withdrawals'), body: { amountCents: 1_000, pixKey: 'fornecedor@beta.com.br', pixKeyType: 'email', recipientId: b.recipientId, totpCode: nextCode(a.owner) } },
+        a.owner,
+        notFound(messages.recipientNotFound),
+        { codeSpent: true },
+      );
+    },
+  },
+  sandboxChargeAction: {
+    request: (a) => ({ method: 'POST', path: path('/sandbox/charges/{transactionId}/{action}', { transactionId: a.pendingChargeId, action: 'pay' }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const action of ['pay', 'expire', 'cancel', 'fail']) {
+        await refusedWithoutChange(
+          { method: 'POST', path: path('/sandbox/charges/{transactionId}/{action}', { transactionId: b.pendingChargeId, action }) },
+          a.owner,
+          notFound(messages.transactionNotFound),
+        );
+      }
+    },
+  },
+  sandboxWithdrawalAction: {
+    request: (a) => ({ method: 'POST', path: path('/sandbox/withdrawals/{transactionId}/{action}', { transactionId: a.withdrawalId, action: 'settle' }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const action of ['settle', 'reject']) {
+        await refusedWithoutChange(
+          { method: 'POST', path: path('/sandbox/withdrawals/{transactionId}/{action}', { transactionId: b.withdrawalId, action }) },
+          a.owner,
+          notFound(messages.transactionNotFound),
+        );
+      }
+    },
+  },
+  listOutbox: {
+    request: () => ({ method: 'GET', path: path('/dev/outbox') }),
+    crossAccount: { none: 'development only (404 in production, test/dashboard/security.test.ts): the local mailbox of every user' },
+  },
+};
+
+/** The code A's authenticator app shows now (the clock moved one step, so it was never used). */
+function nextCode(person: DashboardPerson): string {
+  gateway.clock.advance(30_000);
+  return totpCode(person);
+}
+
+function totpCode(person: DashboardPerson): string {
+  if (!person.totpSecret) throw new Error('no TOTP');
+  return currentCode(person.totpSecret);
+}
+
+const currentCode = (secret: string) => currentTotp(secret, gateway.clock.now());
+
+/** The operations a session still waiting for its second factor may call (docs/dashboard.md, Stages). */
+const BEFORE_SECOND_FACTOR = ['getSession', 'signOut', 'completeSecondFactor'];
+/** The public operations (security: []) as docs/dashboard.md lists them. */
+const PUBLIC = ['signUp', 'signIn', 'verifyEmail', 'requestPasswordReset', 'confirmPasswordReset', 'acceptInvitation', 'listOutbox'];
+
+describe('the dashboard route matrix (every operation of generated/dashboard-openapi.json)', () => {
+  it('has a case for every operation of the document, and no case for an operation it does not have', () => {
+    expect(Object.keys(cases).sort()).toEqual(operations.map((operation) => operation.operationId).sort());
+    expect(operations.filter((operation) => operation.security === 'public').map((operation) => operation.operationId).sort()).toEqual([...PUBLIC].sort());
+    // Every state-changing operation behind the session asks for the CSRF token.
+    for (const operation of operations) {
+      if (operation.security !== 'public' && operation.method !== 'GET') expect(operation.security, operation.operationId).toBe('session+csrf');
+    }
+  });
+
+  for (const operation of operations) {
+    const name = `${operation.operationId} (${operation.method} ${operation.path})`;
+    const caseOf = () => {
+      const found = cases[operation.operationId];
+      if (!found) throw new Error(`no case for ${operation.operationId}`);
+      return found;
+    };
+
+    if (operation.security === 'public') {
+      it(`${name}: public, answers without a session and never with the session's refusal`, async () => {
+        const answer = await rawCall(gateway, caseOf().request(world.a));
+        expect(answer.status).not.toBe(500);
+        expect(operation.responses).toContain(String(answer.status));
+        expect(answer.body).not.toEqual({ error: messages.sessionRequired });
+      });
+    } else {
+      it(`${name}: refuses a call without a live session (401) and changes nothing`, async () => {
+        const call = caseOf().request(world.a);
+        const before = await databaseState(gateway);
+        const refused = { status: 401, body: { error: messages.sessionRequired } };
+        expect(operation.responses).toContain('401');
+        expect(await rawCall(gateway, call)).toEqual(refused);
+        expect(await rawCall(gateway, call, { cookie: 'não-é-uma-sessão' })).toEqual(refused);
+        expect(await rawCall(gateway, call, { cookie: 'A'.repeat(43), csrf: world.a.owner.browser.csrf })).toEqual(refused);
+        // A session that signed out is gone for good.
+        expect(await rawCall(gateway, call, { cookie: world.endedCookie })).toEqual(refused);
+        if (!BEFORE_SECOND_FACTOR.includes(operation.operationId)) {
+          expect(await rawCall(gateway, call, { cookie: world.pendingCookie })).toEqual({ status: 401, body: { error: messages.secondFactorRequired } });
+        }
+        expect(await databaseState(gateway)).toEqual(before);
+      });
+    }
+
+    if (operation.security === 'session+csrf') {
+      it(`${name}: refuses a call without the CSRF token, with a wrong one or another session's (403) and changes nothing`, async () => {
+        const call = caseOf().request(world.a);
+        const cookie = world.a.owner.browser.cookie();
+        const refused = { status: 403, body: { error: messages.csrfTokenInvalid } };
+        expect(operation.responses).toContain('403');
+        const before = await databaseState(gateway);
+        expect(await rawCall(gateway, call, { cookie })).toEqual(refused);
+        expect(await rawCall(gateway, call, { cookie, csrf: '' })).toEqual(refused);
+        expect(await rawCall(gateway, call, { cookie, csrf: 'x'.repeat(43) })).toEqual(refused);
+        expect(await rawCall(gateway, call, { cookie, csrf: world.b.owner.browser.csrf })).toEqual(refused);
+        expect(await databaseState(gateway)).toEqual(before);
+        // Still signed in: the refusal did not end the session.
+        expect((await rawCall(gateway, { method: 'GET', path: path('/session') }, { cookie })).status).toBe(200);
+      });
+    }
+
+    const roles = operation.roles;
+    if (roles) {
+      const refusedRoles = (['owner', 'admin', 'developer', 'viewer'] as const).filter((role) => !roles.includes(role));
+      if (refusedRoles.length > 0) {
+        it(`${name}: refuses the roles it does not list (${refusedRoles.join(', ')}) with 403 and changes nothing`, async () => {
+          const call = caseOf().request(world.a);
+          for (const role of refusedRoles) {
+            await refusedWithoutChange(call, world.roles[role], { status: 403, body: { error: messages.roleNotAllowed } });
+          }
+        });
+      }
+    }
+
+    const check = (): OperationCase['crossAccount'] => caseOf().crossAccount;
+    const crossAccount = cases[operation.operationId]?.crossAccount;
+    if (crossAccount && 'none' in crossAccount) continue;
+    it(`${name}: a user of account A cannot read or change account B's resources`, async () => {
+      const found = check();
+      if ('none' in found) throw new Error('unreachable');
+      await found({ a: world.a, b: world.b });
+    });
+  }
+});
