@@ -9,6 +9,7 @@
  *   event-types.ts              TypeScript types of the webhook payload schemas
  *   dashboard-openapi.json, dashboard-types.ts  the dashboard's API, bundled and typed
  *   admin-roles.ts, dashboard-roles.ts          the x-roles of each operation, by operationId
+ *   postman-collection.json     the merchant API as a Postman collection ({{baseUrl}}, {{apiKey}})
  *   docs/api.html, docs/dashboard.html, docs/webhooks.html, docs/index.html
  *                               merchant documentation pages (renderers inlined, no network)
  *   admin-docs/index.html       the back-office reference (served on the internal listener only)
@@ -27,6 +28,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { asyncApiPage, indexPage, redocPage, remoteResources } from './lib/docs.ts';
 import type { IndexEntry } from './lib/docs.ts';
 import { collectRefs, isObject, stableJson, stableYaml } from './lib/json.ts';
+import { postmanCollection } from './lib/postman.ts';
 import type { Json } from './lib/json.ts';
 import {
   ADMIN_OPENAPI,
@@ -185,6 +187,7 @@ function readme(hasAdmin: boolean): string {
     ['`dashboard-types.ts`', 'TypeScript types of the dashboard API (what the dashboard page calls).', true],
     ['`admin-roles.ts`', 'The roles (`x-roles`) of each back-office operation, by operationId (the console reads it).', hasAdmin],
     ['`dashboard-roles.ts`', 'The roles (`x-roles`) of each dashboard operation, by operationId (the dashboard reads it).', true],
+    ['`postman-collection.json`', 'The merchant API as a Postman collection (openapi-to-postmanv2, requests filled from the documented examples): import it, set the variables `baseUrl` and `apiKey`.', true],
     ['`event-types.ts`', 'TypeScript types of the webhook payload schemas (`components["schemas"]`).', true],
     ['`docs/index.html`', 'Entry page linking the pages below; open it from disk, no server needed.', true],
     ['`docs/api.html`', 'Merchant API reference (Redoc, inlined).', true],
@@ -238,6 +241,10 @@ async function generate(stageDir: string): Promise<void> {
     files.set('event-types.ts', await typesFor(events, 'openapi/components/schemas/events/*'));
     if (admin !== undefined) files.set('admin-roles.ts', rolesModule(admin, 'openapi/admin/admin.yaml'));
     files.set('dashboard-roles.ts', rolesModule(dashboard, 'openapi/dashboard/dashboard.yaml'));
+  });
+
+  await step('converted the merchant API to a Postman collection', async () => {
+    files.set('postman-collection.json', stableJson(await postmanCollection(merchant)));
   });
 
   await step('built offline HTML docs', async () => {
