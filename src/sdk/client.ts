@@ -58,14 +58,27 @@ function messageOf(body: unknown): string | undefined {
 }
 
 type Method = 'get' | 'post';
-type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
 /**
- * The init argument of one operation (`params`, `body`, `headers`…), optional when the operation needs no
- * parameter and no body. Not inferred from the call (unlike openapi-fetch's own methods), so an object
- * literal with a field the contract does not have is a type error, as the server's 400 would be.
+ * The init argument of one operation (`params`, `body`, `headers`, `parseAs`…), optional when the
+ * operation needs no parameter and no body. Not inferred from the call (unlike openapi-fetch's own
+ * methods), so an object literal with a field the contract does not have is a type error, as the server's
+ * 400 would be.
  */
+type PathsWith<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: object } ? P : never }[keyof paths];
 type Init<P extends keyof paths, M extends Method> = MaybeOptionalInit<paths[P], M>;
-type InitArg<I> = undefined extends I ? [init?: I] : [init: I];
+/** How the body of a 2xx answer is read: JSON by default; binary answers (the QR code image) otherwise. */
+type ParseAs = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
+type Parsed<T, A extends ParseAs> = A extends 'text'
+  ? string
+  : A extends 'blob'
+    ? Blob
+    : A extends 'arrayBuffer'
+      ? ArrayBuffer
+      : A extends 'stream'
+        ? ReadableStream<Uint8Array> | null
+        : T;
+type WithParseAs<I, A extends ParseAs> = Omit<NonNullable<I>, 'parseAs'> & { parseAs?: A };
+type InitArg<I, A extends ParseAs> = undefined extends I ? [init?: WithParseAs<I, A>] : [init: WithParseAs<I, A>];
 /** A 2xx answer: openapi-fetch's typed `data` (always there: any other answer rejects) and the response. */
 export interface Answer<T> {
   data: T;
@@ -74,8 +87,8 @@ export interface Answer<T> {
 type Data<P extends keyof paths, M extends Method> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, Init<P, M>, `${string}/${string}`>['data']>;
 
 export interface PixGateClient {
-  GET<P extends PathsWith<'get'>>(path: P, ...init: InitArg<Init<P, 'get'>>): Promise<Answer<Data<P, 'get'>>>;
-  POST<P extends PathsWith<'post'>>(path: P, ...init: InitArg<Init<P, 'post'>>): Promise<Answer<Data<P, 'post'>>>;
+  GET<P extends PathsWith<'get'>, A extends ParseAs = 'json'>(path: P, ...init: InitArg<Init<P, 'get'>, A>): Promise<Answer<Parsed<Data<P, 'get'>, A>>>;
+  POST<P extends PathsWith<'post'>, A extends ParseAs = 'json'>(path: P, ...init: InitArg<Init<P, 'post'>, A>): Promise<Answer<Parsed<Data<P, 'post'>, A>>>;
 }
 
 export function createClient(options: ClientOptions): PixGateClient {

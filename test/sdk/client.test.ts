@@ -46,6 +46,17 @@ describe('pixgate/client', () => {
     expect(typeof typeErrors).toBe('function');
   });
 
+  it('reads a binary answer (the QR code image) with parseAs, typed by it', async () => {
+    const { data: charge } = await pixgate.POST('/v1/pix', { body: { amountCents: 1000, customer: validCustomer } });
+    const png = await pixgate.GET('/v1/transactions/{id}/qrcode', { params: { path: { id: charge.transactionId } }, parseAs: 'arrayBuffer' });
+    expectTypeOf(png.data).toEqualTypeOf<ArrayBuffer>();
+    expect(png.response.headers.get('content-type')).toBe('image/png');
+    expect([...new Uint8Array(png.data.slice(0, 4))]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const svg = await pixgate.GET('/v1/transactions/{id}/qrcode', { params: { path: { id: charge.transactionId }, query: { format: 'svg' } }, parseAs: 'text' });
+    expectTypeOf(svg.data).toEqualTypeOf<string>();
+    expect(svg.data).toMatch(/^<\?xml|^<svg/);
+  });
+
   it("rejects a refused request with PixGateError carrying the contract's status and message", async () => {
     const refused = await pixgate.POST('/v1/pix', { body: { amountCents: 50, customer: validCustomer } }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PixGateError);
