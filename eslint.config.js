@@ -30,6 +30,16 @@ const routesDoNotTouchTheDatabase = {
   message: 'Route handlers do not touch the database handle: call a service.',
 };
 
+/** The integration kit (src/sdk/, exported as pixgate/client and pixgate/webhooks) ships alone: generated types only. */
+const sdkStandsAlone = {
+  regex: '^\\.\\./(?!\\.\\./generated/)',
+  message: 'src/sdk/ is the published integration kit: it imports only the generated types (generated/), openapi-fetch and standardwebhooks, nothing of the gateway.',
+};
+const gatewayDoesNotUseSdk = {
+  group: ['**/sdk/**', 'pixgate/*'],
+  message: 'The gateway does not depend on its own integration kit (src/sdk/).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'generated/', 'dist/', '.data/', '.venv/', 'reports/', 'scratch/'] },
   js.configs.recommended,
@@ -44,8 +54,12 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/http/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp] }] },
+    ignores: ['src/http/**', 'src/sdk/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, gatewayDoesNotUseSdk] }] },
+  },
+  {
+    files: ['src/sdk/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [sdkStandsAlone] }] },
   },
   {
     files: ['src/**/*.ts'],
@@ -55,7 +69,7 @@ export default tseslint.config(
   {
     files: ['src/**/*.routes.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices] }],
+      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices, gatewayDoesNotUseSdk] }],
       'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
     },
   },

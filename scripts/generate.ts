@@ -1,7 +1,8 @@
 /**
  * `npm run generate`: writes everything under generated/ from the contract sources.
  *
- *   openapi.json, openapi.yaml  merchant OpenAPI bundled into one file (external $refs become components)
+ *   openapi.json, openapi.yaml  merchant OpenAPI bundled into one file (external $refs become components),
+ *                               with x-codeSamples (curl, TypeScript, Python, PHP, Java) on every operation
  *   admin-openapi.json          back-office OpenAPI, bundled (only when openapi/admin/admin.yaml exists)
  *   asyncapi.json               webhook AsyncAPI, bundled: stands alone, shared schemas included
  *   api-types.ts                TypeScript types of the merchant API (openapi-typescript)
@@ -9,6 +10,7 @@
  *   event-types.ts              TypeScript types of the webhook payload schemas
  *   dashboard-openapi.json, dashboard-types.ts  the dashboard's API, bundled and typed
  *   admin-roles.ts, dashboard-roles.ts          the x-roles of each operation, by operationId
+ *   postman-collection.json     the merchant API as a Postman collection ({{baseUrl}}, {{apiKey}})
  *   docs/api.html, docs/dashboard.html, docs/webhooks.html, docs/index.html
  *                               merchant documentation pages (renderers inlined, no network)
  *   admin-docs/index.html       the back-office reference (served on the internal listener only)
@@ -27,6 +29,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { asyncApiPage, indexPage, redocPage, remoteResources } from './lib/docs.ts';
 import type { IndexEntry } from './lib/docs.ts';
 import { collectRefs, isObject, stableJson, stableYaml } from './lib/json.ts';
+import { postmanCollection } from './lib/postman.ts';
+import { addCodeSamples } from './lib/codeSamples.ts';
 import type { Json } from './lib/json.ts';
 import {
   ADMIN_OPENAPI,
@@ -176,7 +180,7 @@ function rolesModule(document: Json, source: string): string {
 
 function readme(hasAdmin: boolean): string {
   const rows: [string, string, boolean][] = [
-    ['`openapi.json`, `openapi.yaml`', 'Merchant OpenAPI 3.1, bundled into one file (what Prism and the tests read).', true],
+    ['`openapi.json`, `openapi.yaml`', 'Merchant OpenAPI 3.1, bundled into one file (what Prism and the tests read), with `x-codeSamples` on every operation.', true],
     ['`admin-openapi.json`', 'Back-office OpenAPI, bundled.', hasAdmin],
     ['`dashboard-openapi.json`', 'Merchant dashboard OpenAPI (cookie session, CSRF), bundled.', true],
     ['`asyncapi.json`', 'Webhook AsyncAPI 3.0, bundled: shared schemas included, no external references.', true],
@@ -185,12 +189,13 @@ function readme(hasAdmin: boolean): string {
     ['`dashboard-types.ts`', 'TypeScript types of the dashboard API (what the dashboard page calls).', true],
     ['`admin-roles.ts`', 'The roles (`x-roles`) of each back-office operation, by operationId (the console reads it).', hasAdmin],
     ['`dashboard-roles.ts`', 'The roles (`x-roles`) of each dashboard operation, by operationId (the dashboard reads it).', true],
+    ['`postman-collection.json`', 'The merchant API as a Postman collection (openapi-to-postmanv2, requests filled from the documented examples): import it, set the variables `baseUrl` and `apiKey`.', true],
     ['`event-types.ts`', 'TypeScript types of the webhook payload schemas (`components["schemas"]`).', true],
     ['`docs/index.html`', 'Entry page linking the pages below; open it from disk, no server needed.', true],
-    ['`docs/api.html`', 'Merchant API reference (Redoc, inlined).', true],
+    ['`docs/api.html`', 'Merchant API reference (Redoc, inlined), with code samples in curl, TypeScript, Python, PHP and Java on every operation.', true],
     ['`docs/dashboard.html`', 'Dashboard API reference (Redoc, inlined).', true],
     ['`admin-docs/index.html`', 'Back-office API reference (Redoc, inlined): served on the internal listener only, never linked from `docs/`.', hasAdmin],
-    ['`docs/webhooks.html`', 'Webhook events reference (AsyncAPI React component, inlined).', true],
+    ['`docs/webhooks.html`', 'Webhook events reference (AsyncAPI React component, inlined): navigation of the 21 events, signature verification samples.', true],
   ];
   return [
     '# generated/',
@@ -223,6 +228,11 @@ async function generate(stageDir: string): Promise<void> {
   assertSelfContained(asyncapi, 'asyncapi.json');
   await step('validated asyncapi.json with @asyncapi/parser', () => assertValidAsyncApi(asyncapi));
   const events = await step('bundled event payload schemas', () => eventSchemasDocument(documentVersion(asyncapi)));
+  // Code samples live in the bundled merchant document only (what Redoc renders), never in openapi/.
+  if (!isObject(merchant)) throw new Error('openapi.json is not an object');
+  await step('added x-codeSamples to the merchant operations', async () => {
+    console.log(`    ${addCodeSamples(merchant)} operations, 5 languages each`);
+  });
 
   const files = new Map<string, string>();
   files.set('openapi.json', stableJson(merchant));
@@ -238,6 +248,10 @@ async function generate(stageDir: string): Promise<void> {
     files.set('event-types.ts', await typesFor(events, 'openapi/components/schemas/events/*'));
     if (admin !== undefined) files.set('admin-roles.ts', rolesModule(admin, 'openapi/admin/admin.yaml'));
     files.set('dashboard-roles.ts', rolesModule(dashboard, 'openapi/dashboard/dashboard.yaml'));
+  });
+
+  await step('converted the merchant API to a Postman collection', async () => {
+    files.set('postman-collection.json', stableJson(await postmanCollection(merchant)));
   });
 
   await step('built offline HTML docs', async () => {

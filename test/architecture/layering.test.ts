@@ -54,6 +54,25 @@ describe('layering rules (eslint.config.js)', () => {
     expect(found.some((problem) => problem.includes('do not touch the database handle'))).toBe(true);
   });
 
+  it('refuses a gateway import in the integration kit (src/sdk/), and accepts the generated types', async () => {
+    for (const source of ['../platform/config.ts', '../events/event.types.ts', '../../scripts/lib/json.ts']) {
+      const found = await problems('src/sdk/probe.ts', `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.some((problem) => problem.startsWith('no-restricted-imports') && problem.includes('integration kit')), source).toBe(true);
+    }
+    const allowed = await problems('src/sdk/probe.ts', "import type { paths } from '../../generated/api-types.ts';\nimport { Webhook } from 'standardwebhooks';\nexport type P = paths;\nexport const W = Webhook;\n");
+    expect(allowed.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses the integration kit in the gateway', async () => {
+    for (const [file, source] of [
+      ['src/charges/charge.service.ts', '../sdk/client.ts'],
+      ['src/charges/charge.routes.ts', 'pixgate/client'],
+    ] as const) {
+      const found = await problems(file, `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.some((problem) => problem.includes('does not depend on its own integration kit')), file).toBe(true);
+    }
+  });
+
   it('finds no violation in src/', async () => {
     const results = await eslint.lintFiles(['src/**/*.ts']);
     const violations = results.flatMap((result) =>
