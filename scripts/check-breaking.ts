@@ -13,7 +13,7 @@
  * `--publish` refuses when the gate fails, and when the documents add something (a `minor` change) while the
  * Versioning section of openapi/openapi.yaml (info.description) has no new dated entry: its list must differ
  * from the baseline's and its newest entry be dated on or after the previous publication. Description-only
- * (`patch`) changes publish freely.
+ * (`patch`) changes and added vendor extensions alone (`x-codeSamples`) publish freely.
  *
  * `--skip-rule <diff rule>` (repeatable) skips a rule for this run: for a change decided on purpose, such as a
  * response enum that grows by design (`enum-values-added`).
@@ -134,10 +134,13 @@ async function main(): Promise<number> {
     console.log(`check:breaking: the working documents against the /v1 baseline published ${published.published} (${relativeToRoot(baselineDir)}/)`);
     let major = 0;
     let minor = 0;
+    /** Additive changes to the contract itself: not an added vendor extension (`x-codeSamples`, …) alone. */
+    let contractMinor = 0;
     for (const { name, report } of compared) {
       const { summary, changes } = report;
       major += summary.major;
       minor += summary.minor;
+      contractMinor += changes.filter((c) => c.impact === 'minor' && !/\/x-[^/]*$/.test(c.path)).length;
       console.log(`\n${name}: ${summary.major} breaking, ${summary.minor} additive, ${summary.patch} without effect`);
       for (const impact of ['major', 'minor', 'patch'] as const) {
         for (const change of changes.filter((c) => c.impact === impact)) console.log(changeLine(change));
@@ -165,11 +168,11 @@ async function main(): Promise<number> {
     const describe = (doc: Json) => (isObject(doc) && isObject(doc['info']) ? String(doc['info']['description'] ?? '') : '');
     const section = versioningSection(describe(workingOpenapi));
     const newest = latestVersioningDate(section);
-    if (minor > 0) {
+    if (contractMinor > 0) {
       const unchanged = section === versioningSection(describe(baselineOpenapi));
       if (unchanged || !newest || newest < published.published) {
         console.error(
-          `\ncheck:breaking: not published: ${minor} additive change(s) since ${published.published}, but the Versioning section of ` +
+          `\ncheck:breaking: not published: ${contractMinor} additive change(s) since ${published.published}, but the Versioning section of ` +
             `openapi/openapi.yaml ${unchanged ? 'is unchanged' : `has no entry dated on or after ${published.published}`}. ` +
             'Add a dated entry (`- YYYY-MM-DD: what changed (additive)`) at the top of its list, then publish again.',
         );
