@@ -23,11 +23,8 @@ import { createMerchant } from './lib/conformance/provision.ts';
 import { startGatewayProcess } from './lib/conformance/server.ts';
 import { startMock } from './lib/mock.ts';
 import { fromRoot, relativeToRoot } from './lib/paths.ts';
-import { runTool } from './lib/run.ts';
+import { STATELESS_WORKFLOWS, runRespect, type RespectOptions } from './lib/workflows.ts';
 
-const WORKFLOWS = fromRoot('workflows', 'pixgate.arazzo.yaml');
-/** The workflows that hold whatever the server remembers: they also run against the mock. */
-export const STATELESS_WORKFLOWS = ['charge-created-and-read', 'account-reads'];
 const REPORTS_DIR = fromRoot('reports');
 
 /** Merchant A: the holder documents of the spec's examples (its withdrawal goes to this CPF). */
@@ -75,29 +72,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Runs respect and prints its output; resolves with its exit code. */
-async function respect(label: string, args: string[], report: string): Promise<number> {
+async function respect(label: string, options: RespectOptions): Promise<number> {
   const started = Date.now();
-  const result = await runTool('redocly', [
-    'respect',
-    WORKFLOWS,
-    ...args,
-    '--json-output',
-    report,
-    ...(options.verbose ? ['--verbose'] : []),
-  ]);
+  const result = await runRespect(options);
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
-  console.log(`test:workflows: ${label}: respect exit code ${result.code} in ${((Date.now() - started) / 1000).toFixed(1)} s (report: ${relativeToRoot(report)})`);
+  const report = options.jsonReport ? ` (report: ${relativeToRoot(options.jsonReport)})` : '';
+  console.log(`test:workflows: ${label}: respect exit code ${result.code} in ${((Date.now() - started) / 1000).toFixed(1)} s${report}`);
   return result.code;
-}
-
-function inputs(values: Record<string, string>): string {
-  for (const [name, value] of Object.entries(values)) {
-    if (/[,=]/.test(value)) throw new Error(`input ${name} holds ',' or '=': respect's --input cannot carry it`);
-  }
-  return Object.entries(values)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(',');
 }
 
 async function againstGateway(work: string): Promise<number> {
@@ -114,22 +96,18 @@ async function againstGateway(work: string): Promise<number> {
   const b = await createMerchant(server.adminBaseUrl, adminToken, MERCHANT_B);
   console.log(`test:workflows: merchants ${a.accountId} (A) and ${b.accountId} (B) provisioned with approved KYC and an API key each`);
 
-  const code = await respect(
-    'gateway',
-    [
-      '--server',
-      `merchant=${server.baseUrl},backoffice=${server.adminBaseUrl}`,
-      '--input',
-      inputs({
-        merchantKey: a.apiKey,
-        otherMerchantKey: b.apiKey,
-        adminToken,
-        holderCpf: MERCHANT_A.responsibleCpf,
-        runId: `wf-${randomBytes(4).toString('hex')}`,
-      }),
-    ],
-    path.join(REPORTS_DIR, 'workflows-gateway.json'),
-  );
+  const code = await respect('gateway', {
+    servers: { merchant: server.baseUrl, backoffice: server.adminBaseUrl },
+    inputs: {
+      merchantKey: a.apiKey,
+      otherMerchantKey: b.apiKey,
+      adminToken,
+      holderCpf: MERCHANT_A.responsibleCpf,
+      runId: `wf-${randomBytes(4).toString('hex')}`,
+    },
+    jsonReport: path.join(REPORTS_DIR, 'workflows-gateway.json'),
+    verbose: options.verbose,
+  });
   const errors = server.errorLines();
   if (errors.length > 0) {
     console.error(`test:workflows: the gateway logged ${errors.length} error(s):`);
@@ -143,17 +121,13 @@ async function againstMock(): Promise<number> {
   const mock = await startMock({ spec: fromRoot('generated', 'openapi.json'), port: 0 });
   cleanups.push(() => mock.stop());
   console.log(`test:workflows: mock on ${mock.baseUrl}`);
-  return respect(
-    'mock',
-    [
-      ...STATELESS_WORKFLOWS.flatMap((id) => ['--workflow', id]),
-      '--server',
-      `merchant=${mock.baseUrl}`,
-      '--input',
-      inputs({ merchantKey: `pixg_${'0123456789abcdef'.repeat(4)}`, runId: 'mock' }),
-    ],
-    path.join(REPORTS_DIR, 'workflows-mock.json'),
-  );
+  return respect('mock', {
+    workflows: STATELESS_WORKFLOWS,
+    servers: { merchant: mock.baseUrl },
+    inputs: { merchantKey: `pixg_${'0123456789abcdef'.repeat(4)}`, runId: 'mock' },
+    jsonReport: path.join(REPORTS_DIR, 'workflows-mock.json'),
+    verbose: options.verbose,
+  });
 }
 
 async function main(): Promise<number> {
