@@ -2,7 +2,8 @@
  * `npm run lint`: every static check, in order, always all of them, then a summary. Fails when any step
  * reports an error or a warning.
  *
- *   openapi   redocly lint (redocly.yaml) of openapi/openapi.yaml, and of openapi/admin/admin.yaml when it exists
+ *   openapi   redocly lint (redocly.yaml) of openapi/openapi.yaml, and of openapi/admin/admin.yaml when it exists,
+ *             of openapi/dashboard/dashboard.yaml, and of the Arazzo workflows (workflows/pixgate.arazzo.yaml)
  *   asyncapi  node scripts/validate-asyncapi.ts (@asyncapi/parser)
  *   types     tsc -p tsconfig.json (server, tests, scripts) and tsc -p web/tsconfig.json (the web applications)
  *   eslint    eslint . --max-warnings 0
@@ -14,6 +15,9 @@ import { ADMIN_OPENAPI, ADMIN_REDOCLY_CONFIG, DASHBOARD_OPENAPI, DASHBOARD_REDOC
 import { lintOpenApi } from './lib/redocly.ts';
 import { runNodeScript, runTool } from './lib/run.ts';
 
+const WORKFLOWS = fromRoot('workflows', 'pixgate.arazzo.yaml');
+const WORKFLOWS_REDOCLY_CONFIG = fromRoot('workflows', 'redocly.yaml');
+
 interface StepResult {
   ok: boolean;
   detail: string;
@@ -23,11 +27,13 @@ async function openapiStep(): Promise<StepResult> {
   const files = [MERCHANT_OPENAPI];
   if (adminPresent()) files.push(ADMIN_OPENAPI);
   else console.log(`notice: ${relativeToRoot(ADMIN_OPENAPI)} does not exist yet: not linted`);
-  files.push(DASHBOARD_OPENAPI);
+  files.push(DASHBOARD_OPENAPI, WORKFLOWS);
   if (!existsSync(MERCHANT_OPENAPI)) return { ok: false, detail: `${relativeToRoot(MERCHANT_OPENAPI)} not found` };
   const results = await Promise.all(
     files.map((file) =>
-      file === DASHBOARD_OPENAPI
+      file === WORKFLOWS
+        ? lintOpenApi(file, WORKFLOWS_REDOCLY_CONFIG)
+        : file === DASHBOARD_OPENAPI
         ? lintOpenApi(file, DASHBOARD_REDOCLY_CONFIG)
         : file === ADMIN_OPENAPI
           ? lintOpenApi(file, ADMIN_REDOCLY_CONFIG)

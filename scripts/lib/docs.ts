@@ -78,6 +78,20 @@ const REDOC_OPTIONS = {
   hideDownloadButton: false,
 };
 
+/**
+ * Redoc 2 lists an operation's responses with `Object.keys`, and JavaScript orders integer-like keys
+ * numerically, so a POST that documents the 200 idempotent replay shows it before its 201, and the response
+ * samples open on the 200 whatever the document's order. Once Redoc has rendered, this selects the `201`
+ * tab of every response-samples tab list that has one, so the reference opens on the created answer.
+ */
+const OPEN_ON_CREATED = `function () {
+  document.querySelectorAll('[role="tablist"]').forEach(function (list) {
+    var tabs = Array.prototype.slice.call(list.querySelectorAll('[role="tab"]'));
+    var created = tabs.filter(function (tab) { return tab.textContent.trim() === '201'; })[0];
+    if (created && tabs[0] !== created && tabs[0].textContent.trim() === '200') created.click();
+  });
+}`;
+
 export function redocPage(title: string, openApiDocument: unknown): string {
   return page(
     title,
@@ -86,7 +100,7 @@ export function redocPage(title: string, openApiDocument: unknown): string {
       '<div id="redoc"></div>',
       `<script>\n${inlineScript(readRedocBundle())}\n</script>`,
       '<script>',
-      `Redoc.init(${inlineJson(openApiDocument)}, ${inlineJson(REDOC_OPTIONS)}, document.getElementById('redoc'));`,
+      `Redoc.init(${inlineJson(openApiDocument)}, ${inlineJson(REDOC_OPTIONS)}, document.getElementById('redoc'), ${OPEN_ON_CREATED});`,
       '</script>',
     ].join('\n'),
   );

@@ -1,16 +1,18 @@
 /**
- * The Prism mock of generated/openapi.json answers every documented example: for each operation, each 2xx
- * example (selected with `Prefer: code=..., example=...`) and each 4xx example come back with their
- * status and exact body. Requests carry a syntactically valid API key and the spec's own request example.
- * Without an Authorization header Prism answers 401 (the spec's bearer scheme).
+ * The mock of generated/openapi.json (`npm run mock`: Prism behind the front of scripts/lib/mock.ts)
+ * answers every documented example: for each operation, each 2xx example (selected with
+ * `Prefer: code=..., example=...`) and each 4xx example come back with their status and exact body. A
+ * plain request (no `Prefer`) gets what the gateway answers: 201 for the POSTs that create. Requests carry
+ * a syntactically valid API key and the spec's own request example. Without an Authorization header the
+ * mock answers 401 (the spec's bearer scheme).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref, isObject } from '../../scripts/lib/json.ts';
 import type { Json, JsonObject } from '../../scripts/lib/json.ts';
 import { examplesOf, listOperations, responseExamples } from '../../scripts/lib/openapi.ts';
 import type { Operation } from '../../scripts/lib/openapi.ts';
-import { freePort, startPrism } from '../../scripts/lib/prism.ts';
-import type { PrismServer } from '../../scripts/lib/prism.ts';
+import { startMock } from '../../scripts/lib/mock.ts';
+import type { MockServer } from '../../scripts/lib/mock.ts';
 import { generatedPath, loadGenerated } from './helpers.ts';
 
 const spec = loadGenerated('openapi.json');
@@ -19,14 +21,14 @@ const operations = listOperations(spec);
 const API_KEY = `pixg_${'0123456789abcdef'.repeat(4)}`;
 const REQUEST_TIMEOUT_MS = 10_000;
 
-let prism: PrismServer | undefined;
+let mock: MockServer | undefined;
 
 beforeAll(async () => {
-  prism = await startPrism({ spec: generatedPath('openapi.json'), port: await freePort(), readyTimeoutMs: 60_000 });
+  mock = await startMock({ spec: generatedPath('openapi.json'), port: 0, readyTimeoutMs: 60_000 });
 });
 
 afterAll(async () => {
-  await prism?.stop();
+  await mock?.stop();
 });
 
 /** First example value of a parameter: its own `example`/`examples`, else its schema's. */
@@ -77,8 +79,8 @@ function prepare(op: Operation, headers: Record<string, string>): PreparedReques
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
   }
   const search = query.toString() ? `?${query.toString()}` : '';
-  if (!prism) throw new Error('Prism is not running');
-  return { url: `${prism.baseUrl}${path}${search}`, init };
+  if (!mock) throw new Error('the mock is not running');
+  return { url: `${mock.baseUrl}${path}${search}`, init };
 }
 
 async function call(op: Operation, headers: Record<string, string>): Promise<{ status: number; body: unknown; raw: string }> {
@@ -150,6 +152,37 @@ describe('Prism mock of generated/openapi.json', () => {
     const response = await call(c.op, { Authorization: `Bearer ${API_KEY}`, Prefer: prefer(c) });
     expect(response.status, response.raw).toBe(Number(c.status));
     expect(response.body).toEqual(c.value);
+  });
+
+  it.each(operations.map((op) => ({ name: `${op.method} ${op.path}`, op })))(
+    '$name without Prefer -> the status the gateway gives a valid request (201 when documented), its first example',
+    async ({ op }) => {
+      const response = await call(op, { Authorization: `Bearer ${API_KEY}`, Accept: '*/*' });
+      const documented = responseExamples(spec, op.operation);
+      const expected = documented.some((r) => r.status === '201') ? '201' : '200';
+      expect(response.status, response.raw).toBe(Number(expected));
+      const json = documented.find((r) => r.status === expected && r.mediaType === 'application/json');
+      if (json) expect(response.body).toEqual(json.examples[0]?.value);
+      else expect(documented.some((r) => r.status === expected), `${op.method} ${op.path}: no ${expected} response`).toBe(true);
+    },
+  );
+
+  it('a plain POST /v1/pix and POST /v1/withdraw get the 201 example, not the 200 idempotent replay', async () => {
+    for (const path of ['/v1/pix', '/v1/withdraw']) {
+      const op = operations.find((o) => o.method === 'POST' && o.path === path);
+      if (!op) throw new Error(`${path} is not in the document`);
+      const response = await call(op, { Authorization: `Bearer ${API_KEY}` });
+      expect(response.status, response.raw).toBe(201);
+      expect(response.body).not.toHaveProperty('idempotent');
+    }
+  });
+
+  it('an example name alone selects its own status (Prefer: example=chargeIdempotent -> 200)', async () => {
+    const op = operations.find((o) => o.method === 'POST' && o.path === '/v1/pix');
+    if (!op) throw new Error('/v1/pix is not in the document');
+    const response = await call(op, { Authorization: `Bearer ${API_KEY}`, Prefer: 'example=chargeIdempotent' });
+    expect(response.status, response.raw).toBe(200);
+    expect(response.body).toMatchObject({ idempotent: true });
   });
 
   it.each(operations.map((op) => ({ name: `${op.method} ${op.path}`, op })))(

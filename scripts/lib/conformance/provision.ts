@@ -57,7 +57,7 @@ export interface Merchant {
   fundedCents: number;
 }
 
-async function call(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function call(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -71,7 +71,7 @@ async function call(baseUrl: string, token: string, method: string, path: string
   }
 }
 
-async function expectStatus(
+export async function expectStatus(
   what: string,
   expected: number,
   result: Promise<{ status: number; json: Record<string, unknown> }>,
@@ -81,28 +81,59 @@ async function expectStatus(
   return json;
 }
 
-export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl: string }, adminToken: string): Promise<Merchant> {
-  const { baseUrl } = server;
-  const admin = (method: string, path: string, body?: unknown) => call(server.adminBaseUrl, adminToken, method, path, body);
+export interface MerchantIdentity {
+  legalName: string;
+  responsibleCpf: string;
+  companyCnpj: string;
+  email: string;
+  /** Label of the API key. */
+  keyLabel: string;
+}
+
+/** An account with approved KYC and one API key, through the back office (as an operator would). */
+export async function createMerchant(
+  adminBaseUrl: string,
+  adminToken: string,
+  identity: MerchantIdentity,
+  limits?: Record<string, number>,
+): Promise<{ accountId: string; apiKey: string }> {
+  const admin = (method: string, path: string, body?: unknown) => call(adminBaseUrl, adminToken, method, path, body);
   const account = await expectStatus(
     'POST /admin/v1/accounts',
     201,
     admin('POST', '/admin/v1/accounts', {
-      legalName: 'Conformidade Schemathesis Ltda',
-      responsibleCpf: HOLDER_CPF,
-      companyCnpj: HOLDER_CNPJ,
-      email: 'conformidade@example.com',
+      legalName: identity.legalName,
+      responsibleCpf: identity.responsibleCpf,
+      companyCnpj: identity.companyCnpj,
+      email: identity.email,
       kycStatus: 'approved',
     }),
   );
   const accountId = String(account['accountId']);
-  await expectStatus('PATCH /admin/v1/accounts/{id}', 200, admin('PATCH', `/admin/v1/accounts/${accountId}`, RAISED_LIMITS));
+  if (limits) await expectStatus('PATCH /admin/v1/accounts/{id}', 200, admin('PATCH', `/admin/v1/accounts/${accountId}`, limits));
   const key = await expectStatus(
     'POST /admin/v1/accounts/{id}/api-keys',
     201,
-    admin('POST', `/admin/v1/accounts/${accountId}/api-keys`, { label: 'schemathesis' }),
+    admin('POST', `/admin/v1/accounts/${accountId}/api-keys`, { label: identity.keyLabel }),
   );
-  const apiKey = String(key['apiKey']);
+  return { accountId, apiKey: String(key['apiKey']) };
+}
+
+export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl: string }, adminToken: string): Promise<Merchant> {
+  const { baseUrl } = server;
+  const admin = (method: string, path: string, body?: unknown) => call(server.adminBaseUrl, adminToken, method, path, body);
+  const { accountId, apiKey } = await createMerchant(
+    server.adminBaseUrl,
+    adminToken,
+    {
+      legalName: 'Conformidade Schemathesis Ltda',
+      responsibleCpf: HOLDER_CPF,
+      companyCnpj: HOLDER_CNPJ,
+      email: 'conformidade@example.com',
+      keyLabel: 'schemathesis',
+    },
+    RAISED_LIMITS,
+  );
 
   for (let i = 0; i < FUNDING_CHARGES; i++) {
     const charge = await expectStatus(

@@ -1,5 +1,5 @@
 /**
- * The real gateway (`node src/main.ts`) as a child process, for conformance runs: waits for its
+ * The real gateway (`node src/main.ts`) as a child process, for conformance and workflow runs: waits for its
  * `PixGate listening on http://…` line, keeps its whole output in a log file, and counts the errors it
  * logged (an unhandled error is a 500 worth reporting even when a check does not catch it).
  */
@@ -20,7 +20,9 @@ export interface GatewayProcess {
 }
 
 export interface GatewayOptions {
-  databaseUrl: string;
+  /** A Postgres database; or `dataDir` for the embedded PGlite database in that folder. */
+  databaseUrl?: string;
+  dataDir?: string;
   adminToken: string;
   /** Where the server's stdout and stderr are written. */
   logFile: string;
@@ -33,12 +35,15 @@ const LISTENING = /PixGate listening on (https?:\/\/\S+)/;
 const BACK_OFFICE = /Back office listening on (https?:\/\/\S+)/;
 
 export function startGatewayProcess(options: GatewayOptions): Promise<GatewayProcess> {
+  if (!options.databaseUrl === !options.dataDir) throw new Error('startGatewayProcess: give either databaseUrl or dataDir');
   const log = createWriteStream(options.logFile);
   const child = spawn(process.execPath, [fromRoot('src', 'main.ts')], {
     cwd: fromRoot(),
     env: {
       ...process.env,
-      DATABASE_URL: options.databaseUrl,
+      // An empty DATABASE_URL counts as unset (src/platform/config.ts): the embedded database in dataDir.
+      DATABASE_URL: options.databaseUrl ?? '',
+      ...(options.dataDir ? { PIXGATE_DATA_DIR: options.dataDir } : {}),
       HOST: '127.0.0.1',
       PORT: '0',
       ADMIN_PORT: '0',
