@@ -108,8 +108,14 @@ export function startChildServer(options: ChildServerOptions): Promise<ServerPro
 /** A gateway process: both listeners known. */
 export type GatewayProcess = ServerProcess & { adminUrl: string };
 
-/** Production requires RECIPIENT_ID_SECRET; one per benchmark run. */
+/** Production requires RECIPIENT_ID_SECRET and SECRETS_KEY; one of each per benchmark run. */
 const BENCH_RECIPIENT_ID_SECRET = randomBytes(32).toString('hex');
+const BENCH_SECRETS_KEY = randomBytes(32).toString('hex');
+/**
+ * Production requires an SMTP server; the benchmark sends no e-mail (no dashboard sign-ups), so a port
+ * nothing listens on is enough.
+ */
+const BENCH_SMTP_URL = 'smtp://127.0.0.1:9';
 
 export interface GatewayOptions {
   name: string;
@@ -142,7 +148,12 @@ export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
       ADMIN_PORT: '0',
       ADMIN_HOST: '127.0.0.1',
       ADMIN_TOKEN: options.adminToken,
+      // The operator token acts with every role (production's default is `support` alone): the benchmark
+      // provisions accounts, raises limits and pays charges through the sandbox.
+      ADMIN_TOKEN_ROLES: 'support,compliance,finance,admin',
       RECIPIENT_ID_SECRET: BENCH_RECIPIENT_ID_SECRET,
+      SECRETS_KEY: BENCH_SECRETS_KEY,
+      SMTP_URL: BENCH_SMTP_URL,
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       NODE_ENV: 'production',
