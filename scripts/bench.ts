@@ -43,7 +43,7 @@ import { WITHDRAWAL_DEBIT_CENTS, requestFor, type CaseContext } from './lib/benc
 import { installCleanupHandlers, onCleanup, runCleanups } from './lib/bench/cleanup.ts';
 import { runCase, type LoadOptions, type RequestSpec } from './lib/bench/load.ts';
 import { createBenchDatabase, postgresSettings } from './lib/bench/postgres.ts';
-import { readMemory, startCpuMeter, type CpuShares, type MemoryReading } from './lib/bench/procfs.ts';
+import { heapFromMetrics, readMemory, startCpuMeter, type CpuShares, type MemoryReading } from './lib/bench/procfs.ts';
 import { renderProfile, summarizeProfile, type ProfileSummary } from './lib/bench/profile.ts';
 import { BackOffice, FUNDING_CHARGE_CENTS, type Merchant } from './lib/bench/provision.ts';
 import {
@@ -164,9 +164,9 @@ function logCase(label: string, record: Omit<CaseRecord, 'operation' | 'target'>
 }
 
 /** One autocannon case against one server, with the CPU of the server and of Postgres meanwhile. */
-async function measureSpec(server: ServerProcess, spec: RequestSpec): Promise<Omit<CaseRecord, 'operation' | 'target'>> {
+async function measureSpec(server: ServerProcess, spec: RequestSpec, options: LoadOptions = load): Promise<Omit<CaseRecord, 'operation' | 'target'>> {
   let cpu: CpuShares | undefined;
-  const result = await runCase(server.baseUrl, spec, load, () => {
+  const result = await runCase(server.baseUrl, spec, options, () => {
     const meter = startCpuMeter(server.pid, databaseName);
     return () => {
       cpu = meter();
@@ -184,7 +184,16 @@ async function measureSpec(server: ServerProcess, spec: RequestSpec): Promise<Om
 
 /** Stops a server after noting its memory, its logged errors and where its log is. */
 async function finish(server: ServerProcess, label: string): Promise<void> {
-  memory[label] = readMemory(server.pid);
+  const reading = readMemory(server.pid);
+  if (reading && server.adminUrl) {
+    try {
+      const response = await fetch(`${server.adminUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
+      Object.assign(reading, heapFromMetrics(await response.text()));
+    } catch {
+      // The breakdown is a bonus: the RSS alone is still reported.
+    }
+  }
+  memory[label] = reading;
   errorLines[label] = server.errorLines();
   if (server.logFile) logs[label] = relativeToRoot(server.logFile);
   await server.stop();
@@ -487,8 +496,16 @@ async function dispatchRound(databaseUrl: string, producer: GatewayProcess, rece
   log(`  ${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS.dispatch}: ${firsts.length}/${scaleEvents} delivered at ${rate.perSecond}/s`);
 }
 
+/**
+ * One account's withdrawals queue on its balance row: at 64 connections each waits for the 63 before it
+ * (seconds on a busy machine, past a 5 s case), so the scale run sends them over 16.
+ */
+const SCALE_WITHDRAWAL_CONNECTIONS = 16;
+
 async function measureScale(server: ServerProcess, operation: Exclude<ScaleOperationId, 'dispatch'>, phase: ScalePhase, account: ScaleAccount): Promise<void> {
-  const record = await measureSpec(server, scaleRequest(operation, { apiKey: account.apiKey, transactionId: account.transactionId }, `bench-${runTag}-${phase}`));
+  const options = operation === 'createWithdrawal' ? { ...load, connections: Math.min(load.connections, SCALE_WITHDRAWAL_CONNECTIONS) } : load;
+  const spec = scaleRequest(operation, { apiKey: account.apiKey, transactionId: account.transactionId }, `bench-${runTag}-${phase}`);
+  const record = await measureSpec(server, spec, options);
   scaleRecords.push(recordOf(operation, phase, record));
   logCase(`${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS[operation].padEnd(44)}`, record);
 }

@@ -10,6 +10,7 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../../src/db/schema.ts';
+import { listAccountEvents, listTransactionEvents } from '../../../src/events/event.repository.ts';
 import { readBalance, lockBalance } from '../../../src/ledger/ledger.repository.ts';
 import {
   claimIdempotencyKey,
@@ -95,10 +96,27 @@ export interface PlanSubjects {
   transactionId: string;
 }
 
-export async function explainHotQueries(databaseUrl: string, subjects: PlanSubjects): Promise<PlanFinding[]> {
+export interface Explainer {
+  /** Kysely whose data statements are EXPLAINed (they return no rows) on one connection. */
+  db: Kysely<Database>;
+  /** Runs `work` through `db`, collecting the plans of its statements into one finding. */
+  explain(name: string, work: () => Promise<unknown>): Promise<PlanFinding>;
+  /** Runs `work` in a transaction that is rolled back. */
+  inRollback(work: (trx: Transaction<Database>) => Promise<unknown>): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An explaining connection to the database. `settings` are applied to the session first (the tests use
+ * `enable_seqscan = off` to ask whether an index CAN serve a query on a small table).
+ */
+export async function explainer(databaseUrl: string, settings: string[] = []): Promise<Explainer> {
   // One connection: a statement outside the rolled-back transaction could not run (and commit) beside it;
   // it fails after the timeout instead.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, connectionTimeoutMillis: 5_000 });
+  pool.on('connect', (client) => {
+    for (const setting of settings) void client.query(`SET ${setting}`);
+  });
   const sizes = new Map<string, number>();
   const tables = await pool.query<{ relname: string; reltuples: number }>(
     `SELECT relname, reltuples::float8 AS reltuples FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`,
@@ -116,9 +134,6 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
       } as unknown as pg.Pool,
     }),
   });
-  const { accountId, transactionId } = subjects;
-  const now = new Date();
-  const findings: PlanFinding[] = [];
   const inRollback = async (work: (trx: Transaction<Database>) => Promise<unknown>) => {
     try {
       await db.transaction().execute(async (trx) => {
@@ -131,24 +146,21 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
   };
   const explain = async (name: string, work: () => Promise<unknown>) => {
     const plans: Explained[] = [];
-    const collect = () => {
-      if (current) {
-        plans.push(...current.plans);
-        current.plans = [];
-      }
-    };
     try {
       await work();
     } catch {
       // The repository function may complain about the empty rows EXPLAIN gives back; the plans are taken.
     }
-    collect();
+    if (current) {
+      plans.push(...current.plans);
+      current.plans = [];
+    }
     const scans: string[] = [];
     const outline: string[] = [];
     let buffers = 0;
     for (const plan of plans) {
       walk(plan.Plan, 0, (node, depth) => {
-        const on = node['Index Name'] ? `${node['Relation Name'] ?? ''} using ${node['Index Name']}` : (node['Relation Name'] ?? '');
+        const on = node['Index Name'] ? `${node['Relation Name'] ? `${node['Relation Name']} ` : ''}using ${node['Index Name']}` : (node['Relation Name'] ?? '');
         const rows = (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
         const removed = (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0);
         outline.push(`${'  '.repeat(depth)}${node['Node Type']}${on ? ` on ${on}` : ''} (rows ${rows}${removed ? `, removed by filter ${removed}` : ''})`);
@@ -161,13 +173,28 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
         }
       });
     }
-    findings.push({
+    return {
       name,
       executionMs: Math.round(plans.reduce((sum, plan) => sum + plan['Execution Time'], 0) * 1000) / 1000,
       buffers,
       scans,
       outline,
-    });
+    };
+  };
+  return { db, explain, inRollback, close: () => db.destroy() };
+}
+
+/** Swallows the error a repository function throws on the empty rows of an EXPLAIN, so the next statement runs. */
+const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
+
+export async function explainHotQueries(databaseUrl: string, subjects: PlanSubjects): Promise<PlanFinding[]> {
+  const session = await explainer(databaseUrl);
+  const { db, inRollback } = session;
+  const { accountId, transactionId } = subjects;
+  const now = new Date();
+  const findings: PlanFinding[] = [];
+  const explain = async (name: string, work: () => Promise<unknown>) => {
+    findings.push(await session.explain(name, work));
   };
 
   try {
@@ -200,17 +227,17 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
     const day = new Date(now.getTime() - 3 * 3_600_000).toISOString().slice(0, 10);
     await explain('new withdrawal (lock, claim, cap totals, insert + trigger)', () =>
       inRollback(async (trx) => {
-        await lockBalance(trx, accountId);
-        await claimIdempotencyKey(trx, {
+        await quietly(lockBalance(trx, accountId));
+        await quietly(claimIdempotencyKey(trx, {
           accountId,
           scope: 'withdrawal',
           externalRef: 'plan-check',
           transactionId: 'tx_000000000000000000000002',
           expiresAt: new Date(now.getTime() + 7 * 86_400_000),
           now,
-        });
-        await withdrawnInPeriods(trx, accountId, { day, month: `${day.slice(0, 8)}01` });
-        await insertTransaction(trx, {
+        }));
+        await quietly(withdrawnInPeriods(trx, accountId, { day, month: `${day.slice(0, 8)}01` }));
+        await quietly(insertTransaction(trx, {
           id: 'tx_000000000000000000000002',
           account_id: accountId,
           type: 'withdrawal',
@@ -238,7 +265,7 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
           description: null,
           recipient_id: null,
           provider_state: 'sending',
-        });
+        }));
       }),
     );
     await explain('webhook dispatch claim (batch 200)', () => inRollback((trx) => claimDueDeliveries(trx, 200, now, new Date(now.getTime() + 30_000))));
@@ -251,9 +278,12 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
     );
     await explain('charge expiry: due charges', () => inRollback((trx) => lockDueCharges(trx, now, 100)));
     await explain('back office: withdrawals of the account', () => listWithdrawals(db, { accountId, limit: 50 }));
+    await explain('back office: all withdrawals (limit 50)', () => listWithdrawals(db, { limit: 50 }));
+    await explain('events of the account (limit 50)', () => listAccountEvents(db, accountId, 50));
+    await explain('events of one transaction', () => listTransactionEvents(db, accountId, transactionId));
     await explain('history purge (hourly)', () => inRollback((trx) => purgeDeliveriesBefore(trx, new Date(now.getTime() - 60 * 86_400_000))));
   } finally {
-    await db.destroy();
+    await session.close();
   }
   return findings;
 }

@@ -257,6 +257,14 @@ export function renderReport(report: Report): string {
     .map(([server, reading]) => `${server} ${reading ? `${num(reading.rssMb, 1)} MB (peak ${num(reading.peakRssMb, 1)} MB)` : '—'}`)
     .join('; ');
   lines.push(`Memory (RSS after the load): ${memory}`);
+  for (const [server, reading] of Object.entries(report.memory)) {
+    if (reading?.heapTotalMb === undefined) continue;
+    lines.push(
+      `  ${server}: RSS ${num(reading.rssMb, 1)} MB = anonymous ${num(reading.anonMb, 1)} + files ${num(reading.fileMb, 1)}; ` +
+        `V8 heap ${num(reading.heapTotalMb, 1)} MB reserved (${num(reading.heapUsedMb, 1)} used, young generation ${num(reading.newSpaceMb, 1)}), ` +
+        `external ${num(reading.externalMb, 1)} MB`,
+    );
+  }
   const w = report.webhooks;
   if (w) {
     lines.push(
