@@ -497,10 +497,11 @@ async function dispatchRound(databaseUrl: string, producer: GatewayProcess, rece
 }
 
 /**
- * One account's withdrawals queue on its balance row: at 64 connections each waits for the 63 before it
- * (seconds on a busy machine, past a 5 s case), so the scale run sends them over 16.
+ * One account's withdrawals queue on its balance row and each takes about 18 round trips: at 64 (or 16)
+ * connections each waits for all those before it, seconds on a busy machine, past a 5 s case and its
+ * warm-up, so the scale run sends them over 4.
  */
-const SCALE_WITHDRAWAL_CONNECTIONS = 16;
+const SCALE_WITHDRAWAL_CONNECTIONS = 4;
 
 async function measureScale(server: ServerProcess, operation: Exclude<ScaleOperationId, 'dispatch'>, phase: ScalePhase, account: ScaleAccount): Promise<void> {
   const options = operation === 'createWithdrawal' ? { ...load, connections: Math.min(load.connections, SCALE_WITHDRAWAL_CONNECTIONS) } : load;
@@ -509,6 +510,9 @@ async function measureScale(server: ServerProcess, operation: Exclude<ScaleOpera
   scaleRecords.push(recordOf(operation, phase, record));
   logCase(`${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS[operation].padEnd(44)}`, record);
 }
+
+/** The small account's history: enough for full pages of 100 of both types. */
+const SMALL_HISTORY = { transactions: 2_000, deliveries: 200 };
 
 const SCALE_HTTP: Exclude<ScaleOperationId, 'dispatch'>[] = [
   'listAll',
@@ -529,8 +533,14 @@ async function scaleRun(databaseUrl: string): Promise<void> {
   const gateway = await startGateway({ name: 'gateway-scale', databaseUrl, adminToken, env: { ...WEBHOOK_ENV, RUN_JOBS: 'false' } });
   try {
     const backOffice = new BackOffice(gateway, adminToken);
-    const small = await scaleAccount(backOffice, receiver, 'scale-small');
-    log(`\nEmpty database: account ${small.accountId}`);
+    const smallAccount = await scaleAccount(backOffice, receiver, 'scale-small');
+    // The small account gets a short history of the same shape, so its lists also answer 100 rows.
+    const smallEndpoint = await withClient(databaseUrl, (client) =>
+      client.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE account_id = $1', [smallAccount.accountId]),
+    );
+    const smallLoad = await preloadScale(databaseUrl, smallAccount.accountId, smallEndpoint.rows[0]!.id, SMALL_HISTORY, () => {});
+    const small: ScaleAccount = { ...smallAccount, transactionId: smallLoad.sampleTransactionId };
+    log(`\nEmpty database: account ${small.accountId} with ${smallLoad.transactions} transactions (${smallLoad.withdrawals} withdrawals), ${smallLoad.deliveries} deliveries`);
     for (const operation of SCALE_HTTP) await measureScale(gateway, operation, 'before', small);
     await dispatchRound(databaseUrl, gateway, receiver, small, 'before');
 

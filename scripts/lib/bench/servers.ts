@@ -108,6 +108,12 @@ export function startChildServer(options: ChildServerOptions): Promise<ServerPro
 /** A gateway process: both listeners known. */
 export type GatewayProcess = ServerProcess & { adminUrl: string };
 
+/**
+ * The Node flags of `npm start` (package.json): V8's young generation capped at 2 × 16 MB semi-spaces
+ * (Node 24 reserved 128 MB for it here, half the gateway's RSS after the load; docs/decisions.md).
+ */
+export const GATEWAY_NODE_ARGS = ['--max-semi-space-size=16'];
+
 /** Production requires RECIPIENT_ID_SECRET and SECRETS_KEY; one of each per benchmark run. */
 const BENCH_RECIPIENT_ID_SECRET = randomBytes(32).toString('hex');
 const BENCH_SECRETS_KEY = randomBytes(32).toString('hex');
@@ -138,7 +144,7 @@ export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
   const started = startChildServer({
     name: options.name,
     internalListener: true,
-    nodeArgs: [...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? [])],
+    nodeArgs: [...GATEWAY_NODE_ARGS, ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? [])],
     script: fromRoot('src', 'main.ts'),
     logFile: fromRoot('reports', 'logs', `${options.name}.log`),
     env: {
