@@ -4,7 +4,7 @@ import { createTempDatabase, type TempDatabase } from '../../scripts/lib/postgre
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { listAccountEvents } from '../../src/events/event.repository.ts';
-import { listStuckSends } from '../../src/transactions/transaction.repository.ts';
+import { listStuckSends, listWithdrawals } from '../../src/transactions/transaction.repository.ts';
 import { purgeDeliveriesBefore } from '../../src/webhooks/delivery.repository.ts';
 
 /**
@@ -48,6 +48,12 @@ describe.skipIf(!serverUrl)('plans of the job queries (migration 008)', () => {
     const finding = await session.explain('purge', () => session.inRollback((trx) => purgeDeliveriesBefore(trx, new Date())));
     expect(indexesOf(finding.outline)).toContain('webhook_deliveries_finished');
     expect(finding.outline.join('\n')).not.toMatch(/Seq Scan on webhook_deliveries/);
+  });
+
+  it("the back office's newest withdrawals of every account come from the partial index in order, without a sort", async () => {
+    const finding = await session.explain('withdrawals', () => listWithdrawals(session.db, { limit: 50 }));
+    expect(indexesOf(finding.outline)).toContain('transactions_withdrawals_created');
+    expect(finding.outline.join('\n')).not.toMatch(/Sort|Seq Scan/);
   });
 
   it("an account's newest events come from the index in order, without a sort", async () => {
