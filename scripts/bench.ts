@@ -23,12 +23,22 @@
  *    reports/bench-latest.json; server logs go to reports/logs/. Stops every process and drops the
  *    database, also on failure or Ctrl-C.
  *
+ * Withdrawals are measured three ways: one account with no earlier withdrawal, one with 50,000 earlier
+ * withdrawals today (preloaded through SQL, totals checked), and 64 funded accounts taking turns.
+ * POST /v1/pix also runs against the write floor (Express + one prepared INSERT … RETURNING).
+ *
+ * `npm run bench -- --scale`: cost as the data grows (scripts/lib/bench/scale.ts): every operation on a
+ * small account, then one other account loaded with 1,000,000 transactions and 100,000 webhook deliveries
+ * (bulk SQL, scripts/lib/bench/preload.ts), EXPLAIN (ANALYZE, BUFFERS) of the hot queries through the
+ * repositories (scripts/lib/bench/plans.ts), and every operation again on both accounts.
+ *
  * `npm run bench -- --profile`: the gateway only, one process per operation (and one for webhooks) run
  * under `node --cpu-prof`; prints the hottest functions of each with file:line (reports/profiles/…) and
  * writes reports/bench-profile-latest.json.
  *
  * Options: --duration=S (10) --warmup=S (2) --connections=N (64) --max-requests=N (300000 per case)
- * --webhook-events=N (2000) --webhook-accounts=N (8) --profile. Exit code 1 when the run is invalid
+ * --webhook-events=N (2000) --webhook-accounts=N (8) --profile; --scale with --scale-transactions=N (1000000)
+ * --scale-deliveries=N (100000) --scale-events=N (2000) --explain-verbose (duration 5 s, warm-up 1 s there). Exit code 1 when the run is invalid
  * (a gateway answer other than 2xx, a connection error, a webhook that never arrived, a logged error).
  */
 import { randomBytes } from 'node:crypto';
@@ -101,7 +111,7 @@ const { values: flags } = parseArgs({
     scale: { type: 'boolean', default: false },
     'scale-transactions': { type: 'string', default: '1000000' },
     'scale-deliveries': { type: 'string', default: '100000' },
-    'scale-events': { type: 'string', default: '1000' },
+    'scale-events': { type: 'string', default: '2000' },
     'explain-verbose': { type: 'boolean', default: false },
   },
 });
