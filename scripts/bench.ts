@@ -23,12 +23,22 @@
  *    reports/bench-latest.json; server logs go to reports/logs/. Stops every process and drops the
  *    database, also on failure or Ctrl-C.
  *
+ * Withdrawals are measured three ways: one account with no earlier withdrawal, one with 50,000 earlier
+ * withdrawals today (preloaded through SQL, totals checked), and 64 funded accounts taking turns.
+ * POST /v1/pix also runs against the write floor (Express + one prepared INSERT … RETURNING).
+ *
+ * `npm run bench -- --scale`: cost as the data grows (scripts/lib/bench/scale.ts): every operation on a
+ * small account, then one other account loaded with 1,000,000 transactions and 100,000 webhook deliveries
+ * (bulk SQL, scripts/lib/bench/preload.ts), EXPLAIN (ANALYZE, BUFFERS) of the hot queries through the
+ * repositories (scripts/lib/bench/plans.ts), and every operation again on both accounts.
+ *
  * `npm run bench -- --profile`: the gateway only, one process per operation (and one for webhooks) run
  * under `node --cpu-prof`; prints the hottest functions of each with file:line (reports/profiles/…) and
  * writes reports/bench-profile-latest.json.
  *
  * Options: --duration=S (10) --warmup=S (2) --connections=N (64) --max-requests=N (300000 per case)
- * --webhook-events=N (2000) --webhook-accounts=N (8) --profile. Exit code 1 when the run is invalid
+ * --webhook-events=N (2000) --webhook-accounts=N (8) --profile; --scale with --scale-transactions=N (1000000)
+ * --scale-deliveries=N (100000) --scale-events=N (2000) --explain-verbose (duration 5 s, warm-up 1 s there). Exit code 1 when the run is invalid
  * (a gateway answer other than 2xx, a connection error, a webhook that never arrived, a logged error).
  */
 import { randomBytes } from 'node:crypto';
@@ -37,12 +47,13 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fromRoot, relativeToRoot } from './lib/paths.ts';
+import { withClient } from './lib/postgres.ts';
 import { freePort } from './lib/prism.ts';
 import { WITHDRAWAL_DEBIT_CENTS, requestFor, type CaseContext } from './lib/bench/cases.ts';
 import { installCleanupHandlers, onCleanup, runCleanups } from './lib/bench/cleanup.ts';
-import { runCase, type LoadOptions } from './lib/bench/load.ts';
+import { runCase, type LoadOptions, type RequestSpec } from './lib/bench/load.ts';
 import { createBenchDatabase, postgresSettings } from './lib/bench/postgres.ts';
-import { readMemory, startCpuMeter, type CpuShares, type MemoryReading } from './lib/bench/procfs.ts';
+import { heapFromMetrics, readMemory, startCpuMeter, type CpuShares, type MemoryReading } from './lib/bench/procfs.ts';
 import { renderProfile, summarizeProfile, type ProfileSummary } from './lib/bench/profile.ts';
 import { BackOffice, FUNDING_CHARGE_CENTS, type Merchant } from './lib/bench/provision.ts';
 import {
@@ -59,8 +70,23 @@ import {
   type TargetId,
 } from './lib/bench/report.ts';
 import { startCeiling, startDbFloor, startGateway, startPrismMock, type GatewayProcess, type ServerProcess } from './lib/bench/servers.ts';
+import { explainHotQueries, renderPlans, type PlanFinding } from './lib/bench/plans.ts';
+import { preloadScale, preloadWithdrawalsToday, type ScaleLoad } from './lib/bench/preload.ts';
+import {
+  recordOf,
+  renderScale,
+  scaleProblems,
+  scaleRequest,
+  scaleTargets,
+  SCALE_OPERATIONS,
+  SCALE_PHASES,
+  type ScaleOperationId,
+  type ScalePhase,
+  type ScaleRecord,
+} from './lib/bench/scale.ts';
 import {
   collectFirstAttempts,
+  inPool,
   createCharges,
   delaysOf,
   deliveryRate,
@@ -68,19 +94,25 @@ import {
   prepareWebhookAccounts,
   startReceiver,
   summarizeDelays,
+  type Receiver,
   verifySample,
   type WebhookResult,
 } from './lib/bench/webhooks.ts';
 
 const { values: flags } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '2' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
     connections: { type: 'string', default: '64' },
     'max-requests': { type: 'string', default: '300000' },
     'webhook-events': { type: 'string', default: '2000' },
     'webhook-accounts': { type: 'string', default: '8' },
     profile: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    'scale-transactions': { type: 'string', default: '1000000' },
+    'scale-deliveries': { type: 'string', default: '100000' },
+    'scale-events': { type: 'string', default: '2000' },
+    'explain-verbose': { type: 'boolean', default: false },
   },
 });
 
@@ -90,15 +122,22 @@ function positive(name: string, raw: string | undefined, max: number): number {
   return value;
 }
 
+const scaleMode = flags.scale;
 const load: LoadOptions = {
-  durationS: positive('duration', flags.duration, 60),
-  warmupS: positive('warmup', flags.warmup, 30),
+  // --scale measures 8 operations three times: shorter cases keep it within about 10 minutes.
+  durationS: positive('duration', flags.duration ?? (scaleMode ? '5' : '10'), 60),
+  warmupS: positive('warmup', flags.warmup ?? (scaleMode ? '1' : '2'), 30),
   connections: Math.round(positive('connections', flags.connections, 1024)),
   maxRequests: Math.round(positive('max-requests', flags['max-requests'], 2_000_000)),
 };
 const webhookEvents = Math.round(positive('webhook-events', flags['webhook-events'], 20_000));
 const webhookAccounts = Math.round(positive('webhook-accounts', flags['webhook-accounts'], 64));
 const profileMode = flags.profile;
+const scaleSizes = {
+  transactions: Math.round(positive('scale-transactions', flags['scale-transactions'], 10_000_000)),
+  deliveries: Math.round(positive('scale-deliveries', flags['scale-deliveries'], 1_000_000)),
+};
+const scaleEvents = Math.round(positive('scale-events', flags['scale-events'], 20_000));
 
 const REPORTS = fromRoot('reports');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
@@ -118,9 +157,26 @@ function log(line: string): void {
 }
 
 async function measure(server: ServerProcess, target: TargetId, operation: OperationId, context: CaseContext): Promise<void> {
-  const spec = requestFor(operation, { ...context, target });
+  const record = { operation, target, ...(await measureSpec(server, requestFor(operation, { ...context, target }))) };
+  cases.push(record);
+  logCase(`${TARGETS[target].padEnd(30)} ${OPERATIONS[operation].padEnd(26)}`, record);
+}
+
+function logCase(label: string, record: Omit<CaseRecord, 'operation' | 'target'>): void {
+  const { result, cpu } = record;
+  const bad = result.non2xx + result.errors > 0 ? `  !! ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : '';
+  log(
+    `  ${label} ${String(result.rps).padStart(6)} req/s  ` +
+      `p50 ${result.latencyMs.p50.toFixed(1)} ms  p99 ${result.latencyMs.p99.toFixed(1)} ms  ` +
+      `CPU/req server ${record.serverCpuUsPerRequest} µs postgres ${record.postgresCpuUsPerRequest} µs  ` +
+      `(CPU % server ${cpu.serverPct} [${cpu.serverKernelPct} % kernel] postgres ${cpu.postgresPct} load ${cpu.loadGeneratorPct} other ${cpu.otherPct})${bad}`,
+  );
+}
+
+/** One autocannon case against one server, with the CPU of the server and of Postgres meanwhile. */
+async function measureSpec(server: ServerProcess, spec: RequestSpec, options: LoadOptions = load): Promise<Omit<CaseRecord, 'operation' | 'target'>> {
   let cpu: CpuShares | undefined;
-  const result = await runCase(server.baseUrl, spec, load, () => {
+  const result = await runCase(server.baseUrl, spec, options, () => {
     const meter = startCpuMeter(server.pid, databaseName);
     return () => {
       cpu = meter();
@@ -128,27 +184,26 @@ async function measure(server: ServerProcess, target: TargetId, operation: Opera
   });
   if (!cpu) throw new Error('the CPU meter did not run');
   const perRequest = (seconds: number) => Math.round((seconds * 1e6) / Math.max(1, result.requests));
-  const record: CaseRecord = {
-    operation,
-    target,
+  return {
     result,
     cpu,
     serverCpuUsPerRequest: perRequest(cpu.serverSeconds),
     postgresCpuUsPerRequest: perRequest(cpu.postgresSeconds),
   };
-  cases.push(record);
-  const bad = result.non2xx + result.errors > 0 ? `  !! ${result.non2xx} non-2xx ${JSON.stringify(result.statusCodes)}, ${result.errors} errors` : '';
-  log(
-    `  ${TARGETS[target].padEnd(30)} ${OPERATIONS[operation].padEnd(26)} ${String(result.rps).padStart(6)} req/s  ` +
-      `p50 ${result.latencyMs.p50.toFixed(1)} ms  p99 ${result.latencyMs.p99.toFixed(1)} ms  ` +
-      `CPU/req server ${record.serverCpuUsPerRequest} µs postgres ${record.postgresCpuUsPerRequest} µs  ` +
-      `(CPU % server ${cpu.serverPct} [${cpu.serverKernelPct} % kernel] postgres ${cpu.postgresPct} load ${cpu.loadGeneratorPct} other ${cpu.otherPct})${bad}`,
-  );
 }
 
 /** Stops a server after noting its memory, its logged errors and where its log is. */
 async function finish(server: ServerProcess, label: string): Promise<void> {
-  memory[label] = readMemory(server.pid);
+  const reading = readMemory(server.pid);
+  if (reading && server.adminUrl) {
+    try {
+      const response = await fetch(`${server.adminUrl}/metrics`, { signal: AbortSignal.timeout(5_000) });
+      Object.assign(reading, heapFromMetrics(await response.text()));
+    } catch {
+      // The breakdown is a bonus: the RSS alone is still reported.
+    }
+  }
+  memory[label] = reading;
   errorLines[label] = server.errorLines();
   if (server.logFile) logs[label] = relativeToRoot(server.logFile);
   await server.stop();
@@ -157,20 +212,56 @@ async function finish(server: ServerProcess, label: string): Promise<void> {
 interface Accounts {
   reader: Merchant;
   withdrawer: Merchant;
+  /** Funded, with LOADED_WITHDRAWALS earlier withdrawals today (preloaded through SQL). */
+  loadedWithdrawer?: Merchant;
+  /** SPREAD_ACCOUNTS funded accounts the spread withdrawal case takes in turn. */
+  spreadWithdrawers?: Merchant[];
   transactionId: string;
 }
 
-/** The measured accounts: one creating charges and reading, one funded for every withdrawal the run can make. */
-async function provision(gateway: GatewayProcess): Promise<Accounts> {
+/** Earlier withdrawals today on the account of the constant-cost case. */
+const LOADED_WITHDRAWALS = 50_000;
+/** Accounts the spread withdrawal case sends to (the contract allows one withdrawal per second per account). */
+const SPREAD_ACCOUNTS = 64;
+
+/** What one case can take from a withdrawal account: at most maxRequests withdrawals plus a tenth for the warm-up. */
+const withdrawalFunding = () => Math.ceil(load.maxRequests * 1.1 + load.connections) * WITHDRAWAL_DEBIT_CENTS;
+
+/**
+ * The measured accounts: one creating charges and reading, one funded for every withdrawal the run can make;
+ * with `withdrawalAccounts`, also the account with 50,000 earlier withdrawals today and the 64 spread accounts.
+ */
+async function provision(gateway: GatewayProcess, databaseUrl: string, withdrawalAccounts: boolean): Promise<Accounts> {
   const backOffice = new BackOffice(gateway, adminToken);
   const reader = await backOffice.createMerchant('charges');
   const transactionId = await backOffice.createCharge(reader, 1000, `bench-${runTag}-sample`);
   const withdrawer = await backOffice.createMerchant('withdrawals');
-  // The run sends at most maxRequests withdrawals plus a tenth for the warm-up: fund all of them.
-  const needed = Math.ceil(load.maxRequests * 1.1 + load.connections) * WITHDRAWAL_DEBIT_CENTS;
+  const needed = withdrawalFunding();
   const funded = await backOffice.fund(withdrawer, needed, `bench-${runTag}`);
   log(`  accounts ready: charges ${reader.accountId}, withdrawals ${withdrawer.accountId} funded with ${funded} cents (${Math.ceil(needed / FUNDING_CHARGE_CENTS)} paid charges)`);
-  return { reader, withdrawer, transactionId };
+  if (!withdrawalAccounts) return { reader, withdrawer, transactionId };
+
+  const loadedWithdrawer = await backOffice.createMerchant('withdrawals-loaded');
+  await backOffice.fund(loadedWithdrawer, needed, `bench-${runTag}-loaded`);
+  const preloaded = await preloadWithdrawalsToday(databaseUrl, loadedWithdrawer.accountId, LOADED_WITHDRAWALS);
+  log(
+    `  ${LOADED_WITHDRAWALS} earlier withdrawals today on ${loadedWithdrawer.accountId} in ${preloaded.seconds} s: ` +
+      `withdrawal_totals day ${preloaded.dayTotalCents} cents = sum of its counted withdrawals ${preloaded.dayRowsCents} (month ${preloaded.monthTotalCents} = ${preloaded.monthRowsCents})`,
+  );
+  // Each spread account takes about 1/64 of one case's withdrawals; one funding charge covers far more.
+  const perAccount = Math.ceil(needed / SPREAD_ACCOUNTS) * 4;
+  const spreadWithdrawers: Merchant[] = [];
+  await inPool(
+    Array.from({ length: SPREAD_ACCOUNTS }, (_, i) => i),
+    8,
+    async (i) => {
+      const merchant = await backOffice.createMerchant(`withdrawals-spread-${i}`);
+      await backOffice.fund(merchant, perAccount, `bench-${runTag}-spread-${i}`);
+      spreadWithdrawers[i] = merchant;
+    },
+  );
+  log(`  ${SPREAD_ACCOUNTS} withdrawal accounts funded for the spread case (at least ${perAccount} cents each)`);
+  return { reader, withdrawer, loadedWithdrawer, spreadWithdrawers, transactionId };
 }
 
 function contextOf(accounts: Accounts): CaseContext {
@@ -178,12 +269,14 @@ function contextOf(accounts: Accounts): CaseContext {
     target: 'gateway',
     readKey: accounts.reader.apiKey,
     withdrawKey: accounts.withdrawer.apiKey,
+    ...(accounts.loadedWithdrawer ? { loadedWithdrawKey: accounts.loadedWithdrawer.apiKey } : {}),
+    ...(accounts.spreadWithdrawers ? { spreadWithdrawKeys: accounts.spreadWithdrawers.map((merchant) => merchant.apiKey) } : {}),
     transactionId: accounts.transactionId,
     runTag,
   };
 }
 
-const GATEWAY_ORDER: OperationId[] = ['getBalance', 'getTransaction', 'createCharge', 'createWithdrawal'];
+const GATEWAY_ORDER: OperationId[] = ['getBalance', 'getTransaction', 'createCharge', 'createWithdrawal', 'createWithdrawalLoaded', 'createWithdrawalSpread'];
 
 const WEBHOOK_ENV = { NODE_ENV: 'development', VALIDATE_RESPONSES: 'false' };
 
@@ -278,8 +371,10 @@ async function webhookPhase(databaseUrl: string, cpuProfDir?: string): Promise<W
 const PLAN: Record<OperationId, TargetId[]> = {
   getBalance: ['gateway', 'prism', 'floor', 'ceiling'],
   getTransaction: ['gateway', 'validated', 'prism', 'floor', 'ceiling'],
-  createCharge: ['gateway', 'validated', 'prism', 'ceiling'],
+  createCharge: ['gateway', 'validated', 'prism', 'floor', 'ceiling'],
   createWithdrawal: ['gateway', 'prism', 'ceiling'],
+  createWithdrawalLoaded: ['gateway'],
+  createWithdrawalSpread: ['gateway'],
 };
 
 /**
@@ -300,7 +395,7 @@ async function fullRun(databaseUrl: string): Promise<WebhookResult> {
   try {
     const gateway = await startGateway({ name: 'gateway', databaseUrl, adminToken });
     servers.set('gateway', gateway);
-    const accounts = await provision(gateway);
+    const accounts = await provision(gateway, databaseUrl, true);
     servers.set('validated', await startGateway({ name: 'gateway-validated', databaseUrl, adminToken, env: { VALIDATE_RESPONSES: 'true' } }));
     servers.set('prism', await startPrismMock(await freePort()));
     servers.set('floor', await startDbFloor(databaseUrl, accounts.reader.accountId));
@@ -331,7 +426,7 @@ async function profileRun(databaseUrl: string): Promise<WebhookResult> {
     log(`\nProfiling ${OPERATIONS[operation]} (gateway under node --cpu-prof)`);
     const gateway = await startGateway({ name: `gateway-profile-${operation}`, databaseUrl, adminToken, cpuProfDir: dir });
     try {
-      accounts ??= await provision(gateway);
+      accounts ??= await provision(gateway, databaseUrl, true);
       await measure(gateway, 'gateway', operation, contextOf(accounts));
     } finally {
       await finish(gateway, `gateway-profile-${operation}`);
@@ -355,6 +450,140 @@ async function profileRun(databaseUrl: string): Promise<WebhookResult> {
   return webhooks;
 }
 
+// ---- --scale --------------------------------------------------------------------------------------------
+
+const scaleRecords: ScaleRecord[] = [];
+let planFindings: PlanFinding[] = [];
+let scaleLoad: ScaleLoad | undefined;
+
+interface ScaleAccount extends Merchant {
+  transactionId: string;
+  /** The receiver path of its webhook URL. */
+  path: string;
+}
+
+/** A measured account of the scale run: limits raised, funded, one webhook URL taking `transaction.paid`. */
+async function scaleAccount(backOffice: BackOffice, receiver: Receiver, label: string): Promise<ScaleAccount> {
+  const merchant = await backOffice.createMerchant(label);
+  const url = `${receiver.url}/${label}`;
+  await backOffice.addWebhook(merchant, url, ['transaction.paid']);
+  await backOffice.fund(merchant, withdrawalFunding(), `bench-${runTag}-${label}`);
+  const transactionId = await backOffice.createCharge(merchant, 1000, `bench-${runTag}-${label}-sample`);
+  return { ...merchant, transactionId, path: new URL(url).pathname };
+}
+
+/**
+ * One webhook dispatch measurement: `scaleEvents` charges of the account paid through `producer` (no
+ * delivery worker), then a gateway with its jobs on started on that backlog; deliveries/s from its first
+ * to its last first attempt. The consumer runs every job, so a job that scans slows it down too.
+ */
+async function dispatchRound(databaseUrl: string, producer: GatewayProcess, receiver: Receiver, account: ScaleAccount, phase: ScalePhase): Promise<void> {
+  const backOffice = new BackOffice(producer, adminToken);
+  const ids = await createCharges(backOffice, [account], scaleEvents, `bench-${runTag}-${phase}-dispatch`);
+  await payAll(backOffice, ids, 32);
+  const fromIndex = receiver.arrivals.length;
+  const name = `gateway-dispatch-${phase}`;
+  const consumer = await startGateway({ name, databaseUrl, adminToken, env: WEBHOOK_ENV });
+  let firsts: Awaited<ReturnType<typeof collectFirstAttempts>>;
+  try {
+    firsts = await collectFirstAttempts(receiver, account.path, scaleEvents, 120_000, fromIndex);
+  } finally {
+    await finish(consumer, name);
+  }
+  const rate = deliveryRate(firsts);
+  scaleRecords.push({
+    operation: 'dispatch',
+    phase,
+    rate: rate.perSecond,
+    p50Ms: null,
+    p99Ms: null,
+    serverCpuUs: null,
+    postgresCpuUs: null,
+    non2xx: 0,
+    errors: scaleEvents - firsts.length,
+    requests: firsts.length,
+  });
+  log(`  ${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS.dispatch}: ${firsts.length}/${scaleEvents} delivered at ${rate.perSecond}/s`);
+}
+
+/**
+ * One account's withdrawals queue on its balance row and each takes about 18 round trips: at 64 (or 16)
+ * connections each waits for all those before it, seconds on a busy machine, past a 5 s case and its
+ * warm-up, so the scale run sends them over 4.
+ */
+const SCALE_WITHDRAWAL_CONNECTIONS = 4;
+
+async function measureScale(server: ServerProcess, operation: Exclude<ScaleOperationId, 'dispatch'>, phase: ScalePhase, account: ScaleAccount): Promise<void> {
+  const options = operation === 'createWithdrawal' ? { ...load, connections: Math.min(load.connections, SCALE_WITHDRAWAL_CONNECTIONS) } : load;
+  const spec = scaleRequest(operation, { apiKey: account.apiKey, transactionId: account.transactionId }, `bench-${runTag}-${phase}`);
+  const record = await measureSpec(server, spec, options);
+  scaleRecords.push(recordOf(operation, phase, record));
+  logCase(`${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS[operation].padEnd(44)}`, record);
+}
+
+/** The small account's history: enough for full pages of 100 of both types. */
+const SMALL_HISTORY = { transactions: 2_000, deliveries: 200 };
+
+const SCALE_HTTP: Exclude<ScaleOperationId, 'dispatch'>[] = [
+  'listAll',
+  'listCharges',
+  'listWithdrawals',
+  'getTransaction',
+  'getBalance',
+  'createCharge',
+  'createWithdrawal',
+];
+
+/**
+ * The scale run. The gateway measured runs with NODE_ENV=development (its accounts' webhook URLs are on
+ * 127.0.0.1), response validation off and no jobs (RUN_JOBS=false: the dispatch is measured on its own).
+ */
+async function scaleRun(databaseUrl: string): Promise<void> {
+  const receiver = await startReceiver();
+  const gateway = await startGateway({ name: 'gateway-scale', databaseUrl, adminToken, env: { ...WEBHOOK_ENV, RUN_JOBS: 'false' } });
+  try {
+    const backOffice = new BackOffice(gateway, adminToken);
+    const smallAccount = await scaleAccount(backOffice, receiver, 'scale-small');
+    // The small account gets a short history of the same shape, so its lists also answer 100 rows.
+    const smallEndpoint = await withClient(databaseUrl, (client) =>
+      client.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE account_id = $1', [smallAccount.accountId]),
+    );
+    const smallLoad = await preloadScale(databaseUrl, smallAccount.accountId, smallEndpoint.rows[0]!.id, SMALL_HISTORY, () => {});
+    const small: ScaleAccount = { ...smallAccount, transactionId: smallLoad.sampleTransactionId };
+    log(`\nEmpty database: account ${small.accountId} with ${smallLoad.transactions} transactions (${smallLoad.withdrawals} withdrawals), ${smallLoad.deliveries} deliveries`);
+    for (const operation of SCALE_HTTP) await measureScale(gateway, operation, 'before', small);
+    await dispatchRound(databaseUrl, gateway, receiver, small, 'before');
+
+    const big = await scaleAccount(backOffice, receiver, 'scale-big');
+    const endpoint = await withClient(databaseUrl, (client) =>
+      client.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE account_id = $1', [big.accountId]),
+    );
+    log(`\nLoading ${big.accountId}: ${scaleSizes.transactions} transactions, ${scaleSizes.deliveries} webhook deliveries (bulk SQL)`);
+    scaleLoad = await preloadScale(databaseUrl, big.accountId, endpoint.rows[0]!.id, scaleSizes, log);
+    log(
+      `  loaded in ${scaleLoad.seconds} s: ${scaleLoad.transactions} transactions (${scaleLoad.withdrawals} withdrawals), ` +
+        `${scaleLoad.idempotencyKeys} idempotency keys, ${scaleLoad.deliveries} deliveries, ${scaleLoad.attempts} attempts; ` +
+        `withdrawal_totals agree with the rows (month ${scaleLoad.totals.monthTotalCents} cents)`,
+    );
+    const loaded: ScaleAccount = { ...big, transactionId: scaleLoad.sampleTransactionId };
+
+    log('\nPlans of the hot queries at scale (EXPLAIN ANALYZE, BUFFERS; writes rolled back):');
+    planFindings = await explainHotQueries(databaseUrl, { accountId: loaded.accountId, transactionId: loaded.transactionId });
+    log(renderPlans(planFindings, flags['explain-verbose']));
+
+    log('\nLoaded database: the empty account and the loaded one, back to back');
+    for (const operation of SCALE_HTTP) {
+      await measureScale(gateway, operation, 'empty', small);
+      await measureScale(gateway, operation, 'scale', loaded);
+    }
+    await dispatchRound(databaseUrl, gateway, receiver, small, 'empty');
+    await dispatchRound(databaseUrl, gateway, receiver, loaded, 'scale');
+  } finally {
+    await finish(gateway, 'gateway-scale');
+    await receiver.close();
+  }
+}
+
 async function main(): Promise<number> {
   installCleanupHandlers();
   const started = new Date();
@@ -368,16 +597,17 @@ async function main(): Promise<number> {
   databaseName = database.name;
   onCleanup(`database ${database.name}`, () => database.drop());
   log(
-    `PixGate benchmark (${profileMode ? 'profile mode' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
+    `PixGate benchmark (${scaleMode ? 'scale mode' : profileMode ? 'profile mode' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
       `${load.durationS} s per case (at most ${load.maxRequests} requests), Node ${process.version}, database ${database.name}`,
   );
-  const webhooks = profileMode ? await profileRun(database.url) : await fullRun(database.url);
+  const webhooks = scaleMode ? undefined : profileMode ? await profileRun(database.url) : await fullRun(database.url);
+  if (scaleMode) await scaleRun(database.url);
 
   const ratios = computeRatios(cases);
   const finished = new Date();
-  const report: Report & { mode: string; profiles?: Record<string, ProfileSummary> } = {
+  const report: Report & { mode: string; profiles?: Record<string, ProfileSummary>; scale?: unknown } = {
     version: 1,
-    mode: profileMode ? 'profile' : 'full',
+    mode: scaleMode ? 'scale' : profileMode ? 'profile' : 'full',
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     totalSeconds: Math.round((finished.getTime() - started.getTime()) / 1000),
@@ -395,19 +625,21 @@ async function main(): Promise<number> {
     ratios,
     memory,
     webhooks,
-    targets: profileMode ? [] : computeTargets(cases, ratios, webhooks),
-    problems: findProblems(cases, webhooks, errorLines),
+    targets: scaleMode ? scaleTargets(scaleRecords, planFindings) : profileMode ? [] : computeTargets(cases, ratios, webhooks),
+    problems: [...findProblems(cases, webhooks, errorLines), ...scaleProblems(scaleRecords)],
     warnings: findWarnings(cases),
     valid: false,
     logs,
     ...(profileMode ? { profiles } : {}),
+    ...(scaleMode ? { scale: { sizes: scaleSizes, events: scaleEvents, load: scaleLoad, records: scaleRecords, plans: planFindings } } : {}),
   };
   report.valid = report.problems.length === 0;
 
-  const name = profileMode ? 'bench-profile' : 'bench';
+  const name = scaleMode ? 'bench-scale' : profileMode ? 'bench-profile' : 'bench';
   const file = join(REPORTS, `${name}-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(REPORTS, `${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (scaleMode) log(`\n${renderScale(scaleRecords)}`);
   log(`\n${renderReport(report)}`);
   log(`\nFull report: ${relativeToRoot(file)} (also ${name}-latest.json); ${report.totalSeconds} s in all.`);
   return report.valid ? 0 : 1;

@@ -7,6 +7,7 @@ import * as reconcileSchedule from './migrations/004_reconcile_schedule.ts';
 import * as dashboard from './migrations/005_dashboard.ts';
 import * as hardening from './migrations/006_hardening.ts';
 import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
+import * as scanFreeJobs from './migrations/008_scan_free_jobs.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '005_dashboard': dashboard,
   '006_hardening': hardening,
   '007_withdrawal_totals': withdrawalTotals,
+  '008_scan_free_jobs': scanFreeJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

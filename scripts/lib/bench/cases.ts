@@ -14,8 +14,12 @@ export interface CaseContext {
   target: TargetId;
   /** API key of the account whose charges and reads are measured. */
   readKey: string;
-  /** API key of the funded account whose withdrawals are measured. */
+  /** API key of the funded account whose withdrawals are measured (0 earlier withdrawals). */
   withdrawKey: string;
+  /** API key of the funded account with 50,000 earlier withdrawals today. */
+  loadedWithdrawKey?: string;
+  /** API keys of the funded accounts the spread withdrawal case takes in turn. */
+  spreadWithdrawKeys?: string[];
   /** An existing transaction of the read account. */
   transactionId: string;
   /** Distinguishes the externalRefs of this run from every other (the database outlives one server). */
@@ -42,12 +46,20 @@ export function requestFor(operation: OperationId, context: CaseContext): Reques
         body: () => JSON.stringify(chargeBody(100 + (sequence % 9900), ref('pix'))),
       };
     case 'createWithdrawal':
+    case 'createWithdrawalLoaded':
+    case 'createWithdrawalSpread': {
+      const key = operation === 'createWithdrawalLoaded' ? context.loadedWithdrawKey : context.withdrawKey;
+      if (key === undefined) throw new Error(`${operation}: no funded account`);
+      const spread = operation === 'createWithdrawalSpread' && !prism ? (context.spreadWithdrawKeys ?? []) : [];
+      if (operation === 'createWithdrawalSpread' && !prism && spread.length === 0) throw new Error(`${operation}: no funded accounts`);
       return {
         method: 'POST',
         path: '/v1/withdraw',
-        headers: { ...auth(context.withdrawKey), ...post },
-        body: () => JSON.stringify(withdrawalBody(WITHDRAWAL_CENTS, ref('saque'))),
+        headers: { ...auth(key), ...post },
+        body: () => JSON.stringify(withdrawalBody(WITHDRAWAL_CENTS, ref(operation))),
+        ...(spread.length ? { rotateHeaders: spread.map((apiKey) => auth(apiKey)) } : {}),
       };
+    }
   }
 }
 

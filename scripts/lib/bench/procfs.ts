@@ -14,6 +14,30 @@ export interface MemoryReading {
   rssMb: number;
   /** Peak resident set size of the process' life, MB. */
   peakRssMb: number;
+  /** Of the RSS: anonymous memory (heaps: V8's and malloc's) and mapped files (node's binary, libraries), MB. */
+  anonMb?: number;
+  fileMb?: number;
+  /** What the gateway's /metrics says of V8 (process.memoryUsage()): heap reserved and used, external (Buffers), MB. */
+  heapTotalMb?: number;
+  heapUsedMb?: number;
+  externalMb?: number;
+  /** V8's young generation (the semi-spaces), reserved, MB. */
+  newSpaceMb?: number;
+}
+
+/** Heap figures from a Prometheus exposition of prom-client's default metrics (prefix `pixgate_`). */
+export function heapFromMetrics(exposition: string): Pick<MemoryReading, 'heapTotalMb' | 'heapUsedMb' | 'externalMb' | 'newSpaceMb'> {
+  const metric = (pattern: string) => {
+    const match = new RegExp(`^pixgate_${pattern} ([0-9.e+]+)$`, 'm').exec(exposition);
+    return match?.[1] ? round1(Number(match[1]) / 2 ** 20) : undefined;
+  };
+  const figures = {
+    heapTotalMb: metric('nodejs_heap_size_total_bytes'),
+    heapUsedMb: metric('nodejs_heap_size_used_bytes'),
+    externalMb: metric('nodejs_external_memory_bytes'),
+    newSpaceMb: metric('nodejs_heap_space_size_total_bytes\\{space="new"\\}'),
+  };
+  return Object.fromEntries(Object.entries(figures).filter(([, value]) => value !== undefined));
 }
 
 function statusField(status: string, field: string): number {
@@ -24,7 +48,12 @@ function statusField(status: string, field: string): number {
 export function readMemory(pid: number): MemoryReading | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return { rssMb: round1(statusField(status, 'VmRSS')), peakRssMb: round1(statusField(status, 'VmHWM')) };
+    return {
+      rssMb: round1(statusField(status, 'VmRSS')),
+      peakRssMb: round1(statusField(status, 'VmHWM')),
+      anonMb: round1(statusField(status, 'RssAnon')),
+      fileMb: round1(statusField(status, 'RssFile')),
+    };
   } catch {
     return undefined;
   }

@@ -11,7 +11,9 @@ export const OPERATIONS = {
   createCharge: 'POST /v1/pix',
   getTransaction: 'GET /v1/transactions/{id}',
   getBalance: 'GET /v1/balance',
-  createWithdrawal: 'POST /v1/withdraw',
+  createWithdrawal: 'POST /v1/withdraw (1 account)',
+  createWithdrawalLoaded: 'POST /v1/withdraw (1 account, 50k today)',
+  createWithdrawalSpread: 'POST /v1/withdraw (64 accounts)',
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 
@@ -19,7 +21,8 @@ export const TARGETS = {
   gateway: 'PixGate',
   validated: 'PixGate + response validation',
   prism: 'Prism mock',
-  floor: 'Express + 1 pg query',
+  /** Reads: Express + one prepared SELECT; POST /v1/pix: the write floor (one prepared INSERT … RETURNING). */
+  floor: 'Express + 1 pg statement',
   ceiling: 'bare Express',
 } as const;
 export type TargetId = keyof typeof TARGETS;
@@ -39,7 +42,7 @@ export interface TargetVerdict {
   measured: number;
   threshold: number;
   unit: string;
-  comparison: '>=' | '<';
+  comparison: '>=' | '<' | '<=';
   pass: boolean;
 }
 
@@ -75,7 +78,7 @@ function find(cases: CaseRecord[], operation: OperationId, target: TargetId): Ca
   return cases.find((entry) => entry.operation === operation && entry.target === target);
 }
 
-function ratio(a: number | undefined, b: number | undefined): number | null {
+export function ratio(a: number | undefined, b: number | undefined): number | null {
   if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return null;
   return Math.round((a / b) * 100) / 100;
 }
@@ -95,23 +98,42 @@ export function computeRatios(cases: CaseRecord[]): Report['ratios'] {
   return ratios;
 }
 
-function verdict(name: string, measured: number | null | undefined, comparison: '>=' | '<', threshold: number, unit: string): TargetVerdict {
+export function verdict(name: string, measured: number | null | undefined, comparison: TargetVerdict['comparison'], threshold: number, unit: string): TargetVerdict {
   const value = measured ?? NaN;
-  const pass = Number.isFinite(value) && (comparison === '>=' ? value >= threshold : value < threshold);
+  const pass = Number.isFinite(value) && (comparison === '>=' ? value >= threshold : comparison === '<=' ? value <= threshold : value < threshold);
   return { name, measured: value, threshold, unit, comparison, pass };
 }
 
-/** The targets of the brief; reported, never asserted. */
+/** Withdrawals at constant cost: 50,000 earlier withdrawals the same day change neither req/s nor Postgres CPU. */
+export const FLAT_WITHDRAWAL = { minRpsRatio: 0.85, maxPostgresCpuRatio: 1.15 } as const;
+
+/** The targets of issue 14; reported, never asserted. */
 export function computeTargets(cases: CaseRecord[], ratios: Report['ratios'], webhooks: WebhookResult | undefined): TargetVerdict[] {
   const targets: TargetVerdict[] = [];
   const pix = ratios['createCharge'];
   targets.push(verdict('POST /v1/pix: PixGate / Prism', pix?.['gatewayOverPrism'], '>=', 2, '×'));
-  targets.push(verdict('POST /v1/pix: PixGate / bare Express', pix?.['gatewayOverCeiling'], '>=', 0.25, '×'));
+  targets.push(verdict('POST /v1/pix: PixGate / write floor', pix?.['gatewayOverFloor'], '>=', 0.6, '×'));
   targets.push(verdict('POST /v1/pix: p99 latency at 64 connections', find(cases, 'createCharge', 'gateway')?.result.latencyMs.p99, '<', 50, 'ms'));
   for (const operation of ['getTransaction', 'getBalance'] as const) {
+    targets.push(verdict(`${OPERATIONS[operation]}: PixGate / Express + 1 query`, ratios[operation]?.['gatewayOverFloor'], '>=', 0.9, '×'));
     targets.push(verdict(`${OPERATIONS[operation]}: PixGate / Prism`, ratios[operation]?.['gatewayOverPrism'], '>=', 4, '×'));
-    targets.push(verdict(`${OPERATIONS[operation]}: PixGate / bare Express`, ratios[operation]?.['gatewayOverCeiling'], '>=', 0.5, '×'));
   }
+  const pixRps = find(cases, 'createCharge', 'gateway')?.result.rps;
+  const one = find(cases, 'createWithdrawal', 'gateway');
+  const loaded = find(cases, 'createWithdrawalLoaded', 'gateway');
+  const spread = find(cases, 'createWithdrawalSpread', 'gateway');
+  targets.push(verdict('POST /v1/withdraw (64 accounts) / POST /v1/pix', ratio(spread?.result.rps, pixRps), '>=', 0.5, '×'));
+  targets.push(verdict('POST /v1/withdraw (1 account): p99 latency', one?.result.latencyMs.p99, '<', 100, 'ms'));
+  targets.push(verdict('POST /v1/withdraw: req/s with 50k earlier / with 0', ratio(loaded?.result.rps, one?.result.rps), '>=', FLAT_WITHDRAWAL.minRpsRatio, '×'));
+  targets.push(
+    verdict(
+      'POST /v1/withdraw: Postgres CPU/req with 50k earlier / with 0',
+      ratio(loaded?.postgresCpuUsPerRequest, one?.postgresCpuUsPerRequest),
+      '<=',
+      FLAT_WITHDRAWAL.maxPostgresCpuRatio,
+      '×',
+    ),
+  );
   if (webhooks) {
     // Capacity is the drain rate (a backlog, nothing else running); without it, the live rate.
     const capacity = webhooks.drain?.deliveriesPerSecond ?? webhooks.live.deliveriesPerSecond;
@@ -138,6 +160,7 @@ export function findProblems(cases: CaseRecord[], webhooks: WebhookResult | unde
       problems.push(`${where}: non-2xx answers ${codes}${hint}`);
     }
     if (result.errors > 0) problems.push(`${where}: ${result.errors} connection errors (${result.timeouts} timeouts)`);
+    if (result.requests === 0) problems.push(`${where}: no answer within the measured run (every request took longer than --duration)`);
     if (result.warmup.non2xx > 0 || result.warmup.errors > 0) {
       problems.push(`${where}: warm-up had ${result.warmup.non2xx} non-2xx answers and ${result.warmup.errors} errors`);
     }
@@ -174,11 +197,25 @@ function num(value: number | null | undefined, digits = 0): string {
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+/** The withdrawal rows compared with the one-account row (constant cost) and with POST /v1/pix (spread). */
+function withdrawalRatios(cases: CaseRecord[], operation: OperationId): string[] {
+  const one = find(cases, 'createWithdrawal', 'gateway');
+  const self = find(cases, operation, 'gateway');
+  if (!one || !self) return [];
+  if (operation === 'createWithdrawalLoaded') {
+    return [`${num(ratio(self.result.rps, one.result.rps), 2)}× req/s and ${num(ratio(self.postgresCpuUsPerRequest, one.postgresCpuUsPerRequest), 2)}× pg CPU of 0 earlier`];
+  }
+  if (operation === 'createWithdrawalSpread') {
+    return [`${num(ratio(self.result.rps, find(cases, 'createCharge', 'gateway')?.result.rps), 2)}× POST /v1/pix, ${num(ratio(self.result.rps, one.result.rps), 2)}× 1 account`];
+  }
+  return [];
+}
+
 /** The human-readable report. */
 export function renderReport(report: Report): string {
   const lines: string[] = [];
   const header =
-    `${pad('Operation', 26)}${pad('Server', 30)}${pad('req/s', 7, true)}${pad('p50 ms', 8, true)}${pad('p99 ms', 8, true)}` +
+    `${pad('Operation', 42)}${pad('Server', 30)}${pad('req/s', 7, true)}${pad('p50 ms', 8, true)}${pad('p99 ms', 8, true)}` +
     `${pad('non-2xx', 8, true)}${pad('errors', 7, true)}${pad('µs CPU/req srv+pg', 19, true)}${pad('CPU % srv/pg/load/other', 25, true)}   ratios`;
   lines.push(header, '-'.repeat(header.length + 24));
   for (const operation of Object.keys(OPERATIONS) as OperationId[]) {
@@ -192,7 +229,12 @@ export function renderReport(report: Report): string {
         value === null || value === undefined ? [] : [`${num(value, 2)}× ${what}`];
       const ratios = (
         target === 'gateway'
-          ? [...shown(r['gatewayOverPrism'], 'Prism'), ...shown(r['gatewayOverCeiling'], 'ceiling'), ...shown(r['gatewayOverFloor'], 'floor')]
+          ? [
+              ...shown(r['gatewayOverPrism'], 'Prism'),
+              ...shown(r['gatewayOverCeiling'], 'ceiling'),
+              ...shown(r['gatewayOverFloor'], 'floor'),
+              ...withdrawalRatios(report.cases, operation),
+            ]
           : target === 'validated'
             ? shown(r['validatedOverGateway'], 'without validation')
             : target === 'floor'
@@ -201,7 +243,7 @@ export function renderReport(report: Report): string {
       ).join(', ');
       const non2xx = result.non2xx > 0 ? `${num(result.non2xx)} !!` : '0';
       lines.push(
-        `${pad(first ? OPERATIONS[operation] : '', 26)}${pad(TARGETS[target], 30)}${pad(num(result.rps), 7, true)}` +
+        `${pad(first ? OPERATIONS[operation] : '', 42)}${pad(TARGETS[target], 30)}${pad(num(result.rps), 7, true)}` +
           `${pad(num(result.latencyMs.p50, 1), 8, true)}${pad(num(result.latencyMs.p99, 1), 8, true)}` +
           `${pad(non2xx, 8, true)}${pad(num(result.errors), 7, true)}` +
           `${pad(`${num(entry.serverCpuUsPerRequest)}+${num(entry.postgresCpuUsPerRequest)}`, 19, true)}` +
@@ -215,6 +257,14 @@ export function renderReport(report: Report): string {
     .map(([server, reading]) => `${server} ${reading ? `${num(reading.rssMb, 1)} MB (peak ${num(reading.peakRssMb, 1)} MB)` : '—'}`)
     .join('; ');
   lines.push(`Memory (RSS after the load): ${memory}`);
+  for (const [server, reading] of Object.entries(report.memory)) {
+    if (reading?.heapTotalMb === undefined) continue;
+    lines.push(
+      `  ${server}: RSS ${num(reading.rssMb, 1)} MB = anonymous ${num(reading.anonMb, 1)} + files ${num(reading.fileMb, 1)}; ` +
+        `V8 heap ${num(reading.heapTotalMb, 1)} MB reserved (${num(reading.heapUsedMb, 1)} used, young generation ${num(reading.newSpaceMb, 1)}), ` +
+        `external ${num(reading.externalMb, 1)} MB`,
+    );
+  }
   const w = report.webhooks;
   if (w) {
     lines.push(
@@ -234,7 +284,7 @@ export function renderReport(report: Report): string {
   for (const target of report.targets) {
     const measured = target.unit === '×' ? `${num(target.measured, 2)}×` : `${num(target.measured)} ${target.unit}`;
     const threshold = target.unit === '×' ? `${target.threshold}×` : `${num(target.threshold)} ${target.unit}`;
-    lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${pad(target.name, 52)} ${pad(measured, 12, true)}  (target ${target.comparison} ${threshold})`);
+    lines.push(`  ${target.pass ? 'PASS' : 'MISS'}  ${pad(target.name, 64)} ${pad(measured, 12, true)}  (target ${target.comparison} ${threshold})`);
   }
   lines.push('');
   if (report.warnings.length > 0) {

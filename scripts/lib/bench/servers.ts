@@ -108,8 +108,20 @@ export function startChildServer(options: ChildServerOptions): Promise<ServerPro
 /** A gateway process: both listeners known. */
 export type GatewayProcess = ServerProcess & { adminUrl: string };
 
-/** Production requires RECIPIENT_ID_SECRET; one per benchmark run. */
+/**
+ * The Node flags of `npm start` (package.json): V8's young generation capped at 2 × 16 MB semi-spaces
+ * (Node 24 reserved 128 MB for it here, half the gateway's RSS after the load; docs/decisions.md).
+ */
+export const GATEWAY_NODE_ARGS = ['--max-semi-space-size=16'];
+
+/** Production requires RECIPIENT_ID_SECRET and SECRETS_KEY; one of each per benchmark run. */
 const BENCH_RECIPIENT_ID_SECRET = randomBytes(32).toString('hex');
+const BENCH_SECRETS_KEY = randomBytes(32).toString('hex');
+/**
+ * Production requires an SMTP server; the benchmark sends no e-mail (no dashboard sign-ups), so a port
+ * nothing listens on is enough.
+ */
+const BENCH_SMTP_URL = 'smtp://127.0.0.1:9';
 
 export interface GatewayOptions {
   name: string;
@@ -132,7 +144,7 @@ export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
   const started = startChildServer({
     name: options.name,
     internalListener: true,
-    nodeArgs: [...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? [])],
+    nodeArgs: [...GATEWAY_NODE_ARGS, ...(options.cpuProfDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfDir] : []), ...(options.nodeArgs ?? [])],
     script: fromRoot('src', 'main.ts'),
     logFile: fromRoot('reports', 'logs', `${options.name}.log`),
     env: {
@@ -142,7 +154,12 @@ export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
       ADMIN_PORT: '0',
       ADMIN_HOST: '127.0.0.1',
       ADMIN_TOKEN: options.adminToken,
+      // The operator token acts with every role (production's default is `support` alone): the benchmark
+      // provisions accounts, raises limits and pays charges through the sandbox.
+      ADMIN_TOKEN_ROLES: 'support,compliance,finance,admin',
       RECIPIENT_ID_SECRET: BENCH_RECIPIENT_ID_SECRET,
+      SECRETS_KEY: BENCH_SECRETS_KEY,
+      SMTP_URL: BENCH_SMTP_URL,
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       NODE_ENV: 'production',

@@ -118,12 +118,12 @@ export async function payAll(backOffice: BackOffice, ids: string[], concurrency:
 
 /**
  * Waits until `expected` distinct events arrived at paths starting with `pathPrefix` (or the timeout),
- * then returns the first attempt of each.
+ * then returns the first attempt of each; arrivals before index `fromIndex` are left out.
  */
-export async function collectFirstAttempts(receiver: Receiver, pathPrefix: string, expected: number, timeoutMs: number): Promise<Arrival[]> {
+export async function collectFirstAttempts(receiver: Receiver, pathPrefix: string, expected: number, timeoutMs: number, fromIndex = 0): Promise<Arrival[]> {
   const deadline = Date.now() + timeoutMs;
   const firstSeen = new Map<string, Arrival>();
-  let scanned = 0;
+  let scanned = fromIndex;
   const scan = () => {
     for (; scanned < receiver.arrivals.length; scanned++) {
       const arrival = receiver.arrivals[scanned]!;
