@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, LedgerEntryKind } from '../db/schema.ts';
+import { compiledOnce } from '../db/compiledOnce.ts';
 
 /**
  * Owner of `balances` and `ledger_entries`, and the only module that moves money. Every change of a
@@ -173,12 +174,12 @@ export interface BalanceView {
   withdrawableCents: number;
 }
 
+const selectBalance = compiledOnce((db, accountId: string) =>
+  db.selectFrom('balances').select(['available_cents', 'held_cents', 'reserved_cents']).where('account_id', '=', accountId),
+);
+
 export async function readBalance(db: Kysely<Database>, accountId: string): Promise<BalanceView> {
-  const row = await db
-    .selectFrom('balances')
-    .select(['available_cents', 'held_cents', 'reserved_cents'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  const [row] = await selectBalance(db, accountId);
   const available = row?.available_cents ?? 0;
   const held = row?.held_cents ?? 0;
   const reserved = row?.reserved_cents ?? 0;

@@ -4,6 +4,7 @@
  * statement, which is why both tables have one owner.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { compiledOnce } from '../db/compiledOnce.ts';
 import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -21,14 +22,19 @@ export function insertTransaction(db: Db, row: NewTransaction): Promise<Transact
 }
 
 /** Scoped by account: another merchant's id is simply not found; so is a row in an internal state. */
-export function findTransaction(db: Db, accountId: string, id: string): Promise<TransactionRow | undefined> {
-  return db
+const selectVisibleTransaction = compiledOnce((db, accountId: string, id: string) =>
+  db
     .selectFrom('transactions')
     .selectAll()
     .where('account_id', '=', accountId)
     .where('id', '=', id)
-    .where('status', 'not in', HIDDEN_STATUSES)
-    .executeTakeFirst();
+    // Literals, so the query's only parameters are its arguments (compiled once).
+    .where('status', 'not in', HIDDEN_STATUSES.map((status) => sql.lit(status))),
+);
+
+export async function findTransaction(db: Db, accountId: string, id: string): Promise<TransactionRow | undefined> {
+  const [row] = await selectVisibleTransaction(db, accountId, id);
+  return row;
 }
 
 export function findTransactionById(db: Db, id: string): Promise<TransactionRow | undefined> {
