@@ -57,7 +57,12 @@ async function fieldError(page: Page, label: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  [gateway, receiver, browser] = await Promise.all([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
+  // Settled one by one, so what did start is stopped by afterAll even when another part failed (no Chromium).
+  const [started, listening, launched] = await Promise.allSettled([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
+  if (started.status === 'fulfilled') gateway = started.value;
+  if (listening.status === 'fulfilled') receiver = listening.value;
+  if (launched.status === 'fulfilled') browser = launched.value;
+  for (const result of [started, listening, launched]) if (result.status === 'rejected') throw result.reason;
   merchantContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
   consoleContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
   merchant = await merchantContext.newPage();
