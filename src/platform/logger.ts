@@ -20,6 +20,8 @@ export interface Logger {
 }
 
 const CENSOR = '[REDACTED]';
+/** Characters of log lines waiting for stdout, at most (see createLogger). */
+const LOG_BUFFER_MAX = 32 * 1024 * 1024;
 
 /** Paths redacted wherever they appear in a line's object (one level of nesting below the root too). */
 const REDACTED_PATHS = [
@@ -73,8 +75,10 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     // Asynchronous: lines written while a write is in flight go out together in one system call (a
     // synchronous write per access line was the largest single cost of a read under load). pino flushes
-    // what is pending synchronously when the process exits, so a crash or SIGTERM loses no line.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    // what is pending synchronously when the process exits, so a crash or SIGTERM loses no line. A reader
+    // of stdout that stalls no longer blocks requests; past LOG_BUFFER_MAX of pending lines new ones are
+    // dropped rather than held (memory stays bounded; money and audit records are in the database).
+    options.destination ?? pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_MAX }),
   );
   return wrap(base);
 }
