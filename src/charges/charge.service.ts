@@ -13,6 +13,7 @@ import {
   insertCharge,
   insertChargeClaimingKey,
 } from '../transactions/transaction.repository.ts';
+import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { AmountAboveMaximum, AmountAbovePermitted, AmountBelowMinimum, AmountBelowPermitted, ChargeRateLimited, ProviderUnavailable } from './charge.errors.ts';
 import { normalizeCustomer } from './charge.validation.ts';
 
@@ -100,17 +101,7 @@ export function chargeMismatches(
 }
 
 function idempotentAnswer(deps: Deps, auth: AccountContext, existing: TransactionRow, mismatched: MismatchedChargeField[]): CreateChargeOutcome {
-  if (mismatched.length > 0) {
-    // A merchant reusing an order id for another charge: answered with the original (the contract), and
-    // told so in the body; logged and counted so the service team sees it too. Values are not logged.
-    deps.metrics.idempotencyMismatches.inc({ operation: 'createCharge' });
-    deps.logger.warn('externalRef reused with a different request: answered with the original charge', {
-      operation: 'createCharge',
-      accountId: auth.accountId,
-      transactionId: existing.id,
-      mismatchedFields: mismatched,
-    });
-  }
+  reportIdempotencyMismatch(deps, 'createCharge', { accountId: auth.accountId, transactionId: existing.id, noun: 'charge' }, mismatched);
   return {
     kind: 'replayed',
     body: {

@@ -20,6 +20,7 @@ import {
   insertTransaction,
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
+import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { announceInFlight, finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
 import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
@@ -82,17 +83,7 @@ export function withdrawalMismatches(existing: TransactionRow, body: CreateWithd
 
 function idempotentAnswer(deps: Deps, auth: AccountContext, row: TransactionRow, body: CreateWithdrawalRequest): CreateWithdrawalOutcome {
   const mismatched = withdrawalMismatches(row, body);
-  if (mismatched.length > 0) {
-    // A merchant reusing an order id for another payout: answered with the original (the contract), told
-    // so in the body, and logged and counted for the service team. Values (keys, documents) are not logged.
-    deps.metrics.idempotencyMismatches.inc({ operation: 'createWithdrawal' });
-    deps.logger.warn('externalRef reused with a different request: answered with the original withdrawal', {
-      operation: 'createWithdrawal',
-      accountId: auth.accountId,
-      transactionId: row.id,
-      mismatchedFields: mismatched,
-    });
-  }
+  reportIdempotencyMismatch(deps, 'createWithdrawal', { accountId: auth.accountId, transactionId: row.id, noun: 'withdrawal' }, mismatched);
   // answerExisting announces an original still in flight before answering, so it is never `initiating` here.
   const status = row.status;
   if (status === 'initiating' || status === 'aborted' || status === 'pending' || status === 'expired') {
