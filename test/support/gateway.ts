@@ -303,3 +303,18 @@ export async function ledgerIsConsistent(gateway: Gateway): Promise<string[]> {
   const { checkLedger } = await import('../../src/ledger/ledger.check.ts');
   return (await checkLedger(gateway.deps.db)).map((violation) => violation.problem);
 }
+
+/** A merchant's JSON POST as sent on the wire (raw body, for bodies the typed client would refuse), with its answer. */
+export async function postAsMerchant(
+  gateway: Gateway,
+  merchant: MerchantFixture,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${merchant.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

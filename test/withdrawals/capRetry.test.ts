@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableOf, createMerchant, fund, relaxLimits, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { availableOf, createMerchant, fund, postAsMerchant, relaxLimits, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 
 /**
  * Issue 12, point 3: a withdrawal refused by a daily or monthly cap is recorded (201 failed, with its
@@ -20,14 +20,7 @@ afterAll(async () => {
   await gateway.close();
 });
 
-async function post(body: Record<string, unknown>) {
-  const response = await fetch(`${gateway.baseUrl}/v1/withdraw`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${merchant.apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const post = (body: Record<string, unknown>) => postAsMerchant(gateway, merchant, '/v1/withdraw', body);
 
 describe('a cap refusal does not burn its externalRef', () => {
   it('refused over the daily cap; after the cap is raised the same externalRef creates the withdrawal', async () => {

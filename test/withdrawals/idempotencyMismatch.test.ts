@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availableOf, createMerchant, fund, relaxLimits, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
+import { availableOf, createMerchant, fund, postAsMerchant, relaxLimits, startGateway, type Gateway, type MerchantFixture } from '../support/gateway.ts';
 import { companyRecipient, registerActive } from '../recipients/support.ts';
 
 /**
@@ -23,14 +23,7 @@ afterAll(async () => {
   await gateway.close();
 });
 
-async function post(body: Record<string, unknown>) {
-  const response = await fetch(`${gateway.baseUrl}/v1/withdraw`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${merchant.apiKey}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const post = (body: Record<string, unknown>) => postAsMerchant(gateway, merchant, '/v1/withdraw', body);
 
 describe('POST /v1/withdraw retry that is not the same request', () => {
   it('another amount and key with one externalRef: the original, nothing debited, mismatchedFields named', async () => {
