@@ -22,11 +22,16 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   const { deps, database } = await buildRuntime(config, logger);
   const jobs = startJobs(deps);
+  // The jobs' timers do not hold the process (unref'd, so a server can exit while they wait), and nothing
+  // else here listens: without this, the worker would exit quietly, with code 0, the moment its database
+  // connections are all gone (a restart, a failover). It runs until it is told to stop.
+  const alive = setInterval(() => undefined, 60_000);
   console.log(`PixGate worker running (pid ${process.pid})`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    clearInterval(alive);
     setTimeout(() => {
       logger.warn('shutdown deadline reached: abandoning jobs in flight', { shutdownTimeoutMs: config.shutdownTimeoutMs });
       process.exit(1);

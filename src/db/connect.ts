@@ -5,6 +5,7 @@ import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { PoolStats } from '../platform/metrics.ts';
 import type { Database } from './schema.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 const INT8_OID = 20;
 
@@ -41,11 +42,32 @@ class PreparingClient extends pg.Client {
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
       const name = statementNameFor(text);
-      if (name !== undefined) return super.query({ name, text, values });
+      const sent: Promise<unknown> = name !== undefined ? super.query({ name, text, values }) : super.query(text, values);
+      return sent.catch((error: unknown) => {
+        this.discardIfEnded(error);
+        throw error;
+      });
     }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
     return (super.query as (...rest: any[]) => any)(...args);
   }
+
+  /**
+   * A statement that failed because the session ended (the server's FATAL message, `57P01` and the like)
+   * fails before the socket's close is read, so the client would go back to the pool looking healthy for a
+   * moment and be handed to the next request. Marked unqueryable here, pg-pool discards it on release. (The
+   * field is pg's own flag, the one pg-pool reads on release; pg sets it itself once the socket closes.)
+   */
+  private discardIfEnded(error: unknown): void {
+    const severity = (error as { severity?: unknown } | null)?.severity;
+    if (severity === 'FATAL' || severity === 'PANIC' || isDatabaseUnavailable(error)) {
+      (this as unknown as { _queryable: boolean })._queryable = false;
+      this.onLost?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  /** Reports this connection's loss (set by the pool's `connect` handler; reports once). */
+  onLost: ((error: Error) => void) | undefined;
 }
 
 export interface DatabaseHandle {
@@ -64,29 +86,66 @@ export interface ConnectOptions {
   /** An already-open PGlite instance (tests clone one per case to skip initdb). */
   pglite?: PGlite;
   poolSize?: number;
-  /** An idle connection the server ended (logged by the caller's logger; the pool reconnects). */
-  onIdleError?: (error: Error) => void;
+  /** How long opening a Postgres connection may take before the query waiting for it fails (default 5 s). */
+  connectTimeoutMs?: number;
+  /**
+   * A connection the server ended or the network broke, idle in the pool or in use by a request, reported
+   * once per connection (logged by the caller's logger). The pool has discarded it; nothing else to do.
+   */
+  onConnectionLost?: (error: Error, state: 'idle' | 'in use') => void;
 }
 
-const defaultIdleError = (error: Error) =>
-  console.error(JSON.stringify({ level: 'error', msg: 'idle database connection lost', error: error.message }));
+const defaultConnectionLost = (error: Error, state: 'idle' | 'in use') =>
+  console.error(JSON.stringify({ level: 'warn', msg: 'database connection lost', state, error: error.message }));
+
+/**
+ * The Postgres pool, made to survive the database's side of a connection ending (an administrator's
+ * pg_terminate_backend, a connection limit, a restart, a failover). pg reports a broken connection as an
+ * `error` event on its client, and pg-pool listens for it only while the client is idle: a client checked
+ * out by a request (between two statements of a transaction, or under a running query) had no listener,
+ * and Node ends the process on an unhandled `error` event. Every client gets a listener for its whole life
+ * here; the failed query rejects as usual, and pg-pool throws the client away when it is released (it is
+ * no longer queryable), so the next query gets a fresh connection.
+ */
+function createPool(options: ConnectOptions & { databaseUrl: string }): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    Client: PreparingClient,
+    // A server that stops answering (a host gone, a failover) fails the wait for a connection instead of
+    // holding the request forever; keep-alive notices a dead peer on a connection that is not talking.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const report = options.onConnectionLost ?? defaultConnectionLost;
+  const inUse = new WeakSet<pg.PoolClient>();
+  const reported = new WeakSet<pg.PoolClient>();
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_error, client) => inUse.delete(client));
+  pool.on('connect', (client) => {
+    // One ended session can surface up to three times (the failed statement, the server's message, the
+    // socket's end): reported once.
+    const lost = (error: Error) => {
+      if (reported.has(client)) return;
+      reported.add(client);
+      report(error, inUse.has(client) ? 'in use' : 'idle');
+    };
+    client.on('error', lost);
+    if (client instanceof PreparingClient) client.onLost = lost;
+  });
+  // pg-pool re-emits an idle client's error on the pool (after discarding the client): already reported above.
+  pool.on('error', () => undefined);
+  return pool;
+}
 
 export async function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      Client: PreparingClient,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    });
-    // An idle connection the server ends (Postgres restarting, an administrator) must not crash the process:
-    // the pool drops it and opens a new one on the next query.
-    pool.on('error', (error) => {
-      (options.onIdleError ?? defaultIdleError)(error);
-    });
+    const pool = createPool({ ...options, databaseUrl: options.databaseUrl });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const max = options.poolSize ?? 10;
     return {

@@ -35,8 +35,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   const migrator = migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
+  // Failing before any migration ran (the database unreachable, the lock not taken): the error itself.
+  if (error && !failed) throw error;
   if (error || failed) {
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { operatorMessages } from '../messages/operator.ts';
 import { messages } from '../messages/merchant.ts';
 import { DomainError } from '../platform/domainError.ts';
@@ -106,8 +107,16 @@ export function toApiError(error: unknown, req: Request, audience: Audience = 'm
 export function errorMiddleware(logger: Logger, audience: Audience = 'merchant'): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     const apiError = toApiError(error, req, audience);
-    // A 502 named by a domain error is an expected answer (the PSP failed); anything else at 5xx is a bug.
-    if (apiError.status >= 500 && !(error instanceof ApiError) && !(error instanceof DomainError && apiError.status !== 500)) {
+    // A 502 named by a domain error is an expected answer (the PSP failed); the database out of reach is an
+    // outage, logged as one (the pool has already discarded the broken connection); anything else at 5xx is a bug.
+    if (apiError.status === 500 && isDatabaseUnavailable(error)) {
+      logger.warn('database unavailable: request answered 500', {
+        method: req.method,
+        path: req.path,
+        code: asHttpLike(error).code,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    } else if (apiError.status >= 500 && !(error instanceof ApiError) && !(error instanceof DomainError && apiError.status !== 500)) {
       // Never log request headers or bodies: they carry API keys and personal data.
       logger.error('unhandled error', {
         method: req.method,

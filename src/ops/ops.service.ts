@@ -15,12 +15,35 @@ export type Readiness =
   | { ready: true }
   | { ready: false; reason: 'draining' | 'database unreachable' | 'migrations pending'; pending?: string[] };
 
-/** Ready: not draining, the database answers, and every migration this code knows has been applied. */
+/**
+ * A readiness probe answers within this time: a database that does not answer sooner (a host gone, a
+ * failover under way) is unreachable for the probe, which asks again at its next period.
+ */
+export const READINESS_TIMEOUT_MS = 2_000;
+
+class ReadinessTimeout extends Error {
+  constructor() {
+    super(`the database did not answer within ${READINESS_TIMEOUT_MS} ms`);
+  }
+}
+
+function withinReadinessTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ReadinessTimeout()), READINESS_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Ready: not draining, the database answers, and every migration this code knows has been applied. Asked
+ * afresh on every probe, so it turns 503 while the database is unreachable and 200 once it is back.
+ */
 export async function readiness(deps: Pick<Deps, 'db' | 'logger'>, lifecycle: Lifecycle | undefined): Promise<Readiness> {
   if (lifecycle?.draining) return { ready: false, reason: 'draining' };
   let pending: string[];
   try {
-    pending = await pendingMigrations(deps.db);
+    pending = await withinReadinessTimeout(pendingMigrations(deps.db));
   } catch (error) {
     deps.logger.warn('readiness: database unreachable', { error: error instanceof Error ? error.message : String(error) });
     return { ready: false, reason: 'database unreachable' };

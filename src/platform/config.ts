@@ -16,6 +16,10 @@ export interface Config {
   dataDir: string;
   /** Connections in the Postgres pool of one process. */
   databasePoolSize: number;
+  /** How long opening one Postgres connection may take before the query waiting for it fails. */
+  databaseConnectTimeoutMs: number;
+  /** At start-up, how long to keep trying to reach the database (and migrate) before giving up with a clear message. */
+  databaseStartTimeoutMs: number;
   /** The merchant listener. */
   port: number;
   host: string;
@@ -186,6 +190,8 @@ function specs() {
     DATABASE_URL: postgresUrl({ default: undefined, desc: 'a postgres:// connection string', example: 'postgres://user@db:5432/pixgate' }),
     PIXGATE_DATA_DIR: text({ default: '.data/pglite', desc: 'a directory path', example: '.data/pglite' }),
     DATABASE_POOL_SIZE: integer(1, 1000)({ default: 20, desc: 'an integer number of connections 1..1000', example: '20' }),
+    DATABASE_CONNECT_TIMEOUT_MS: integer(100, 120_000)({ default: 5000, desc: 'an integer number of milliseconds 100..120000', example: '5000' }),
+    DATABASE_START_TIMEOUT_MS: integer(0, 600_000)({ default: 30_000, desc: 'an integer number of milliseconds 0..600000', example: '30000' }),
     VALIDATE_RESPONSES: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
     TRUST_PROXY: trustProxy({ default: false, desc: 'false, true, a number of hops, or a list of addresses/CIDR ranges', example: '1' }),
     ADMIN_TOKEN: text({ default: undefined, desc: 'the back-office operator token', example: 'adm_…' }),
@@ -258,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: clean.DATABASE_URL,
     dataDir: resolve(clean.PIXGATE_DATA_DIR),
     databasePoolSize: clean.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: clean.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStartTimeoutMs: clean.DATABASE_START_TIMEOUT_MS,
     port: clean.PORT,
     host: clean.HOST,
     adminPort: clean.ADMIN_PORT,

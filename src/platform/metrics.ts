@@ -66,6 +66,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly databaseConnectionsLost = new Counter({
+    name: 'pixgate_db_connections_lost_total',
+    help: 'Database connections the server ended or the network broke, discarded by the pool, by state (idle, in use).',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+
   readonly failedUnknownOverdueChecks = new Counter({
     name: 'pixgate_withdrawals_failed_unknown_overdue_checks_total',
     help: 'Reconciliation checks of a failed_unknown withdrawal older than 24 h (each also logs an error).',

@@ -3,6 +3,7 @@ import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { describeDatabase, whileDatabaseStarts } from '../db/startup.ts';
 import type { Deps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
@@ -16,13 +17,39 @@ export async function buildRuntime(
   config: Config,
   logger: Logger = createLogger({ level: config.logLevel }),
 ): Promise<{ deps: Deps; database: DatabaseHandle }> {
+  const metrics = new Metrics();
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
-    onIdleError: (error) => logger.error('idle database connection lost; the pool reconnects', { error: error.message }),
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    onConnectionLost: (error, state) => {
+      metrics.databaseConnectionsLost.inc({ state });
+      logger.warn('database connection lost; discarded, the next query opens a new one', {
+        state,
+        code: (error as { code?: unknown }).code,
+        error: error.message,
+      });
+    },
   });
-  await migrateToLatest(database.db);
+  const target = describeDatabase(config.databaseUrl);
+  const startup = {
+    target,
+    timeoutMs: config.databaseStartTimeoutMs,
+    onRetry: (error: unknown, attempt: number, pauseMs: number) =>
+      logger.warn('database not reachable at start-up; trying again', {
+        database: target,
+        attempt,
+        pauseMs,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  };
+  try {
+    await whileDatabaseStarts(() => migrateToLatest(database.db), startup);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
   const provider = new SimulatedProvider(database.db, systemClock, { settleAfterMs: config.simSettleAfterMs });
   const mailer = createMailer({
     db: database.db,
@@ -32,7 +59,6 @@ export async function buildRuntime(
     from: config.mailFrom,
     outboxUrl: `${(config.dashboardUrl ?? `http://${config.host}:${config.port}/dashboard/`).replace(/\/?$/, '/')}#/caixa-de-saida`,
   });
-  const metrics = new Metrics();
   metrics.observePool(() => database.poolStats());
   const deps: Deps = {
     db: database.db,
@@ -47,6 +73,6 @@ export async function buildRuntime(
     mailer,
     secretsKey: secretsKey(config),
   };
-  await sealPlainWebhookSecrets(deps);
+  await whileDatabaseStarts(() => sealPlainWebhookSecrets(deps), startup);
   return { deps, database };
 }

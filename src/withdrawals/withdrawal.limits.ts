@@ -37,8 +37,17 @@ export async function takeWithdrawalSlots(deps: Deps, account: AccountRow, nowMs
   return taken;
 }
 
+/**
+ * Returns slots taken for a withdrawal that did not happen. Best effort: when the database fails under it
+ * (the request is failing for that reason already), the slots stay spent until their window ends, which
+ * errs on the side of the limit, and the request's own error is the one answered.
+ */
 export async function giveBack(deps: Deps, accountId: string, slots: Slot[]): Promise<void> {
-  for (const slot of slots) await release(deps.db, accountId, slot);
+  try {
+    for (const slot of slots) await release(deps.db, accountId, slot);
+  } catch (error) {
+    deps.logger.warn('withdrawal rate-limit slots not given back', { accountId, error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 export type CapRefusal = { code: 'DAILY_LIMIT_EXCEEDED' | 'MONTHLY_LIMIT_EXCEEDED'; reason: string } | undefined;

@@ -21,7 +21,8 @@ import {
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
-import { announceInFlight, finishSend, sendToProvider } from './withdrawal.dispatch.ts';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
+import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
 import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
 import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
@@ -238,7 +239,7 @@ export async function createWithdrawal(
   }
 
   const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
-  const finished = await finishSend(deps, phase1.row.id, outcome);
+  const finished = await recordSendOutcome(deps, phase1.row, outcome);
   if (finished.status === 'aborted') {
     await giveBack(deps, account.id, slots);
     throw new WithdrawalProviderFailure();
@@ -253,6 +254,34 @@ export async function createWithdrawal(
     };
   }
   return { kind: 'created', body: { ...withdrawalBody(finished), status: 'processing' } };
+}
+
+/** How long recording a send outcome keeps trying on fresh connections while the database is out of reach. */
+const OUTCOME_RETRY_MS = 5_000;
+
+/**
+ * Records what the PSP answered. The PSP has (or may have) the order by now, so a connection ended under
+ * this write is not the end of it: it is tried again on a fresh connection for a few seconds (it applies
+ * once: `finishSend` changes only a withdrawal still `sending`, under its row lock). If the database stays
+ * out of reach, the reservation stands and reconciliation finishes the withdrawal from the PSP's own record
+ * once the database is back (after STUCK_SEND_MS); the merchant is told what the contract says for each
+ * case: the PSP took it (or may have): 502 "Saque iniciado mas confirmação interrompida", read it, do not
+ * resend; the PSP refused it: 502 "O valor não foi debitado" (reconciliation releases the reservation).
+ */
+async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome): Promise<TransactionRow> {
+  try {
+    return await retryWhileUnavailable(() => finishSend(deps, row.id, outcome), { timeoutMs: OUTCOME_RETRY_MS, firstPauseMs: 100 });
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    deps.logger.error('withdrawal sent but its outcome not recorded: the database is out of reach; reconciliation finishes it', {
+      transactionId: row.id,
+      accountId: row.account_id,
+      outcome: outcome.kind,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    if (outcome.kind === 'refused') throw new WithdrawalProviderFailure();
+    throw new WithdrawalConfirmationLost(row.id);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
+import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { readiness } from '../../src/ops/ops.service.ts';
+import { READINESS_TIMEOUT_MS, readiness } from '../../src/ops/ops.service.ts';
 import { Lifecycle } from '../../src/platform/lifecycle.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 
@@ -34,4 +35,23 @@ describe('readiness', () => {
     await handle.close();
     expect(await readiness({ db: handle.db, logger }, undefined)).toEqual({ ready: false, reason: 'database unreachable' });
   });
+
+  it('a database that hangs (a host gone, a failover) → not ready within the probe timeout, not never', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    // The connect timeout is longer than the probe's: the probe must not wait for it.
+    const handle = await connectDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/none`, connectTimeoutMs: 60_000 });
+    try {
+      const startedMs = Date.now();
+      expect(await readiness({ db: handle.db, logger }, undefined)).toEqual({ ready: false, reason: 'database unreachable' });
+      expect(Date.now() - startedMs).toBeLessThan(READINESS_TIMEOUT_MS + 3_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await handle.close().catch(() => undefined);
+    }
+  }, 20_000);
 });

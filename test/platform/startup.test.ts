@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +96,30 @@ describe('safe production defaults', () => {
     const started = spawnGateway({ [name]: value });
     expect(await started.exited).toBe(1);
     expect(started.output()).toMatch(new RegExp(`PixGate cannot start: invalid configuration:\\n  - ${name}="${value}" is invalid: expected `));
+  }, 60_000);
+});
+
+describe('a database out of reach at start-up', () => {
+  it('is tried again until DATABASE_START_TIMEOUT_MS, then the start fails naming it, without its password', async () => {
+    // A port nothing listens on: every connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const address = closed.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new Promise((resolve) => closed.close(resolve));
+    const started = spawnGateway({
+      DATABASE_URL: `postgres://pixgate:s3cr3t-passw0rd@127.0.0.1:${port}/pixgate`,
+      DATABASE_START_TIMEOUT_MS: '1500',
+      LOG_LEVEL: 'warn',
+    });
+    expect(await started.exited).toBe(1);
+    const output = started.output();
+    expect(output).toContain('database not reachable at start-up; trying again');
+    expect(output).toMatch(
+      new RegExp(`PixGate failed to start: cannot reach the database at 127\\.0\\.0\\.1:${port}/pixgate \\(\\d+ attempts in 2 s, DATABASE_START_TIMEOUT_MS\\): .*ECONNREFUSED.*Is Postgres running`),
+    );
+    expect(output).not.toContain('s3cr3t-passw0rd');
+    expect(output).not.toMatch(/listening on/);
   }, 60_000);
 });
 

@@ -1,0 +1,64 @@
+/**
+ * Whether an error means the database could not be reached or dropped the connection (as opposed to a
+ * statement it refused): the server ended the session (an administrator, a restart, a failover), the
+ * socket broke, a new connection was refused or timed out, or the server is starting or shutting down.
+ * The pool has already discarded such a connection; the next query opens a fresh one. Callers use this to
+ * retry what is safe to retry, to wait at start-up, and to log an outage as one, not as a bug.
+ */
+
+/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too many connections). */
+const SQLSTATES = /^(08...|57P01|57P02|57P03|53300)$/;
+/** Socket failures, as Node reports them. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** What pg and pg-pool say when a connection ended under a query or never came. */
+const MESSAGES = [
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'timeout exceeded when trying to connect',
+  'Client was closed and is not queryable',
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (SQLSTATES.test(code) || SOCKET_CODES.has(code))) return true;
+  if (typeof message === 'string' && MESSAGES.some((text) => message.startsWith(text))) return true;
+  // An AggregateError (a host with several addresses refused on each) or a wrapped cause.
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
+  return cause !== undefined && cause !== error && isDatabaseUnavailable(cause);
+}
+
+export interface RetryOptions {
+  /** Give up (rethrowing the last error) once this long has passed since the first attempt. */
+  timeoutMs: number;
+  /** Called before each pause (a log line: the process is waiting, not stuck). */
+  onRetry?: (error: unknown, attempt: number, pauseMs: number) => void;
+  firstPauseMs?: number;
+  longestPauseMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * Runs `work` again, with a growing pause, while it fails because the database is unreachable; any other
+ * failure, or the deadline passing, rethrows the error. Only for work that is safe to run twice (one
+ * transaction whose effect is guarded by a state it changes, or one that only reads).
+ */
+export async function retryWhileUnavailable<T>(work: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const deadline = now() + options.timeoutMs;
+  let pauseMs = options.firstPauseMs ?? 250;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const left = deadline - now();
+      if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+      const pause = Math.min(pauseMs, left);
+      options.onRetry?.(error, attempt, pause);
+      await sleep(pause);
+      pauseMs = Math.min(pauseMs * 2, options.longestPauseMs ?? 5_000);
+    }
+  }
+}
