@@ -7,12 +7,13 @@ import {
   callOrLost,
   CUSTOMER,
   HOLDER_CPF,
+  isAnswer,
   NEEDS_POSTGRES,
+  randomInt,
   sleep,
   TEST_DATABASE_URL,
   waitFor,
   type Attempt,
-  type HttpAnswer,
   type Merchant,
   type ServerProcess,
 } from '../support/processes.ts';
@@ -46,8 +47,6 @@ interface Op {
   attempts: Attempt[];
 }
 
-const isAnswer = (attempt: Attempt): attempt is HttpAnswer => 'status' in attempt;
-
 const deployment = useDeployment('pixgate_crash');
 let merchant: Merchant;
 let live: ServerProcess;
@@ -56,10 +55,6 @@ let helpers: ServerProcess[] = [];
 const ops: Op[] = [];
 const loggedErrors: string[] = [];
 const stats = { kills: 0, lostAnswers: 0, strandedAfterLoad: 0, aborted: 0, requests: 0 };
-
-function randomInt(min: number, max: number): number {
-  return min + Math.floor(Math.random() * (max - min + 1));
-}
 
 function newOp(): Op {
   const ref = `crash-${randomBytes(6).toString('hex')}`;

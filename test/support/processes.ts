@@ -36,6 +36,8 @@ export interface ServerProcess {
   output(): string;
   /** The structured error lines it logged (`{"level":"error",...}`). */
   loggedErrors(): string[];
+  /** How the process ended (`code 1`, `signal SIGKILL`), or undefined while it runs. */
+  exitStatus(): string | undefined;
   /** SIGKILL: no graceful shutdown, connections dropped mid-request. Resolves once the process is gone. */
   kill(): Promise<void>;
   /** SIGTERM (graceful), then SIGKILL if it has not stopped within 10 s. */
@@ -59,57 +61,73 @@ export interface ServerOptions {
   env?: Record<string, string>;
 }
 
-/** Spawns `node src/main.ts` and resolves when it listens (its port is read from its first line). */
-export async function startServer(options: ServerOptions): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: options.databaseUrl,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_PORT: '0',
-      ADMIN_HOST: '127.0.0.1',
-      // Errors and warnings only: the access lines of thousands of requests are not what these tests read.
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'false',
-      ADMIN_TOKEN: options.adminToken,
-      SIM_SETTLE_AFTER_MS: 'never',
-      RUN_JOBS: 'true',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+interface Spawned {
+  child: ChildProcess;
+  output(): string;
+  exitStatus(): string | undefined;
+}
+
+/**
+ * Spawns `node <script>` from the repository root, tracked (killed when the file ends), and resolves once
+ * its output satisfies `started`; a process that exits or takes longer than 30 s fails with its output.
+ */
+async function spawnTracked(script: string, env: NodeJS.ProcessEnv, what: string, started: (output: string) => boolean): Promise<Spawned> {
+  const child = spawn(process.execPath, [script], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
   const deadline = Date.now() + START_TIMEOUT_MS;
-  let baseUrl: string | undefined;
-  let adminBaseUrl: string | undefined;
-  while (
-    !(baseUrl = /PixGate listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]) ||
-    !(adminBaseUrl = /Back office listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1])
-  ) {
+  while (!started(output)) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`gateway process did not start:\n${output}`);
+      throw new Error(`${what} did not start:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+  return {
+    child,
+    output: () => output,
+    exitStatus: () =>
+      child.exitCode !== null ? `code ${child.exitCode}` : child.signalCode !== null ? `signal ${child.signalCode}` : undefined,
+  };
+}
+
+const LISTENING = /PixGate listening on (http:\/\/127\.0\.0\.1:\d+)/;
+const BACK_OFFICE_LISTENING = /Back office listening on (http:\/\/127\.0\.0\.1:\d+)/;
+
+/** Spawns `node src/main.ts` and resolves when it listens (its ports are read from its first lines). */
+export async function startServer(options: ServerOptions): Promise<ServerProcess> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: options.databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_PORT: '0',
+    ADMIN_HOST: '127.0.0.1',
+    // Errors and warnings only: the access lines of thousands of requests are not what these tests read.
+    LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false',
+    ADMIN_TOKEN: options.adminToken,
+    SIM_SETTLE_AFTER_MS: 'never',
+    RUN_JOBS: 'true',
+    ...options.env,
+  };
+  const spawned = await spawnTracked('src/main.ts', env, 'gateway process', (output) => LISTENING.test(output) && BACK_OFFICE_LISTENING.test(output));
+  const { child, output } = spawned;
   const kill = async () => {
     const gone = exitOf(child);
     child.kill('SIGKILL');
     await gone;
   };
   return {
-    baseUrl,
-    adminBaseUrl,
+    baseUrl: LISTENING.exec(output())![1]!,
+    adminBaseUrl: BACK_OFFICE_LISTENING.exec(output())![1]!,
     pid: child.pid ?? -1,
-    output: () => output,
-    loggedErrors: () => output.split('\n').filter((line) => line.startsWith('{"level":"error"')),
+    output,
+    loggedErrors: () => output().split('\n').filter((line) => line.startsWith('{"level":"error"')),
+    exitStatus: spawned.exitStatus,
     kill,
     stop: async () => {
       const gone = exitOf(child);
@@ -119,6 +137,19 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
       clearTimeout(timer);
     },
   };
+}
+
+export interface WorkerProcess {
+  pid: number;
+  output(): string;
+  exitStatus(): string | undefined;
+}
+
+/** Spawns `node src/worker.ts` (the background jobs without HTTP) and resolves when it runs. */
+export async function startWorker(options: ServerOptions): Promise<WorkerProcess> {
+  const env = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', SIM_SETTLE_AFTER_MS: 'never', ...options.env };
+  const spawned = await spawnTracked('src/worker.ts', env, 'worker process', (output) => output.includes('PixGate worker running'));
+  return { pid: spawned.child.pid ?? -1, output: spawned.output, exitStatus: spawned.exitStatus };
 }
 
 /** Kills every process this file started that is still running (afterAll safety net). */
@@ -174,6 +205,12 @@ export async function callOk(baseUrl: string, token: string, method: string, pat
 
 /** What a client got for one request: the answer, or the network error when the answer was lost. */
 export type Attempt = HttpAnswer | { lost: string };
+
+/** An attempt that got an answer (as opposed to one whose answer was lost). */
+export const isAnswer = (attempt: Attempt): attempt is HttpAnswer => 'status' in attempt;
+
+/** A random integer from `min` to `max`, both included (load mixes, pauses). */
+export const randomInt = (min: number, max: number): number => min + Math.floor(Math.random() * (max - min + 1));
 
 /** Like `call`, but a lost answer (the process died under it) is a result instead of an error. */
 export function callOrLost(...request: Parameters<typeof call>): Promise<Attempt> {
