@@ -17,6 +17,9 @@ export interface TempDatabase {
 
 export async function withClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 10_000 });
+  // The server ending the session after connecting (a restart, an administrator) fails the work in hand;
+  // without a listener it would also be an unhandled `error` event that ends the calling process.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     return await work(client);

@@ -223,6 +223,10 @@ async function faultLoop(until: number): Promise<void> {
   }
 }
 
+/** Waits until no withdrawal is left in flight to the PSP (reconciliation finished what was stranded). */
+const reconciled = (what: string) =>
+  waitFor(`reconciliation of ${what}`, RECONCILE_WITHIN_MS, async () => ((await sendsInFlight(testDb!.db)).length === 0 ? true : undefined), 500);
+
 const during = (fault: Fault) => (request: Request) => request.endMs >= fault.startMs && request.startMs <= fault.endMs + FAULT_GRACE_MS;
 const insideFault = (request: Request) => faults.some((fault) => during(fault)(request));
 const failed = (request: Request) => !isAnswer(request.result) || request.result.status >= 500;
@@ -272,9 +276,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`database connections ended under load, and 
       // What a client following the contract does next: sends stranded by a failure are reconciled, and a
       // write answered 500 / 502 (or not at all) is sent again with the same externalRef (never a 502 that
       // says the withdrawal started: that one is read, not resent).
-      await waitFor('reconciliation of the sends the faults stranded', RECONCILE_WITHIN_MS, async () =>
-        (await sendsInFlight(testDb!.db)).length === 0 ? true : undefined,
-      500);
+      await reconciled('the sends the faults stranded');
       for (let round = 0; round < 3; round += 1) {
         const unanswered = writes.filter(
           (write) => !write.answers.some(acknowledged) && !write.answers.some((answer) => String(answer.body.error).startsWith('Saque iniciado')),
@@ -283,9 +285,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`database connections ended under load, and 
           await Promise.all(unanswered.slice(i, i + IN_FLIGHT).map((write, j) => sendWrite(write, j % PROCESSES)));
         }
       }
-      await waitFor('reconciliation after the final retries', RECONCILE_WITHIN_MS, async () =>
-        (await sendsInFlight(testDb!.db)).length === 0 ? true : undefined,
-      500);
+      await reconciled('the sends of the final retries');
     }
 
     const underLoad = requests.filter((request) => request.startMs <= loadStartedMs + LOAD_MS);

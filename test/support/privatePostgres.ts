@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { withClient } from '../../scripts/lib/postgres.ts';
 
 /**
  * A Postgres server of the test's own (initdb into a temporary folder, its own loopback port), for the
@@ -58,18 +58,6 @@ async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  // An error after connecting (the server going away under the test) must not be an unhandled event.
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
