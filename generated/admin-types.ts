@@ -146,10 +146,10 @@ export interface paths {
         };
         /**
          * Read an account's balance and check its ledger
-         * @description The balance as the ledger holds it: the available (gross) balance, the sum of active holds, the money
-         *     reserved for withdrawals being sent, and what can be withdrawn (available − held − reserved, never below
-         *     0), plus a consistency check of the stored balance against the ledger entries, the holds and the
-         *     withdrawals in flight (GET /admin/v1/ledger/check runs it for every account). Unlike
+         * @description The balance as the double-entry ledger holds it: the merchant's `available` account (holds not taken
+         *     out), the sum of active holds, its `pending_out` account (withdrawals reserved and not final), and what
+         *     can be withdrawn (available − held, never below 0), plus the full consistency check of this account's
+         *     ledger and transactions (GET /admin/v1/ledger/check runs it for every account). Unlike
          *     the merchant's GET /v1/balance it is read directly, never from a cache.
          *
          *     `ledgerConsistent: false` means money was moved outside the ledger's single write path: `violations` says
@@ -504,7 +504,7 @@ export interface paths {
          * Place a hold on an account's balance
          * @description Holds `amountCents` of the account's balance as a precaution (central-bank MED, dispute, protest, or an
          *     administrative block). The hold never changes `available`; it is subtracted from what can be withdrawn
-         *     until it is released or ends in a chargeback (withdrawable = available − held − reserved, never below 0).
+         *     until it is released or ends in a chargeback (withdrawable = available − held, never below 0).
          *     It may exceed the current balance.
          *
          *     With `transactionId` the hold is about a paid charge of this account (status `paid` or
@@ -744,11 +744,19 @@ export interface paths {
         };
         /**
          * Check the whole ledger's consistency
-         * @description Runs the ledger's consistency check over every account at once (GET /admin/v1/accounts/{accountId}/balance
-         *     runs it for one): each stored balance (available, held, reserved) against its ledger entries, the held
-         *     amount against the active holds, the reserved amount against the withdrawals in flight, no negative
-         *     available balance, and every transaction's ledger effect against its status. Read-only; it reads the
-         *     database directly, never a cache.
+         * @description Runs the double-entry ledger's consistency check over every account at once (GET
+         *     /admin/v1/accounts/{accountId}/balance runs it for one): the balances of all accounts sum to zero and
+         *     nothing is in suspense; each account's balance equals the sum of its entries and its last entry's
+         *     balance-after, its entries chain (each balance-after is the previous one plus the amount); no merchant
+         *     account is negative; the held memo equals the active holds; every transfer has two or more entries that
+         *     sum to zero and a post or void completes a pending transfer of its own transaction; every transaction's
+         *     transfers match its status (a paid charge credited its net and posted its fee; a withdrawal in flight or
+         *     `failed_unknown` holds an open pending transfer; a paid one posted it; a failed one voided it or never
+         *     had one). It reads the database directly, never a cache, in one consistent snapshot.
+         *
+         *     Incremental by default: each account is verified from where the last clean check left it, and the
+         *     transactions whose money or status changed since then, so it stays fast however long the history is.
+         *     `full=true` verifies everything from the first entry, the withdrawal totals the caps read included.
          *
          *     `consistent: false` is an incident: money moved outside the ledger's single write path. Each violation
          *     names its account; investigate before approving withdrawals there. Run it after a test campaign or a
@@ -881,7 +889,7 @@ export interface paths {
          * Refund (part of) a paid charge (simulated PSP)
          * @description Plays the merchant returning money to the payer of a paid charge (a PIX devolução asked by the
          *     merchant). In one database transaction `amountCents` is debited from the account's `available`
-         *     balance (it must be covered by the withdrawable balance, available − held − reserved), the charge's `refundedCents` becomes the total returned so far and its status `refunded` when
+         *     balance (it must be covered by the withdrawable balance, available − held), the charge's `refundedCents` becomes the total returned so far and its status `refunded` when
          *     that total reaches its `amountCents` (else `partially_refunded`), and the event `transaction.refunded`
          *     or `transaction.partially_refunded` is written to the outbox. PixGate's fee is not returned to the
          *     merchant.
@@ -1748,9 +1756,9 @@ export interface components {
          */
         AccountBalance: {
             /**
-             * @description Gross balance in cents: credits of paid charges (`netCents`) minus withdrawals (`totalDeducted`),
-             *     refunds and chargebacks, plus reversals and returns. Active holds and reservations are NOT subtracted
-             *     (as in the merchant's `available`).
+             * @description The merchant's `available` ledger account, in cents: credits of paid charges (`netCents`) minus
+             *     withdrawals (`totalDeducted`, from the moment they are reserved), refunds and chargebacks, plus voided
+             *     withdrawals and returns. Active holds are NOT subtracted (as in the merchant's `available`).
              * @example 1523450
              */
             availableCents: number;
@@ -1760,22 +1768,22 @@ export interface components {
              */
             heldCents: number;
             /**
-             * @description Money reserved for withdrawals being sent to the PSP right now (`amountCents + feeCents` of each), in
-             *     cents. Not debited yet: when the PSP takes the order the reservation becomes the debit; when it
-             *     refuses, the reservation is released. Normally 0 between requests.
+             * @description The merchant's `pending_out` ledger account, in cents: `amountCents + feeCents` of each withdrawal
+             *     reserved and not final (being sent, `processing`, `failed_unknown`). Each is a pending transfer: posted
+             *     when the withdrawal is paid, voided (back to `availableCents`) when it fails.
              * @example 0
              */
             reservedCents: number;
             /**
-             * @description `availableCents - heldCents - reservedCents`, never below 0: what a withdrawal (`amountCents +
-             *     feeCents`) may take. 0 when holds and reservations cover the whole balance.
+             * @description `availableCents - heldCents`, never below 0: what a withdrawal (`amountCents + feeCents`) may take.
+             *     0 when holds cover the whole balance.
              * @example 1497460
              */
             withdrawableCents: number;
             /**
-             * @description Whether the stored balance agrees with the ledger: the available, held and reserved amounts equal the
-             *     sums of the ledger entries' movements, the held amount equals the sum of the active holds, the
-             *     reserved amount equals the withdrawals in flight, and every transaction moved what its status implies.
+             * @description Whether the account's ledger is consistent (the full check of GET /admin/v1/ledger/check, for this
+             *     account): each balance equals the sum of its entries, the held amount the active holds, and every
+             *     transaction's transfers match its status.
              *     `false` is an incident: investigate before moving money on this account.
              * @example true
              */
@@ -2336,7 +2344,7 @@ export interface components {
         /**
          * Hold
          * @description A precautionary hold on an account's balance. Holds never change `available`; while active their amount
-         *     is subtracted from what can be withdrawn (withdrawable = available − held − reserved). A hold ends by
+         *     is subtracted from what can be withdrawn (withdrawable = available − held). A hold ends by
          *     release (the money is withdrawable again) or by chargeback (the money leaves the balance).
          */
         Hold: {
@@ -2705,9 +2713,10 @@ export interface components {
         };
         /**
          * LedgerCheck
-         * @description The ledger's consistency over all accounts: for each, the stored balance (available, held, reserved)
-         *     against the ledger entries, the active holds and the withdrawals in flight, nothing negative, and every
-         *     transaction's ledger effect against its status.
+         * @description The double-entry ledger's consistency: all accounts sum to zero and nothing is in suspense; each
+         *     account's balance equals the sum of its entries and its last entry's balance-after; merchant accounts
+         *     are never negative and the held memo equals the active holds; every transfer sums to zero; every
+         *     transaction's transfers match its status.
          */
         LedgerCheck: {
             /**
@@ -2720,11 +2729,13 @@ export interface components {
              * @example []
              */
             violations: {
-                accountId: components["schemas"]["AccountId"];
+                /** @description The merchant account concerned, or `system` for the ledger as a whole and its system accounts. */
+                accountId: components["schemas"]["AccountId"] | "system";
                 /**
                  * @description What disagrees, in short English naming the figures (for example
-                 *     `available 1523450 != entries 1522450`). For people, not for parsing.
-                 * @example available 1523450 != entries 1522450
+                 *     `acc_9b1d4e7a2c5f80361e4d7a9b:available balance 1523450 != the sum of its entries 1522450`).
+                 *     For people, not for parsing.
+                 * @example acc_9b1d4e7a2c5f80361e4d7a9b:available balance 1523450 != the sum of its entries 1522450
                  */
                 problem: string;
             }[];
@@ -4803,7 +4814,10 @@ export interface operations {
     };
     checkLedger: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` re-verifies the whole history instead of what changed since the last clean check. */
+                full?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

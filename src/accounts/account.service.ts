@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { AccountRow, AccountUpdate, ApiKeyRow, Database, KycStatus } from '../db/schema.ts';
-import { openBalance } from '../ledger/ledger.repository.ts';
+import { openLedgerAccounts } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { generateApiKey } from '../primitives/apiKeys.ts';
 import { validateDocument } from '../primitives/documents.ts';
@@ -63,7 +63,7 @@ export async function openAccount(trx: Transaction<Database>, input: NewAccountI
     created_at: now,
     updated_at: now,
   });
-  await openBalance(trx, account.id, now);
+  await openLedgerAccounts(trx, account.id, now);
   return account;
 }
 

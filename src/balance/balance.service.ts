@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api-types.ts';
 import { checkLedger } from '../ledger/ledger.check.ts';
-import { readBalance } from '../ledger/ledger.repository.ts';
+import { readAvailable, readBalance } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 
 type Balance = components['schemas']['Balance'];
@@ -10,13 +10,12 @@ type Balance = components['schemas']['Balance'];
  * `pending` is always 0; `updatedAt` is the time of the response.
  */
 export async function merchantBalance(deps: Pick<Deps, 'db' | 'clock'>, accountId: string): Promise<Balance> {
-  const balance = await readBalance(deps.db, accountId);
-  return { available: balance.availableCents, pending: 0, currency: 'BRL', updatedAt: deps.clock.now() };
+  return { available: await readAvailable(deps.db, accountId), pending: 0, currency: 'BRL', updatedAt: deps.clock.now() };
 }
 
 /** The back office's view of a balance: every part of it, and whether the ledger agrees with it. */
 export async function balanceReport(deps: Pick<Deps, 'db'>, accountId: string) {
   const balance = await readBalance(deps.db, accountId);
-  const violations = await checkLedger(deps.db, accountId);
+  const violations = await checkLedger(deps.db, { accountId });
   return { balance, violations: violations.map((violation) => violation.problem) };
 }

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { Deps } from '../platform/deps.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
-import { credit, debitWithdrawable } from '../ledger/ledger.repository.ts';
+import { creditCharge, debitCharge } from '../ledger/ledger.repository.ts';
+import { chargeStep, isReturnable } from './charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -38,6 +39,7 @@ export async function payCharge(
     if (row.status !== 'pending') throw new ChargeInWrongStatus('pay', row.status);
     // Past its expiresAt a charge is expired, even before the expiry job has marked it.
     if (row.expires_at && row.expires_at.getTime() <= nowMs) throw new ChargeInWrongStatus('pay', 'expired');
+    chargeStep(row.status, 'paid');
     const endToEndId =
       input.endToEndId ?? generateEndToEndId({ ispb: (input.payer ?? SANDBOX_PAYER).bankAccount.ispb, atMs: nowMs, kind: 'E' });
     const paid = await updateTransaction(trx, row.id, {
@@ -47,7 +49,7 @@ export async function payCharge(
       end_to_end_id: endToEndId,
       payer: JSON.stringify(input.payer ?? { ...SANDBOX_PAYER, bankAccount: { ...SANDBOX_PAYER.bankAccount, account: `${randomInt(100000, 999999)}-${randomInt(0, 9)}` } }),
     });
-    await credit(trx, { accountId: row.account_id, transactionId: row.id, kind: 'charge_credit', at: now }, paid.net_cents);
+    await creditCharge(trx, paid, now);
     await enqueueEvent(trx, 'transaction.paid', paid, now);
     return paid;
   });
@@ -63,6 +65,7 @@ export async function endCharge(
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
+    chargeStep(row.status, status);
     const ended = await updateTransaction(trx, row.id, { status, paid_at: now, updated_at: now });
     await enqueueEvent(trx, status === 'expired' ? 'transaction.expired' : 'transaction.cancelled', ended, now);
     return ended;
@@ -78,16 +81,12 @@ export async function refundCharge(deps: Deps, transactionId: string, amountCent
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'paid' && row.status !== 'partially_refunded') {
-      throw new ChargeInWrongStatus('refund', row.status);
-    }
+    if (!isReturnable(row.status)) throw new ChargeInWrongStatus('refund', row.status);
     const refunded = (row.refunded_cents ?? 0) + amountCents;
     if (refunded > row.amount_cents) throw new RefundExceedsCharge();
-    const movement = { accountId: row.account_id, transactionId: row.id, kind: 'refund_debit' as const, at: now };
-    if (!(await debitWithdrawable(trx, movement, amountCents))) {
-      throw new RefundNotCovered();
-    }
     const status = refunded >= row.amount_cents ? 'refunded' : 'partially_refunded';
+    chargeStep(row.status, status);
+    if (!(await debitCharge(trx, row, amountCents, { reason: 'charge_refunded', at: now }))) throw new RefundNotCovered();
     const updated = await updateTransaction(trx, row.id, { status, refunded_cents: refunded, updated_at: now });
     await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now);
     return updated;
@@ -100,6 +99,7 @@ export async function failCharge(deps: Deps, transactionId: string): Promise<Tra
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
+    chargeStep(row.status, 'failed');
     const failed = await updateTransaction(trx, row.id, { status: 'failed', paid_at: now, updated_at: now });
     await enqueueEvent(trx, 'transaction.failed', failed, now);
     return failed;

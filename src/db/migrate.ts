@@ -8,6 +8,7 @@ import * as dashboard from './migrations/005_dashboard.ts';
 import * as hardening from './migrations/006_hardening.ts';
 import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
 import * as scanFreeJobs from './migrations/008_scan_free_jobs.ts';
+import * as doubleEntry from './migrations/009_double_entry.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '006_hardening': hardening,
   '007_withdrawal_totals': withdrawalTotals,
   '008_scan_free_jobs': scanFreeJobs,
+  '009_double_entry': doubleEntry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -51,4 +53,14 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
   const migrator = migratorFor(db);
   const known = await migrator.getMigrations();
   return known.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
+/**
+ * Runs the migrations up to and including `name` (tests of a migration build the schema before it, fill
+ * it the old way, then migrate to the latest).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above.
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<void> {
+  const { error } = await migratorFor(db).migrateTo(name);
+  if (error) throw error;
 }

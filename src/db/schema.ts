@@ -10,7 +10,15 @@ import type {
   OperatorSessionsTable,
   OperatorsTable,
 } from './tables/dashboard.ts';
-import type { BalancesTable, HoldsTable, LedgerEntriesTable, RateLimitCountersTable } from './tables/ledger.ts';
+import type {
+  HoldsTable,
+  LedgerAccountsTable,
+  LedgerCheckpointsTable,
+  LedgerCheckRunsTable,
+  LedgerEntriesTable,
+  LedgerTransfersTable,
+  RateLimitCountersTable,
+} from './tables/ledger.ts';
 import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable, WithdrawalTotalsTable } from './tables/moneyOut.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
@@ -32,8 +40,11 @@ export interface Database {
   api_keys: ApiKeysTable;
   transactions: TransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
-  balances: BalancesTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;
+  ledger_checkpoints: LedgerCheckpointsTable;
+  ledger_check_runs: LedgerCheckRunsTable;
   holds: HoldsTable;
   rate_limit_counters: RateLimitCountersTable;
   outbox_events: OutboxEventsTable;

@@ -1,7 +1,8 @@
 import type { Deps } from '../platform/deps.ts';
 import type { HoldReason, HoldRow, TransactionRow } from '../db/schema.ts';
 import type { EventName } from '../events/catalog.ts';
-import { changeHeld, debitHeld } from '../ledger/ledger.repository.ts';
+import { changeHeld, debitCharge } from '../ledger/ledger.repository.ts';
+import { chargeStep, isReturnable } from '../charges/charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { newId } from '../primitives/ids.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
@@ -26,7 +27,6 @@ const HOLD_EVENT: Record<HoldReason, EventName> = {
   administrative: 'transaction.blocked',
 };
 
-const CHARGEABLE: ReadonlySet<string> = new Set(['paid', 'partially_refunded']);
 
 function holdPayload(hold: HoldRow) {
   return { hold: { holdId: hold.id, amountCents: hold.amount_cents, reason: hold.reason } };
@@ -48,7 +48,7 @@ export async function placeHold(
     if (input.transactionId !== undefined) {
       charge = await lockTransaction(trx, input.transactionId);
       if (!charge || charge.account_id !== accountId) throw new TransactionNotFound();
-      if (charge.type !== 'pix_in' || !CHARGEABLE.has(charge.status)) {
+      if (charge.type !== 'pix_in' || !isReturnable(charge.status)) {
         throw new HoldNeedsPaidCharge(charge.type, charge.status);
       }
       // A hold on a charge protects at most what the payer paid (the event schema promises it).
@@ -63,7 +63,7 @@ export async function placeHold(
       note: input.note ?? null,
       created_at: now,
     });
-    await changeHeld(trx, { accountId, holdId: hold.id, transactionId: charge?.id ?? null, kind: 'hold_placed', at: now }, hold.amount_cents);
+    await changeHeld(trx, accountId, hold.amount_cents, { reason: 'hold_placed', holdId: hold.id, transactionId: charge?.id ?? null, at: now });
     if (charge) {
       const touched = await updateTransaction(trx, charge.id, { updated_at: now });
       await enqueueEvent(trx, HOLD_EVENT[hold.reason], touched, now, holdPayload(hold));
@@ -84,7 +84,7 @@ export async function releaseHold(deps: Deps, accountId: string, holdId: string)
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const hold = await lockActiveHold(trx, accountId, holdId);
-    await changeHeld(trx, { accountId, holdId, transactionId: hold.transaction_id, kind: 'hold_released', at: now }, -hold.amount_cents);
+    await changeHeld(trx, accountId, -hold.amount_cents, { reason: 'hold_released', holdId, transactionId: hold.transaction_id, at: now });
     return markHoldReleased(trx, holdId, now);
   });
 }
@@ -105,21 +105,21 @@ export async function chargebackHold(
     const hold = await lockActiveHold(trx, accountId, holdId);
     if (!hold.transaction_id) throw new HoldNotOnCharge();
     const charge = await lockTransaction(trx, hold.transaction_id);
-    if (!charge || !CHARGEABLE.has(charge.status)) throw new ChargeNotChargeable();
+    if (!charge || !isReturnable(charge.status)) throw new ChargeNotChargeable();
     const amount = amountCents ?? hold.amount_cents;
     const refunded = (charge.refunded_cents ?? 0) + amount;
     if (amount > hold.amount_cents || refunded > charge.amount_cents) {
       throw new ChargebackExceedsHold();
     }
-    const movement = { accountId, holdId, transactionId: charge.id, at: now };
-    if (!(await debitHeld(trx, { ...movement, kind: 'chargeback_debit' }, amount))) {
-      throw new ChargebackNotCovered();
-    }
-    const rest = hold.amount_cents - amount;
-    if (rest > 0) await changeHeld(trx, { ...movement, kind: 'hold_released' }, -rest);
+    const status = refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded';
+    chargeStep(charge.status, status);
+    // The hold ends (its whole memo released) and the charged-back amount goes back through the PSP: the
+    // held money itself may be taken, so only available must cover it.
+    await changeHeld(trx, accountId, -hold.amount_cents, { reason: 'hold_released', holdId, transactionId: charge.id, at: now });
+    if (!(await debitCharge(trx, charge, amount, { reason: 'chargeback', holdId, at: now }))) throw new ChargebackNotCovered();
     await markHoldReleased(trx, holdId, now);
     const updated = await updateTransaction(trx, charge.id, {
-      status: refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded',
+      status,
       refunded_cents: refunded,
       updated_at: now,
     });

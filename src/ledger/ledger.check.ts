@@ -1,7 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { chargeLedgerPosition } from '../charges/charge.states.ts';
 import { totalsThatDiffer } from '../withdrawals/withdrawalTotals.repository.ts';
-import { balanceTotals, transactionEffects } from './ledger.repository.ts';
+import { stateOf, withdrawalLedgerPosition } from '../withdrawals/withdrawal.states.ts';
+import {
+  advanceCheckpoints,
+  auditAccounts,
+  brokenTransfers,
+  databaseNow,
+  lastCheckStart,
+  ledgerTotal,
+  transactionLedgers,
+  type AccountAudit,
+  type CheckScope,
+  type TransactionLedger,
+} from './ledger.repository.ts';
 
 export interface LedgerViolation {
   accountId: string;
@@ -9,90 +22,124 @@ export interface LedgerViolation {
 }
 
 /**
- * Invariants: every balance equals the sums of its entries (available, held, reserved); held equals the
- * active holds; reserved equals the withdrawals in flight to the provider and is covered by available;
- * nothing is negative; every transaction's ledger effect matches its state (a debit has its
- * transaction, a reversal restores exactly what was taken); and the daily and monthly withdrawal totals the
- * caps read equal the withdrawals they count.
+ * Status changes this long before the previous check began are looked at again by the next incremental
+ * one: a database transaction that stamped its change before that check began but committed after it was
+ * not visible to it.
  */
-export async function checkLedger(db: Kysely<Database>, accountId?: string): Promise<LedgerViolation[]> {
-  const violations: LedgerViolation[] = [];
-  for (const row of await balanceTotals(db, accountId)) {
-    const id = row.account_id;
-    const check = (ok: boolean, problem: string) => ok || violations.push({ accountId: id, problem });
-    check(Number(row.entries_available) === Number(row.available_cents), `available ${row.available_cents} != entries ${row.entries_available}`);
-    check(Number(row.entries_held) === Number(row.held_cents), `held ${row.held_cents} != entries ${row.entries_held}`);
-    check(Number(row.entries_reserved) === Number(row.reserved_cents), `reserved ${row.reserved_cents} != entries ${row.entries_reserved}`);
-    check(Number(row.active_holds) === Number(row.held_cents), `held ${row.held_cents} != active holds ${row.active_holds}`);
-    check(Number(row.in_flight) === Number(row.reserved_cents), `reserved ${row.reserved_cents} != withdrawals in flight ${row.in_flight}`);
-    check(Number(row.available_cents) >= 0, `negative available ${row.available_cents}`);
-    // A reservation becomes a debit of available when the PSP answers: it must always be covered.
-    check(Number(row.reserved_cents) <= Number(row.available_cents), `reserved ${row.reserved_cents} > available ${row.available_cents}`);
-  }
-  for (const tx of await transactionEffects(db, accountId)) {
-    const expected = expectedEffect(tx.type, tx.status, tx.provider_state, Number(tx.net_cents), Number(tx.refunded_cents ?? 0));
-    if (expected === undefined) continue;
-    if (Number(tx.effect) !== expected.available || Number(tx.reserved) !== expected.reserved) {
-      violations.push({
-        accountId: tx.account_id,
-        problem: `transaction ${tx.id} (${tx.type}/${tx.status}) moved ${tx.effect} and reserves ${tx.reserved}, expected ${expected.available} and ${expected.reserved}`,
-      });
-    }
-  }
-  for (const total of await totalsThatDiffer(db, accountId)) {
-    violations.push({
-      accountId: total.account_id,
-      problem: `withdrawal total of the ${total.period} ${total.period_start} is ${total.stored ?? 0}, the withdrawals it counts sum ${total.computed ?? 0}`,
+const STATUS_CHANGE_OVERLAP_MS = 5 * 60_000;
+
+/**
+ * The invariants of the double-entry ledger:
+ * - the balances of all accounts sum to zero, and nothing is in suspense;
+ * - each account's balance equals the sum of its entries and its last entry's balance-after; its entries
+ *   are consecutive versions, each balance-after the previous one plus the amount; a merchant account is
+ *   never negative; the held memo equals the account's active holds;
+ * - every transfer has two or more entries summing to zero, and a post or void completes a pending
+ *   transfer of its own transaction;
+ * - every transaction's transfers match its status (its state machine's ledger position): a paid charge
+ *   credited its net and posted its fee (less what was given back); a withdrawal in flight or
+ *   `failed_unknown` holds one open pending transfer of amount + fee; a paid one posted it, fee to
+ *   fee_revenue; a failed one voided it (or never had one); one waiting for approval or cancelled has none;
+ * - (full check) the withdrawal totals the caps read equal the withdrawals they count.
+ *
+ * Incremental by default: each account is verified from its checkpoint (the version the last clean check
+ * reached), transfers and transactions from what changed since; a clean run moves the checkpoints. `full`
+ * verifies everything from the first entry. One REPEATABLE READ snapshot, so money moving meanwhile is
+ * never half seen.
+ */
+export async function checkLedger(db: Kysely<Database>, options: { accountId?: string | undefined; full?: boolean } = {}): Promise<LedgerViolation[]> {
+  const scope: CheckScope = { full: options.full ?? false, accountId: options.accountId };
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const startedAt = await databaseNow(trx);
+      const violations: LedgerViolation[] = [];
+      const add = (accountId: string | null, problem: string) => violations.push({ accountId: accountId ?? 'system', problem });
+
+      const { total } = await ledgerTotal(trx);
+      if (total !== 0) add(null, `the balances of all ledger accounts sum to ${total}, not 0`);
+
+      const accounts = await auditAccounts(trx, scope);
+      for (const account of accounts) accountProblems(account).forEach((problem) => add(account.owner_id, problem));
+
+      for (const transfer of await brokenTransfers(trx, scope)) {
+        add(transfer.owner_id, `transfer ${transfer.id} (${transfer.reason}${transfer.transaction_id ? ` of ${transfer.transaction_id}` : ''}) has ${transfer.entries} entries summing to ${transfer.total}${transfer.pending_id !== null && !transfer.completes_pending ? ` and completes ${transfer.pending_id}, not a pending transfer of its transaction` : ''}`);
+      }
+
+      const previous = scope.full ? undefined : await lastCheckStart(trx);
+      const since = previous === undefined ? undefined : new Date(previous.getTime() - STATUS_CHANGE_OVERLAP_MS);
+      for (const tx of await transactionLedgers(trx, scope, since)) {
+        const problem = transactionProblem(tx);
+        if (problem !== undefined) add(tx.account_id, `transaction ${tx.id} (${tx.type} ${tx.status}): ${problem}`);
+      }
+
+      if (scope.full || scope.accountId !== undefined) {
+        for (const period of await totalsThatDiffer(trx, scope.accountId)) {
+          add(period.account_id, `withdrawal total of the ${period.period} ${period.period_start} is ${period.stored ?? 0}, the withdrawals it counts sum ${period.computed ?? 0}`);
+        }
+      }
+
+      if (violations.length === 0 && scope.accountId === undefined) {
+        await advanceCheckpoints(trx, accounts.map((account) => ({ id: account.id, version: Number(account.version), balance_cents: Number(account.balance_cents) })), startedAt);
+      }
+      return violations;
     });
-  }
-  return violations;
 }
 
-interface Effect {
-  available: number;
-  reserved: number;
+function accountProblems(account: AccountAudit): string[] {
+  const problems: string[] = [];
+  const balance = Number(account.balance_cents);
+  const name = account.id;
+  const entries = Number(account.entries);
+  const expectedEntries = Number(account.version) - Number(account.from_version);
+  if (entries !== expectedEntries) problems.push(`${name} is at version ${account.version} but has ${entries} entries after version ${account.from_version}`);
+  const summed = Number(account.from_balance) + Number(account.entries_sum);
+  if (summed !== balance) problems.push(`${name} balance ${balance} != the sum of its entries ${summed}`);
+  if (account.last_after !== null && Number(account.last_after) !== balance) problems.push(`${name} balance ${balance} != its last entry's balance-after ${account.last_after}`);
+  if (Number(account.chain_breaks) > 0) problems.push(`${name} has ${account.chain_breaks} entries whose balance-after is not the previous balance plus their amount`);
+  if (account.non_negative && balance < 0) problems.push(`${name} is negative: ${balance}`);
+  if (account.kind === 'suspense' && balance !== 0) problems.push(`${name} holds ${balance}: a difference nobody has explained`);
+  if (account.kind === 'held' && account.active_holds !== null && Number(account.active_holds) !== balance) {
+    problems.push(`${name} ${balance} != the account's active holds ${account.active_holds}`);
+  }
+  return problems;
 }
 
-/** The ledger effect a transaction in a given state must have; undefined when several are legitimate. */
-function expectedEffect(
-  type: string,
-  status: string,
-  providerState: string | null,
-  netCents: number,
-  refundedCents: number,
-): Effect | undefined {
-  if (type === 'pix_in') {
-    if (status === 'paid') return { available: netCents, reserved: 0 };
-    if (status === 'pending' || status === 'expired' || status === 'cancelled' || status === 'failed') {
-      return { available: 0, reserved: 0 };
-    }
-    // Chargebacks take back what was returned from the credited net amount.
-    if (status === 'refunded' || status === 'partially_refunded') return { available: netCents - refundedCents, reserved: 0 };
-    return undefined;
+/** What is wrong with a transaction's transfers for its status; undefined when they match. */
+export function transactionProblem(tx: TransactionLedger): string | undefined {
+  const moved = `available ${tx.available}, pending_out ${tx.pending_out}, fee ${tx.fee_revenue}, ${tx.open_pending} open pending, ${tx.posted} posted, ${tx.transfers} transfers`;
+  const expect = (ok: boolean, wanted: string) => (ok ? undefined : `expected ${wanted}; the ledger has ${moved}`);
+  const available = Number(tx.available);
+  const pendingOut = Number(tx.pending_out);
+  const fee = Number(tx.fee_revenue);
+  const net = Number(tx.net_cents);
+  const returned = Number(tx.refunded_cents ?? 0);
+  if (tx.type === 'pix_in') {
+    const position = chargeLedgerPosition(tx.status);
+    if (position === undefined) return `unknown charge status`;
+    if (position === 'none') return expect(tx.transfers === 0, 'no transfer');
+    return expect(available === net - returned && fee === Number(tx.fee_cents) && pendingOut === 0, `net ${net} − returned ${returned} credited and fee ${tx.fee_cents} posted`);
   }
-  // Withdrawals: netCents is what leaves the balance (amount + fee).
-  if (providerState === 'sending' && (status === 'initiating' || status === 'processing')) {
-    return { available: 0, reserved: netCents };
-  }
-  switch (status) {
-    case 'processing':
-    case 'paid':
-    case 'failed_unknown':
-      return { available: -netCents, reserved: 0 };
-    case 'pending_approval':
-    case 'failed':
-    case 'cancelled':
-    case 'aborted':
-      return { available: 0, reserved: 0 };
-    case 'refunded':
-    case 'partially_refunded':
-      return { available: -netCents + refundedCents, reserved: 0 };
-    default:
-      return undefined;
+  const position = withdrawalLedgerPosition(stateOf(tx));
+  switch (position) {
+    case undefined:
+      return `state ${tx.status}/${tx.provider_state ?? '-'} is not in the withdrawal state machine`;
+    case 'none':
+      return expect(tx.transfers === 0, 'no transfer');
+    case 'pending':
+      return expect(tx.open_pending === 1 && tx.posted === 0 && available === -net && pendingOut === net && fee === 0, `one open pending transfer of ${net}`);
+    case 'posted':
+      return expect(
+        tx.open_pending === 0 && tx.posted === 1 && available === -net + returned && pendingOut === 0 && fee === Number(tx.fee_cents),
+        `the pending transfer of ${net} posted, fee ${tx.fee_cents}, returned ${returned}`,
+      );
+    case 'voided_or_none':
+      return expect(tx.open_pending === 0 && tx.posted === 0 && available === 0 && pendingOut === 0 && fee === 0, 'its pending transfer voided, or none');
   }
 }
 
-/** The check over the whole ledger, for the back office. */
-export function checkWholeLedger(deps: { db: Kysely<Database> }): Promise<LedgerViolation[]> {
-  return checkLedger(deps.db);
+/** The check over the whole ledger, for the back office (`full` re-verifies from the first entry). */
+export function checkWholeLedger(deps: { db: Kysely<Database> }, full = false): Promise<LedgerViolation[]> {
+  return checkLedger(deps.db, { full });
 }

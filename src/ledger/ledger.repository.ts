@@ -1,256 +1,428 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, LedgerEntryKind } from '../db/schema.ts';
-import { compiledOnce } from '../db/compiledOnce.ts';
-
 /**
- * Owner of `balances` and `ledger_entries`, and the only module that moves money. Every change of a
- * balance row is one conditional UPDATE plus one ledger entry in the caller's database transaction, so
- * `available_cents` always equals the sum of the account's entries and `held_cents` the sum of their held
- * deltas (checked by `checkLedger` in ./ledger.check.ts, which reads its totals from here).
+ * Owner of `ledger_accounts`, `ledger_transfers`, `ledger_entries` and the check's `ledger_checkpoints` /
+ * `ledger_check_runs` (migration 009), and the only module that moves money. Every movement is one call of
+ * the database's `ledger_transfer` (or a function built on it) in the caller's database transaction: an
+ * immutable transfer whose entries sum to zero, each recording the balance it left. A merchant account
+ * can never go below zero: the database refuses the statement (`ledger_accounts_non_negative`).
+ *
+ * Accounts: `<accountId>:available` (what the merchant has; holds are not taken out of it),
+ * `<accountId>:held` (the memo of its active holds), `<accountId>:pending_out` (withdrawals in flight);
+ * `system:psp_settlement` (the money at the PSP, negative), `system:fee_revenue`, `system:holds_contra`,
+ * `system:suspense`.
  */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { compiledOnce } from '../db/compiledOnce.ts';
+import type { Database, LedgerAccountKind, TransferReason } from '../db/schema.ts';
 
-interface Movement {
-  accountId: string;
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const SYSTEM_ACCOUNTS = {
+  pspSettlement: 'system:psp_settlement',
+  feeRevenue: 'system:fee_revenue',
+  holdsContra: 'system:holds_contra',
+  suspense: 'system:suspense',
+} as const;
+
+export const MERCHANT_ACCOUNT_KINDS = ['available', 'held', 'pending_out'] as const satisfies readonly LedgerAccountKind[];
+
+export function merchantAccount(accountId: string, kind: (typeof MERCHANT_ACCOUNT_KINDS)[number]): string {
+  return `${accountId}:${kind}`;
+}
+
+export interface Leg {
+  account: string;
+  amountCents: number;
+}
+
+export interface Movement {
+  reason: TransferReason;
   transactionId?: string | null;
   holdId?: string | null;
-  kind: LedgerEntryKind;
   at: Date;
-}
-
-async function record(
-  trx: Transaction<Database>,
-  movement: Movement,
-  amountCents: number,
-  heldDeltaCents: number,
-  reservedDeltaCents = 0,
-): Promise<void> {
-  await trx
-    .insertInto('ledger_entries')
-    .values({
-      account_id: movement.accountId,
-      transaction_id: movement.transactionId ?? null,
-      hold_id: movement.holdId ?? null,
-      kind: movement.kind,
-      amount_cents: amountCents,
-      held_delta_cents: heldDeltaCents,
-      reserved_delta_cents: reservedDeltaCents,
-      created_at: movement.at,
-    })
-    .execute();
-}
-
-/** Adds money to the available balance (a paid charge's net amount, a reversed withdrawal). */
-export async function credit(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<void> {
-  if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new Error(`invalid credit ${amountCents}`);
-  if (amountCents === 0) return;
-  await trx
-    .updateTable('balances')
-    .set((eb) => ({ available_cents: eb('available_cents', '+', amountCents), updated_at: movement.at }))
-    .where('account_id', '=', movement.accountId)
-    .executeTakeFirstOrThrow();
-  await record(trx, movement, amountCents, 0);
 }
 
 function assertPositive(amountCents: number): void {
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0) throw new Error(`invalid amount ${amountCents}`);
 }
 
-/**
- * Reserves money for a withdrawal about to be sent: it stops being withdrawable but is not debited yet.
- * One conditional statement (withdrawable = available − holds − reservations), correct under concurrency
- * at READ COMMITTED. Returns false, changing nothing, when the withdrawable balance does not cover it.
- */
-export async function reserve(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<boolean> {
-  assertPositive(amountCents);
-  const result = await trx
-    .updateTable('balances')
-    .set((eb) => ({ reserved_cents: eb('reserved_cents', '+', amountCents), updated_at: movement.at }))
-    .where('account_id', '=', movement.accountId)
-    .where(sql<boolean>`available_cents - held_cents - reserved_cents >= ${amountCents}`)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
-  await record(trx, movement, 0, 0, amountCents);
-  return true;
+const accountsOf = (legs: Leg[]) => sql`${legs.map((leg) => leg.account)}::text[]`;
+const amountsOf = (legs: Leg[]) => sql`${legs.map((leg) => String(leg.amountCents))}::bigint[]`;
+
+/** One immutable transfer of `legs` (they sum to zero; zero legs are left out). Returns its id. */
+export async function transfer(trx: Transaction<Database>, movement: Movement, legs: Leg[], pending = false): Promise<number> {
+  const result = await sql<{ id: number }>`
+    SELECT ledger_transfer(${movement.reason}, ${movement.transactionId ?? null}, ${movement.holdId ?? null}, ${pending},
+      NULL, ${movement.at}, ${accountsOf(legs)}, ${amountsOf(legs)}) AS id`.execute(trx);
+  return Number(result.rows[0]?.id);
 }
 
 /**
- * Takes money from the withdrawable balance at once (a refund of a charge to its payer): one conditional
- * statement; false, changing nothing, when available − holds − reservations does not cover it.
+ * Moves `amountCents` out of the merchant's available balance to `to`, only when covered (by available
+ * less the holds, or by available alone for a chargeback): one statement, under the balance's lock.
+ * False, moving nothing, when not covered.
  */
-export async function debitWithdrawable(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<boolean> {
-  assertPositive(amountCents);
-  const result = await trx
-    .updateTable('balances')
-    .set((eb) => ({ available_cents: eb('available_cents', '-', amountCents), updated_at: movement.at }))
-    .where('account_id', '=', movement.accountId)
-    .where(sql<boolean>`available_cents - held_cents - reserved_cents >= ${amountCents}`)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
-  await record(trx, movement, -amountCents, 0);
-  return true;
-}
-
-/** The provider took the withdrawal (or may have): the reservation becomes a debit of the same amount. */
-export async function debitReservation(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<void> {
-  assertPositive(amountCents);
-  await trx
-    .updateTable('balances')
-    .set((eb) => ({
-      reserved_cents: eb('reserved_cents', '-', amountCents),
-      available_cents: eb('available_cents', '-', amountCents),
-      updated_at: movement.at,
-    }))
-    .where('account_id', '=', movement.accountId)
-    .executeTakeFirstOrThrow();
-  await record(trx, movement, -amountCents, 0, -amountCents);
-}
-
-/** The provider refused the withdrawal synchronously: the reservation is released, nothing was debited. */
-export async function releaseReservation(
+async function takeAvailable(
   trx: Transaction<Database>,
-  movement: Movement,
+  accountId: string,
   amountCents: number,
-): Promise<void> {
+  options: { withinHolds: boolean; to: string; pending: boolean; movement: Movement },
+): Promise<boolean> {
   assertPositive(amountCents);
-  await trx
-    .updateTable('balances')
-    .set((eb) => ({ reserved_cents: eb('reserved_cents', '-', amountCents), updated_at: movement.at }))
-    .where('account_id', '=', movement.accountId)
-    .executeTakeFirstOrThrow();
-  await record(trx, movement, 0, 0, -amountCents);
+  const { movement } = options;
+  const result = await sql<{ id: number | null }>`
+    SELECT ledger_take_withdrawable(${accountId}, ${amountCents}, ${options.withinHolds}, ${options.to}, ${movement.reason},
+      ${movement.transactionId ?? null}, ${movement.holdId ?? null}, ${options.pending}, ${movement.at}) AS id`.execute(trx);
+  return result.rows[0]?.id !== null && result.rows[0]?.id !== undefined;
+}
+
+/** Completes the transaction's open pending transfer with `legs` (a post or a void). */
+async function completePending(trx: Transaction<Database>, movement: Movement & { transactionId: string }, legs: Leg[]): Promise<void> {
+  await sql`SELECT ledger_complete_pending(${movement.transactionId}, ${movement.reason}, ${movement.at},
+    ${accountsOf(legs)}, ${amountsOf(legs)})`.execute(trx);
+}
+
+interface ChargeMoney {
+  id: string;
+  account_id: string;
+  amount_cents: number;
+  fee_cents: number;
+  net_cents: number;
+}
+
+/** A charge was paid: the payer's amount arrived at the PSP; the merchant gets the net, PixGate the fee. */
+export async function creditCharge(trx: Transaction<Database>, charge: ChargeMoney, at: Date): Promise<void> {
+  await transfer(trx, { reason: 'charge_paid', transactionId: charge.id, at }, [
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -charge.amount_cents },
+    { account: merchantAccount(charge.account_id, 'available'), amountCents: charge.net_cents },
+    { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: charge.fee_cents },
+  ]);
 }
 
 /**
- * Takes money that a hold protects (a chargeback after a MED or dispute): held and available go down
- * together. Returns false when the available balance not reserved for withdrawals in flight does not
- * cover it: a reservation is turned into a debit of `available` when the PSP answers, so taking reserved
- * money here would drive `available` below zero then (and leave the withdrawal stuck in flight).
+ * Part of a paid charge goes back to its payer through the PSP. A refund takes only money not held
+ * (false when available less holds does not cover it); a chargeback takes the held money itself (false
+ * when available does not cover it).
  */
-export async function debitHeld(trx: Transaction<Database>, movement: Movement, amountCents: number): Promise<boolean> {
-  assertPositive(amountCents);
-  const result = await trx
-    .updateTable('balances')
-    .set((eb) => ({
-      held_cents: eb('held_cents', '-', amountCents),
-      available_cents: eb('available_cents', '-', amountCents),
-      updated_at: movement.at,
-    }))
-    .where('account_id', '=', movement.accountId)
-    .where(sql<boolean>`available_cents - reserved_cents >= ${amountCents}`)
-    .where('held_cents', '>=', amountCents)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) return false;
-  await record(trx, movement, -amountCents, -amountCents);
-  return true;
+export function debitCharge(
+  trx: Transaction<Database>,
+  charge: { id: string; account_id: string },
+  amountCents: number,
+  how: { reason: 'charge_refunded' | 'chargeback'; holdId?: string; at: Date },
+): Promise<boolean> {
+  return takeAvailable(trx, charge.account_id, amountCents, {
+    withinHolds: how.reason === 'charge_refunded',
+    to: SYSTEM_ACCOUNTS.pspSettlement,
+    pending: false,
+    movement: { reason: how.reason, transactionId: charge.id, holdId: how.holdId ?? null, at: how.at },
+  });
 }
 
-/** Moves the held total (placing a hold: positive; releasing: negative). Holds never touch available. */
-export async function changeHeld(trx: Transaction<Database>, movement: Movement, deltaCents: number): Promise<void> {
-  await trx
-    .updateTable('balances')
-    .set((eb) => ({ held_cents: eb('held_cents', '+', deltaCents), updated_at: movement.at }))
-    .where('account_id', '=', movement.accountId)
-    .executeTakeFirstOrThrow();
-  await record(trx, movement, 0, deltaCents);
+interface WithdrawalMoney {
+  id: string;
+  account_id: string;
+  amount_cents: number;
+  fee_cents: number;
+  net_cents: number;
 }
 
 /**
- * Locks the account's balance row for the rest of the caller's database transaction: withdrawals of one
- * account are serialised on it, so caps and the balance check see every earlier withdrawal.
+ * Reserves amount + fee of a withdrawal about to be sent: the pending transfer available → pending_out,
+ * when available less holds covers it. False, moving nothing, when it does not.
+ */
+export function reserveWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<boolean> {
+  return takeAvailable(trx, withdrawal.account_id, withdrawal.net_cents, {
+    withinHolds: true,
+    to: merchantAccount(withdrawal.account_id, 'pending_out'),
+    pending: true,
+    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at },
+  });
+}
+
+/** The withdrawal was paid: its pending transfer is posted (the amount left the PSP, the fee is earned). */
+export function postWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<void> {
+  return completePending(trx, { reason: 'withdrawal_posted', transactionId: withdrawal.id, at }, [
+    { account: merchantAccount(withdrawal.account_id, 'pending_out'), amountCents: -withdrawal.net_cents },
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: withdrawal.amount_cents },
+    { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: withdrawal.fee_cents },
+  ]);
+}
+
+/** The withdrawal did not happen: its pending transfer is voided, amount + fee are available again. */
+export function voidWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<void> {
+  return completePending(trx, { reason: 'withdrawal_voided', transactionId: withdrawal.id, at }, [
+    { account: merchantAccount(withdrawal.account_id, 'pending_out'), amountCents: -withdrawal.net_cents },
+    { account: merchantAccount(withdrawal.account_id, 'available'), amountCents: withdrawal.net_cents },
+  ]);
+}
+
+/** The beneficiary's bank returned part of a paid withdrawal: it arrives at the PSP, credited to the merchant. */
+export async function returnWithdrawal(trx: Transaction<Database>, withdrawal: { id: string; account_id: string }, amountCents: number, at: Date): Promise<void> {
+  assertPositive(amountCents);
+  await transfer(trx, { reason: 'withdrawal_returned', transactionId: withdrawal.id, at }, [
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -amountCents },
+    { account: merchantAccount(withdrawal.account_id, 'available'), amountCents },
+  ]);
+}
+
+/**
+ * Moves the memo of holds (placing: positive; releasing: negative). Holds never change `available`: they
+ * lower what can be withdrawn. Taken under the lock of the available balance, so a withdrawal reserving at
+ * the same moment sees the hold or comes before it.
+ */
+export async function changeHeld(
+  trx: Transaction<Database>,
+  accountId: string,
+  deltaCents: number,
+  movement: Movement,
+): Promise<void> {
+  if (deltaCents === 0) return;
+  await lockBalance(trx, accountId);
+  await transfer(trx, movement, [
+    { account: merchantAccount(accountId, 'held'), amountCents: deltaCents },
+    { account: SYSTEM_ACCOUNTS.holdsContra, amountCents: -deltaCents },
+  ]);
+}
+
+/**
+ * Locks the account's available balance for the rest of the caller's database transaction: withdrawals of
+ * one account are serialised on it, so caps and the balance check see every earlier withdrawal.
  */
 export async function lockBalance(trx: Transaction<Database>, accountId: string): Promise<void> {
-  await trx.selectFrom('balances').select('account_id').where('account_id', '=', accountId).forUpdate().execute();
+  await trx.selectFrom('ledger_accounts').select('id').where('id', '=', merchantAccount(accountId, 'available')).forUpdate().execute();
 }
 
-/** Opens the (empty) balance of a new account. */
-export async function openBalance(trx: Transaction<Database>, accountId: string, at: Date): Promise<void> {
-  await trx.insertInto('balances').values({ account_id: accountId, available_cents: 0, held_cents: 0, updated_at: at }).execute();
+/** Opens the (empty) ledger accounts of a new merchant. */
+export async function openLedgerAccounts(trx: Transaction<Database>, accountId: string, at: Date): Promise<void> {
+  await trx
+    .insertInto('ledger_accounts')
+    .values(MERCHANT_ACCOUNT_KINDS.map((kind) => ({ id: merchantAccount(accountId, kind), owner_id: accountId, kind, non_negative: true, created_at: at })))
+    .execute();
 }
 
 export interface BalanceView {
+  /** What the merchant has (the merchant API's `available`): holds are not taken out of it. */
   availableCents: number;
+  /** The active holds (may exceed available). */
   heldCents: number;
+  /** Amount + fee of withdrawals in flight (pending_out): no longer the merchant's to withdraw, not gone. */
   reservedCents: number;
+  /** available − held, never below 0. */
   withdrawableCents: number;
 }
 
-const selectBalance = compiledOnce((db, accountId: string) =>
-  db.selectFrom('balances').select(['available_cents', 'held_cents', 'reserved_cents']).where('account_id', '=', accountId),
+const selectBalances = compiledOnce((db, accountId: string) =>
+  db.selectFrom('ledger_accounts').select(['kind', 'balance_cents']).where('owner_id', '=', accountId),
 );
 
-export async function readBalance(db: Kysely<Database>, accountId: string): Promise<BalanceView> {
-  const [row] = await selectBalance(db, accountId);
-  const available = row?.available_cents ?? 0;
-  const held = row?.held_cents ?? 0;
-  const reserved = row?.reserved_cents ?? 0;
-  return {
-    availableCents: available,
-    heldCents: held,
-    reservedCents: reserved,
-    withdrawableCents: Math.max(0, available - held - reserved),
-  };
+const selectAvailable = compiledOnce((db, accountId: string) =>
+  db.selectFrom('ledger_accounts').select('balance_cents').where('id', '=', sql<string>`${accountId} || ':available'`),
+);
+
+/** The merchant's available balance alone (GET /v1/balance): one primary-key read. */
+export async function readAvailable(db: Kysely<Database>, accountId: string): Promise<number> {
+  const [row] = await selectAvailable(db, accountId);
+  return Number(row?.balance_cents ?? 0);
 }
 
-export interface BalanceTotals {
-  account_id: string;
-  available_cents: number;
-  held_cents: number;
-  reserved_cents: number;
-  entries_available: number;
-  entries_held: number;
-  entries_reserved: number;
-  active_holds: number;
-  in_flight: number;
+export async function readBalance(db: Kysely<Database>, accountId: string): Promise<BalanceView> {
+  const rows = await selectBalances(db, accountId);
+  const of = (kind: LedgerAccountKind) => Number(rows.find((row) => row.kind === kind)?.balance_cents ?? 0);
+  const available = of('available');
+  const held = of('held');
+  return { availableCents: available, heldCents: held, reservedCents: of('pending_out'), withdrawableCents: Math.max(0, available - held) };
+}
+
+/** The PostgreSQL error of a statement that would take a merchant account below zero. */
+export function isOverdraft(error: unknown): boolean {
+  const fields = error as { code?: unknown; constraint?: unknown } | null;
+  return fields?.code === '23514' && fields.constraint === 'ledger_accounts_non_negative';
+}
+
+// ---- The check's reads (ledger.check.ts) ---------------------------------------------------------------
+
+export interface AccountAudit {
+  id: string;
+  owner_id: string | null;
+  kind: LedgerAccountKind;
+  non_negative: boolean;
+  balance_cents: number;
+  version: number;
+  from_version: number;
+  from_balance: number;
+  entries: number;
+  entries_sum: number;
+  last_after: number | null;
+  chain_breaks: number;
+  active_holds: number | null;
+}
+
+export interface CheckScope {
+  /** Re-verify everything from the first entry (else from each account's checkpoint). */
+  full: boolean;
+  /** Only this merchant's accounts and transactions (always full). */
+  accountId?: string | undefined;
+}
+
+const scopeFilter = (scope: CheckScope, column: string) =>
+  scope.accountId === undefined ? sql`true` : sql`${sql.ref(column)} = ${scope.accountId}`;
+
+/** The sum of every account of the ledger, and how many there are. */
+export async function ledgerTotal(db: Db): Promise<{ total: number; accounts: number }> {
+  const result = await sql<{ total: number | null; accounts: number }>`
+    SELECT sum(balance_cents)::bigint AS total, count(*)::int AS accounts FROM ledger_accounts`.execute(db);
+  return { total: Number(result.rows[0]?.total ?? 0), accounts: Number(result.rows[0]?.accounts ?? 0) };
 }
 
 /**
- * Each balance beside the sums of its entries, its active holds and its withdrawals in flight: the totals
- * `checkLedger` compares. A read-only audit that joins `holds` and `transactions` on purpose, so every
- * total comes from one snapshot.
+ * Each account with what its entries since its checkpoint say: their count and sum, the last balance-after,
+ * and the entries whose balance-after is not the previous one plus their amount. Incremental: only
+ * accounts that moved (or whose balance changed without an entry) since the last clean check.
  */
-export async function balanceTotals(db: Kysely<Database>, accountId?: string): Promise<BalanceTotals[]> {
-  const filter = accountId === undefined ? sql`true` : sql`b.account_id = ${accountId}`;
-  const sums = await sql<BalanceTotals>`
-    SELECT b.account_id, b.available_cents, b.held_cents, b.reserved_cents,
-      coalesce(e.available, 0)::bigint AS entries_available,
-      coalesce(e.held, 0)::bigint AS entries_held,
-      coalesce(e.reserved, 0)::bigint AS entries_reserved,
-      coalesce((SELECT sum(h.amount_cents) FROM holds h WHERE h.account_id = b.account_id AND h.status = 'active'), 0)::bigint AS active_holds,
-      coalesce((SELECT sum(t.total_deducted_cents) FROM transactions t
-        WHERE t.account_id = b.account_id AND t.type = 'withdrawal' AND t.provider_state = 'sending'
-          AND t.status IN ('initiating', 'processing')), 0)::bigint AS in_flight
-    FROM balances b
-    LEFT JOIN (
-      SELECT account_id, sum(amount_cents) AS available, sum(held_delta_cents) AS held, sum(reserved_delta_cents) AS reserved
-      FROM ledger_entries GROUP BY account_id
-    ) e ON e.account_id = b.account_id
-    WHERE ${filter}`.execute(db);
-  return sums.rows;
+export async function auditAccounts(db: Db, scope: CheckScope): Promise<AccountAudit[]> {
+  const full = scope.full || scope.accountId !== undefined;
+  const result = await sql<AccountAudit>`
+    WITH acc AS (
+      SELECT a.id, a.owner_id, a.kind, a.non_negative, a.balance_cents, a.version,
+        ${full ? sql`0::bigint` : sql`coalesce(c.version, 0)`} AS from_version,
+        ${full ? sql`0::bigint` : sql`coalesce(c.balance_cents, 0)`} AS from_balance
+      FROM ledger_accounts a LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+      WHERE ${scopeFilter(scope, 'a.owner_id')}
+    )
+    SELECT acc.*, coalesce(e.entries, 0)::bigint AS entries, coalesce(e.entries_sum, 0)::bigint AS entries_sum,
+      e.last_after, coalesce(e.chain_breaks, 0)::bigint AS chain_breaks,
+      CASE WHEN acc.kind = 'held' THEN (SELECT coalesce(sum(h.amount_cents), 0)::bigint FROM holds h
+        WHERE h.account_id = acc.owner_id AND h.status = 'active') END AS active_holds
+    FROM acc LEFT JOIN LATERAL (
+      SELECT count(*) AS entries, sum(x.amount_cents) AS entries_sum,
+        (array_agg(x.balance_after_cents ORDER BY x.account_version DESC))[1] AS last_after,
+        count(*) FILTER (WHERE x.balance_after_cents <> x.before + x.amount_cents) AS chain_breaks
+      FROM (
+        SELECT le.amount_cents, le.balance_after_cents, le.account_version,
+          coalesce(lag(le.balance_after_cents) OVER (ORDER BY le.account_version), acc.from_balance) AS before
+        FROM ledger_entries le WHERE le.account_id = acc.id AND le.account_version > acc.from_version
+      ) x
+    ) e ON true
+    WHERE ${full ? sql`true` : sql`acc.version <> acc.from_version OR acc.balance_cents <> acc.from_balance`}`.execute(db);
+  return result.rows;
 }
 
-export interface TransactionEffect {
+export interface TransferAudit {
+  id: number;
+  reason: string;
+  transaction_id: string | null;
+  /** The merchant of its transaction or hold (null: neither). */
+  owner_id: string | null;
+  entries: number;
+  total: number;
+  pending_id: number | null;
+  completes_pending: boolean | null;
+}
+
+/**
+ * Transfers that do not sum to zero, have fewer than two entries, or complete something that is not a
+ * pending transfer of the same transaction: among those written since the checkpoints (or all).
+ */
+export async function brokenTransfers(db: Db, scope: CheckScope): Promise<TransferAudit[]> {
+  const full = scope.full || scope.accountId !== undefined;
+  const fresh = full
+    ? sql`SELECT t.id FROM ledger_transfers t LEFT JOIN transactions tx ON tx.id = t.transaction_id
+        WHERE ${scope.accountId === undefined ? sql`true` : sql`tx.account_id = ${scope.accountId} OR t.id IN (
+          SELECT le.transfer_id FROM ledger_entries le JOIN ledger_accounts a ON a.id = le.account_id WHERE a.owner_id = ${scope.accountId})`}`
+    : sql`SELECT DISTINCT le.transfer_id AS id FROM ledger_accounts a
+        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+        JOIN ledger_entries le ON le.account_id = a.id AND le.account_version > coalesce(c.version, 0)`;
+  const result = await sql<TransferAudit>`
+    WITH fresh AS (${fresh})
+    SELECT t.id, t.reason, t.transaction_id, coalesce(tx.account_id, h.account_id) AS owner_id, count(le.id)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total,
+      t.pending_id, (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id) AS completes_pending
+    FROM ledger_transfers t
+    JOIN fresh f ON f.id = t.id
+    LEFT JOIN ledger_entries le ON le.transfer_id = t.id
+    LEFT JOIN ledger_transfers p ON p.id = t.pending_id
+    LEFT JOIN transactions tx ON tx.id = t.transaction_id
+    LEFT JOIN holds h ON h.id = t.hold_id
+    GROUP BY t.id, p.id, tx.account_id, h.account_id
+    HAVING count(le.id) < 2 OR coalesce(sum(le.amount_cents), 0) <> 0
+      OR (t.pending_id IS NOT NULL AND NOT (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id))`.execute(db);
+  return result.rows;
+}
+
+export interface TransactionLedger {
   id: string;
   account_id: string;
   type: string;
   status: string;
-  provider_state: string | null;
+  provider_state: 'sending' | 'sent' | null;
+  amount_cents: number;
+  fee_cents: number;
   net_cents: number;
   refunded_cents: number | null;
-  effect: number;
-  reserved: number;
+  transfers: number;
+  open_pending: number;
+  posted: number;
+  available: number;
+  pending_out: number;
+  fee_revenue: number;
 }
 
-/** Each transaction beside the sum of its ledger entries (read-only audit, joins `transactions`). */
-export async function transactionEffects(db: Kysely<Database>, accountId?: string): Promise<TransactionEffect[]> {
-  const txFilter = accountId === undefined ? sql`true` : sql`t.account_id = ${accountId}`;
-  const effects = await sql<TransactionEffect>`
-    SELECT t.id, t.account_id, t.type, t.status, t.provider_state, t.net_cents, t.refunded_cents,
-      coalesce(e.effect, 0)::bigint AS effect, coalesce(e.reserved, 0)::bigint AS reserved
-    FROM transactions t
-    LEFT JOIN (
-      SELECT transaction_id, sum(amount_cents) AS effect, sum(reserved_delta_cents) AS reserved
-      FROM ledger_entries WHERE transaction_id IS NOT NULL GROUP BY transaction_id
-    ) e ON e.transaction_id = t.id
-    WHERE ${txFilter}`.execute(db);
-  return effects.rows;
+/**
+ * Each transaction beside what its transfers did: how many, its pending transfers still open and posted,
+ * and the sums on the merchant's available and pending_out and on fee_revenue. All transactions, one
+ * merchant's, or (incremental) those with new transfers or a status change since the last check began.
+ */
+export async function transactionLedgers(db: Db, scope: CheckScope, changedSince: Date | undefined): Promise<TransactionLedger[]> {
+  const full = scope.full || scope.accountId !== undefined || changedSince === undefined;
+  const chosen = full
+    ? sql`SELECT id FROM transactions WHERE ${scopeFilter(scope, 'account_id')}`
+    : sql`SELECT id FROM transactions WHERE status_changed_at >= ${changedSince}
+        UNION
+        SELECT DISTINCT t.transaction_id FROM ledger_accounts a
+          LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+          JOIN ledger_entries le ON le.account_id = a.id AND le.account_version > coalesce(c.version, 0)
+          JOIN ledger_transfers t ON t.id = le.transfer_id
+        WHERE t.transaction_id IS NOT NULL`;
+  const result = await sql<TransactionLedger>`
+    WITH chosen AS (${chosen})
+    SELECT tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
+      coalesce(m.transfers, 0)::int AS transfers, coalesce(m.open_pending, 0)::int AS open_pending, coalesce(m.posted, 0)::int AS posted,
+      coalesce(m.available, 0)::bigint AS available, coalesce(m.pending_out, 0)::bigint AS pending_out,
+      coalesce(m.fee_revenue, 0)::bigint AS fee_revenue
+    FROM chosen JOIN transactions tx ON tx.id = chosen.id
+    LEFT JOIN LATERAL (
+      SELECT count(DISTINCT t.id) AS transfers,
+        count(DISTINCT t.id) FILTER (WHERE t.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = t.id)) AS open_pending,
+        count(DISTINCT t.id) FILTER (WHERE t.reason = 'withdrawal_posted') AS posted,
+        sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
+        sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
+        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
+      FROM ledger_transfers t JOIN ledger_entries le ON le.transfer_id = t.id
+      WHERE t.transaction_id = tx.id
+    ) m ON true`.execute(db);
+  return result.rows;
+}
+
+/** When the last clean check began (undefined: never). */
+export async function lastCheckStart(db: Db): Promise<Date | undefined> {
+  const row = await db.selectFrom('ledger_check_runs').select('started_at').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.started_at;
+}
+
+/** Records a clean check: every account verified up to its current version, and when the check began. */
+export async function advanceCheckpoints(trx: Transaction<Database>, accounts: { id: string; version: number; balance_cents: number }[], startedAt: Date): Promise<void> {
+  if (accounts.length > 0) {
+    await trx
+      .insertInto('ledger_checkpoints')
+      .values(accounts.map((account) => ({ account_id: account.id, version: account.version, balance_cents: account.balance_cents })))
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), balance_cents: eb.ref('excluded.balance_cents') })),
+      )
+      .execute();
+  }
+  await trx.insertInto('ledger_check_runs').values({ started_at: startedAt }).execute();
+}
+
+/** The database's clock (the incremental check compares it with `status_changed_at`, set by the database). */
+export async function databaseNow(db: Db): Promise<Date> {
+  const result = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
+  return new Date(result.rows[0]?.now ?? Date.now());
 }

@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { debitReservation, releaseReservation } from '../ledger/ledger.repository.ts';
+import { voidWithdrawal } from '../ledger/ledger.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
-import { lockTransaction, releaseIdempotencyKey, updateTransaction } from '../transactions/transaction.repository.ts';
+import { lockTransaction, releaseIdempotencyKey, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
+import { stateOf, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
 
 /** What sending a withdrawal to the PSP produced. */
 export type SendOutcome =
@@ -51,9 +52,9 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
 
 /**
  * Applies a send outcome to a withdrawal still in flight, in one database transaction with its events:
- * - accepted / confirmation lost: the reservation becomes the debit; `processing`.
- * - indeterminate: the reservation becomes the debit; `failed_unknown`, left to reconciliation.
- * - refused: the reservation is released, nothing is debited. A withdrawal the merchant never saw
+ * - accepted / confirmation lost: `processing`; its pending transfer stands until the PSP settles it.
+ * - indeterminate: `failed_unknown`, left to reconciliation; its pending transfer stands.
+ * - refused: the pending transfer is voided, nothing is debited. A withdrawal the merchant never saw
  *   (`initiating`, answered 502) becomes `aborted`, drops its third-party alert and frees its externalRef
  *   for the retry; an approved one becomes `failed`.
  * A withdrawal no longer in flight (reconciliation finished it first) is returned unchanged.
@@ -74,41 +75,38 @@ export async function applySendOutcome(
   outcome: SendOutcome,
   now: Date,
 ): Promise<TransactionRow> {
-  const total = row.net_cents;
-  const movement = { accountId: row.account_id, transactionId: row.id, at: now };
   const announced = row.status === 'processing'; // approved by the back office: transfer.created went out then
+  const from = stateOf(row);
+  const move = async (to: WithdrawalState, changes: TransactionChanges) => {
+    if (withdrawalStep(from, to) === 'void') await voidWithdrawal(trx, row, now);
+    return updateTransaction(trx, row.id, { ...changes, status: to.status, provider_state: to.providerState });
+  };
   if (outcome.kind === 'refused') {
-    await releaseReservation(trx, { ...movement, kind: 'withdrawal_reservation_released' }, total);
     if (!announced) {
       // Rolled back as if never requested (502): no alert of a third-party withdrawal that never existed,
       // and the externalRef is free for the retry, which raises its own alert.
       await deleteWithdrawalAlerts(trx, row.id);
       if (row.external_ref !== null) await releaseIdempotencyKey(trx, row.account_id, 'withdrawal', row.id);
-      return updateTransaction(trx, row.id, { status: 'aborted', provider_state: null, updated_at: now });
+      return move({ status: 'aborted', providerState: null }, { updated_at: now });
     }
-    const failed = await updateTransaction(trx, row.id, {
-      status: 'failed',
-      provider_state: null,
-      refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
-      refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
-      paid_at: now,
-      updated_at: now,
-    });
+    const failed = await move(
+      { status: 'failed', providerState: null },
+      {
+        refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
+        refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
+        paid_at: now,
+        updated_at: now,
+      },
+    );
     await enqueueEvent(trx, 'transfer.failed', failed, now);
     return failed;
   }
-  await debitReservation(trx, { ...movement, kind: 'withdrawal_debit' }, total);
   if (outcome.kind === 'indeterminate') {
-    const unknown = await updateTransaction(trx, row.id, { status: 'failed_unknown', provider_state: 'sent', updated_at: now });
+    const unknown = await move({ status: 'failed_unknown', providerState: 'sent' }, { updated_at: now });
     if (!announced) await enqueueEvent(trx, 'transfer.created', unknown, now);
     return unknown;
   }
-  const processing = await updateTransaction(trx, row.id, {
-    status: 'processing',
-    provider_state: 'sent',
-    provider_ref: outcome.providerRef,
-    updated_at: now,
-  });
+  const processing = await move({ status: 'processing', providerState: 'sent' }, { provider_ref: outcome.providerRef, updated_at: now });
   if (!announced) await enqueueEvent(trx, 'transfer.created', processing, now);
   await enqueueEvent(trx, 'transfer.processing', processing, now);
   return processing;
@@ -126,6 +124,7 @@ export async function announceInFlight(deps: Deps, transactionId: string): Promi
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockTransaction(trx, transactionId);
     if (!row || row.status !== 'initiating') return row;
+    withdrawalStep(stateOf(row), { status: 'processing', providerState: 'sending' });
     const announced = await updateTransaction(trx, row.id, { status: 'processing' });
     await enqueueEvent(trx, 'transfer.created', announced, now);
     return announced;

@@ -1,13 +1,13 @@
 import { findAccount } from '../accounts/account.repository.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { credit } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
 import { findRecipient } from '../recipients/recipient.repository.ts';
 import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { ResolutionNeedsSettlement, WithdrawalNotFound, WithdrawalNotIndeterminate, WithdrawalNotOverdue } from './withdrawal.errors.ts';
-import { FAILED_UNKNOWN_DEADLINE_MS, isOverdue, markPaid, openSinceMs, syncWithdrawal } from './withdrawal.settlement.ts';
+import { failWithdrawal, FAILED_UNKNOWN_DEADLINE_MS, isOverdue, markPaid, openSinceMs, syncWithdrawal } from './withdrawal.settlement.ts';
+import { isHiddenWithdrawalStatus, UNKNOWN_STATUS } from './withdrawal.states.ts';
 
 export interface ResolutionRequest {
   /** What the operator established with the PSP (its statement, support ticket). */
@@ -40,8 +40,8 @@ export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, row: Transacti
  */
 export async function resolveWithdrawal(deps: Deps, transactionId: string, request: ResolutionRequest): Promise<TransactionRow> {
   const row = await findTransactionById(deps.db, transactionId);
-  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
-  if (row.status !== 'failed_unknown') throw new WithdrawalNotIndeterminate(row.status);
+  if (!row || row.type !== 'withdrawal' || isHiddenWithdrawalStatus(row.status)) throw new WithdrawalNotFound();
+  if (row.status !== UNKNOWN_STATUS) throw new WithdrawalNotIndeterminate(row.status);
   const nowMs = deps.clock.now();
   if (!isOverdue(row, nowMs)) throw new WithdrawalNotOverdue(openSinceMs(row) + FAILED_UNKNOWN_DEADLINE_MS);
   if (request.outcome === 'paid' && (!request.endToEndId || !request.beneficiaryBankAccount)) throw new ResolutionNeedsSettlement();
@@ -53,20 +53,18 @@ export async function resolveWithdrawal(deps: Deps, transactionId: string, reque
     const current = await lockTransaction(trx, transactionId);
     if (!current) throw new WithdrawalNotFound();
     const audit = { resolution_note: request.note, resolved_at: now };
-    if (synced?.status !== 'failed_unknown' || current.status !== 'failed_unknown') {
+    if (synced?.status !== UNKNOWN_STATUS || current.status !== UNKNOWN_STATUS) {
       // The PSP's record decided it (now, or in a concurrent reconciliation): keep the note, say so.
-      if (current.status === 'failed_unknown') return current;
+      if (current.status === UNKNOWN_STATUS) return current;
       return updateTransaction(trx, current.id, { ...audit, resolved_by: 'provider' });
     }
     if (request.outcome === 'paid' && beneficiary && request.endToEndId && request.beneficiaryBankAccount) {
       const paid = await markPaid(trx, current, { endToEndId: request.endToEndId, beneficiary: { ...beneficiary, bankAccount: request.beneficiaryBankAccount } }, now);
       return updateTransaction(trx, paid.id, { ...audit, resolved_by: 'operator' });
     }
-    await credit(trx, { accountId: current.account_id, transactionId: current.id, kind: 'withdrawal_reversal', at: now }, current.net_cents);
-    const failed = await updateTransaction(trx, current.id, {
+    const failed = await failWithdrawal(trx, current, now, {
       ...audit,
       resolved_by: 'operator',
-      status: 'failed',
       refused_code: 'RESOLVED_BY_OPERATOR',
       refused_reason: messages.resolvedNotPaidReason,
       paid_at: now,

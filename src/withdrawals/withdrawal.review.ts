@@ -1,6 +1,6 @@
 import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
+import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { findRecipient } from '../recipients/recipient.repository.ts';
@@ -9,6 +9,7 @@ import { listWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { findAccount } from '../accounts/account.repository.ts';
 import { WithdrawalNotFound, WithdrawalNotPendingApproval } from './withdrawal.errors.ts';
+import { isHiddenWithdrawalStatus, stateOf, withdrawalStep } from './withdrawal.states.ts';
 
 async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
@@ -27,8 +28,9 @@ export async function approveWithdrawal(deps: Deps, transactionId: string): Prom
   const approved = await deps.db.transaction().execute(async (trx) => {
     const row = await lockPending(trx, transactionId);
     await lockBalance(trx, row.account_id);
-    const covered = await reserve(trx, { accountId: row.account_id, transactionId: row.id, kind: 'withdrawal_reserved', at: now }, row.net_cents);
+    const covered = await reserveWithdrawal(trx, row, now);
     if (!covered) {
+      withdrawalStep(stateOf(row), { status: 'failed', providerState: null });
       const failed = await updateTransaction(trx, row.id, {
         status: 'failed',
         refused_code: 'INSUFFICIENT_BALANCE',
@@ -39,6 +41,7 @@ export async function approveWithdrawal(deps: Deps, transactionId: string): Prom
       await enqueueEvent(trx, 'transfer.failed', failed, now);
       return failed;
     }
+    withdrawalStep(stateOf(row), { status: 'processing', providerState: 'sending' });
     const processing = await updateTransaction(trx, row.id, { status: 'processing', provider_state: 'sending', updated_at: now });
     await enqueueEvent(trx, 'transfer.approved', processing, now);
     return processing;
@@ -64,6 +67,7 @@ export async function rejectWithdrawal(deps: Deps, transactionId: string, reason
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockPending(trx, transactionId);
+    withdrawalStep(stateOf(row), { status: 'failed', providerState: null });
     const rejected = await updateTransaction(trx, row.id, {
       status: 'failed',
       refused_code: 'REJECTED_BY_COMPLIANCE',
@@ -88,6 +92,7 @@ export async function cancelWithdrawal(
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockPending(trx, transactionId);
+    withdrawalStep(stateOf(row), { status: 'cancelled', providerState: null });
     const cancelled = await updateTransaction(trx, row.id, {
       status: 'cancelled',
       refused_code: refusal.code,
@@ -119,6 +124,6 @@ export function thirdPartyAlerts(
 /** A withdrawal as the back office reads it before a decision (internal states are not found). */
 export async function withdrawalForReview(deps: Pick<Deps, 'db'>, transactionId: string): Promise<TransactionRow> {
   const row = await findTransactionById(deps.db, transactionId);
-  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
+  if (!row || row.type !== 'withdrawal' || isHiddenWithdrawalStatus(row.status)) throw new WithdrawalNotFound();
   return row;
 }

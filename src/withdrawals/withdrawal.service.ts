@@ -3,7 +3,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { lockBalance, reserve } from '../ledger/ledger.repository.ts';
+import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { stripDocument } from '../primitives/documents.ts';
@@ -216,12 +216,7 @@ export async function createWithdrawal(
         return { kind: 'answered', row: pending };
       }
       const initiating = await insertTransaction(trx, { ...base, provider_state: 'sending' });
-      const covered = await reserve(
-        trx,
-        { accountId: account.id, transactionId: initiating.id, kind: 'withdrawal_reserved', at: now },
-        initiating.net_cents,
-      );
-      if (!covered) throw new InsufficientBalance();
+      if (!(await reserveWithdrawal(trx, initiating, now))) throw new InsufficientBalance();
       await recordAlert(trx, initiating, destination, now);
       return { kind: 'sending', row: initiating };
     });

@@ -1,12 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { credit } from '../ledger/ledger.repository.ts';
+import { postWithdrawal, returnWithdrawal, voidWithdrawal } from '../ledger/ledger.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import type { ProviderWithdrawalStatus } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
-import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
+import { isOpenAtProvider, stateOf, UNKNOWN_STATUS, withdrawalStep } from './withdrawal.states.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -50,10 +51,8 @@ export function openSinceMs(row: Pick<TransactionRow, 'updated_at'>): number {
 
 /** A `failed_unknown` withdrawal past the contract's 24 h. */
 export function isOverdue(row: Pick<TransactionRow, 'status' | 'updated_at'>, nowMs: number): boolean {
-  return row.status === 'failed_unknown' && nowMs - openSinceMs(row) >= FAILED_UNKNOWN_DEADLINE_MS;
+  return row.status === UNKNOWN_STATUS && nowMs - openSinceMs(row) >= FAILED_UNKNOWN_DEADLINE_MS;
 }
-
-const OPEN: ReadonlySet<string> = new Set(['processing', 'failed_unknown']);
 
 /**
  * Brings one withdrawal in line with what the PSP knows, in one database transaction with its events.
@@ -73,7 +72,7 @@ export async function syncWithdrawal(deps: Deps, transactionId: string): Promise
     const row = await lockTransaction(trx, transactionId);
     if (!row) return undefined;
     const result = await applyObservation(trx, row, observed, now);
-    if (OPEN.has(result.status)) {
+    if (isOpenAtProvider(result.status)) {
       // Still open: ask again later, on the back-off schedule (every open withdrawal gets its turn).
       const ageMs = now.getTime() - openSinceMs(result);
       await scheduleNextCheck(trx, result.id, new Date(now.getTime() + recheckDelayMs(ageMs)));
@@ -105,15 +104,12 @@ async function applyObservation(
     if (observed.state === 'not_found') return applySendOutcome(trx, row, { kind: 'refused', notReceived: true }, now);
     row = await applySendOutcome(trx, row, { kind: 'accepted', providerRef: observed.providerRef }, now);
   }
-  const movement = { accountId: row.account_id, transactionId: row.id, at: now };
   switch (observed.state) {
     case 'unknown':
       return row;
     case 'not_found': {
-      if (row.status !== 'failed_unknown') return row;
-      await credit(trx, { ...movement, kind: 'withdrawal_reversal' }, row.net_cents);
-      const failed = await updateTransaction(trx, row.id, {
-        status: 'failed',
+      if (row.status !== UNKNOWN_STATUS) return row;
+      const failed = await failWithdrawal(trx, row, now, {
         refused_code: 'RECONCILED_NOT_SENT',
         refused_reason: messages.notSentReturnedReason,
         paid_at: now,
@@ -125,15 +121,13 @@ async function applyObservation(
     case 'accepted': {
       // The contract allows `failed_unknown` only to `paid` or `failed`: the PSP holding the order is not
       // an outcome. It is recorded internally (no status change, no event, `updatedAt` unchanged).
-      if (row.status !== 'failed_unknown' || row.provider_accepted_at !== null) return row;
+      if (row.status !== UNKNOWN_STATUS || row.provider_accepted_at !== null) return row;
       return updateTransaction(trx, row.id, { provider_accepted_at: now, provider_ref: observed.providerRef });
     }
     case 'rejected': {
-      if (!OPEN.has(row.status)) return row;
+      if (!isOpenAtProvider(row.status)) return row;
       // The amount goes back to the balance in the same transaction that writes the event.
-      await credit(trx, { ...movement, kind: 'withdrawal_reversal' }, row.net_cents);
-      const failed = await updateTransaction(trx, row.id, {
-        status: 'failed',
+      const failed = await failWithdrawal(trx, row, now, {
         refused_code: observed.refusedCode,
         refused_reason: observed.refusedReason,
         paid_at: now,
@@ -143,16 +137,17 @@ async function applyObservation(
       return failed;
     }
     case 'paid':
-      return OPEN.has(row.status) ? markPaid(trx, row, observed, new Date(observed.paidAtMs)) : row;
+      return isOpenAtProvider(row.status) ? markPaid(trx, row, observed, new Date(observed.paidAtMs)) : row;
     case 'returned': {
-      if (OPEN.has(row.status)) row = await markPaid(trx, row, observed, now);
+      if (isOpenAtProvider(row.status)) row = await markPaid(trx, row, observed, now);
       if (row.status !== 'paid' && row.status !== 'partially_refunded') return row;
       const already = row.refunded_cents ?? 0;
       const returned = Math.min(observed.returnedCents, row.amount_cents);
       if (returned <= already) return row;
       // A return gives back what the beneficiary's bank returned; PixGate's fee is not returned.
-      await credit(trx, { ...movement, kind: 'withdrawal_returned' }, returned - already);
       const status = returned >= row.amount_cents ? 'refunded' : 'partially_refunded';
+      withdrawalStep(stateOf(row), { status, providerState: row.provider_state });
+      await returnWithdrawal(trx, row, returned - already, now);
       const updated = await updateTransaction(trx, row.id, {
         status,
         refunded_cents: returned,
@@ -165,12 +160,29 @@ async function applyObservation(
   }
 }
 
+/**
+ * Ends an open withdrawal as `failed`: its pending transfer is voided (amount + fee available again) in the
+ * transaction that writes the status; the caller writes the event.
+ */
+export async function failWithdrawal(
+  trx: Transaction<Database>,
+  row: TransactionRow,
+  now: Date,
+  changes: Pick<TransactionChanges, 'refused_code' | 'refused_reason' | 'paid_at' | 'updated_at' | 'resolved_by' | 'resolution_note' | 'resolved_at'>,
+): Promise<TransactionRow> {
+  withdrawalStep(stateOf(row), { status: 'failed', providerState: row.provider_state });
+  await voidWithdrawal(trx, row, now);
+  return updateTransaction(trx, row.id, { ...changes, status: 'failed' });
+}
+
 export async function markPaid(
   trx: Transaction<Database>,
   row: TransactionRow,
   observed: { endToEndId: string; beneficiary: TransactionRow['beneficiary'] },
   paidAt: Date,
 ): Promise<TransactionRow> {
+  withdrawalStep(stateOf(row), { status: 'paid', providerState: row.provider_state });
+  await postWithdrawal(trx, row, paidAt);
   const paid = await updateTransaction(trx, row.id, {
     status: 'paid',
     end_to_end_id: observed.endToEndId,

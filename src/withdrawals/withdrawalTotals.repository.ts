@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { CAP_COUNTED_STATUSES } from './withdrawal.states.ts';
 
 /**
  * Owns `withdrawal_totals`: the amount of the withdrawals the caps count, per account and São Paulo day or
@@ -44,7 +45,7 @@ export async function totalsThatDiffer(
       SELECT account_id, amount_cents, ((created_at AT TIME ZONE 'UTC') - interval '3 hours') AS local_time
       FROM transactions
       WHERE type = 'withdrawal' AND ${forAccount('account_id')}
-        AND status IN ('initiating', 'processing', 'pending_approval', 'paid', 'failed_unknown', 'refunded', 'partially_refunded')
+        AND status IN (${sql.join(CAP_COUNTED_STATUSES.map((status) => sql.lit(status)))})
     ), computed AS (
       SELECT account_id, 'day' AS period, local_time::date AS period_start, sum(amount_cents) AS total FROM counted GROUP BY 1, 2, 3
       UNION ALL

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { checkLedger } from '../../src/ledger/ledger.check.ts';
+import { readBalance } from '../../src/ledger/ledger.repository.ts';
 
 /**
  * The money invariants the fault tests check on the database itself, after processes died mid-flight:
@@ -22,25 +23,17 @@ export async function openTestDb(databaseUrl: string): Promise<DatabaseHandle> {
 export async function moneyProblems(db: Kysely<Database>): Promise<string[]> {
   const problems = (await checkLedger(db)).map((violation) => `checkLedger: ${violation.problem}`);
 
-  // Every withdrawal debit has its transaction, and the transaction has at least one outbox event.
-  const orphanDebits = await sql<{ id: string; transaction_id: string | null; has_tx: boolean; events: number }>`
-    SELECT e.id::text AS id, e.transaction_id, (t.id IS NOT NULL) AS has_tx,
-      (SELECT count(*) FROM outbox_events o WHERE o.transaction_id = e.transaction_id)::int AS events
-    FROM ledger_entries e LEFT JOIN transactions t ON t.id = e.transaction_id
-    WHERE e.kind = 'withdrawal_debit'`.execute(db);
-  for (const debit of orphanDebits.rows) {
-    if (!debit.has_tx) problems.push(`withdrawal_debit entry ${debit.id} has no transaction (${debit.transaction_id})`);
-    else if (debit.events === 0) problems.push(`withdrawal_debit of ${debit.transaction_id} has no outbox event`);
-  }
-
-  // A transaction is debited at most once, and only a withdrawal that is (or was) paid out is debited.
-  const debits = await sql<{ transaction_id: string; type: string; status: string; n: number }>`
-    SELECT e.transaction_id, t.type, t.status, count(*)::int AS n
-    FROM ledger_entries e JOIN transactions t ON t.id = e.transaction_id
-    WHERE e.kind = 'withdrawal_debit' GROUP BY e.transaction_id, t.type, t.status`.execute(db);
-  for (const debit of debits.rows) {
-    if (debit.n !== 1) problems.push(`transaction ${debit.transaction_id} debited ${debit.n} times`);
-    if (debit.type !== 'withdrawal') problems.push(`withdrawal_debit on ${debit.type} ${debit.transaction_id}`);
+  // Every withdrawal the merchant was told about that took money has an outbox event; none took it twice.
+  const reserved = await sql<{ transaction_id: string; status: string; pendings: number; events: number }>`
+    SELECT t.id AS transaction_id, t.status, count(*)::int AS pendings,
+      (SELECT count(*) FROM outbox_events o WHERE o.transaction_id = t.id)::int AS events
+    FROM ledger_transfers p JOIN transactions t ON t.id = p.transaction_id
+    WHERE p.pending GROUP BY t.id, t.status`.execute(db);
+  for (const row of reserved.rows) {
+    if (row.pendings !== 1) problems.push(`transaction ${row.transaction_id} reserved ${row.pendings} times`);
+    if (row.status !== 'initiating' && row.status !== 'aborted' && row.events === 0) {
+      problems.push(`withdrawal ${row.transaction_id} (${row.status}) took money but has no outbox event`);
+    }
   }
 
   // No externalRef produced two live transactions (aborted ones are invisible and freed their key).
@@ -64,7 +57,9 @@ export async function moneyProblems(db: Kysely<Database>): Promise<string[]> {
 }
 
 export interface AccountMoney {
+  /** The merchant's available ledger account. */
   availableCents: number;
+  /** Reserved for sends still in flight (pending_out less the withdrawals the PSP has taken): 0 at rest. */
   reservedCents: number;
   /** Sum of amount + fee of the withdrawals that took money: processing, paid, failed_unknown. */
   debitedCents: number;
@@ -73,19 +68,16 @@ export interface AccountMoney {
 }
 
 export async function accountMoney(db: Kysely<Database>, accountId: string): Promise<AccountMoney> {
-  const balance = await db
-    .selectFrom('balances')
-    .select(['available_cents', 'reserved_cents'])
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  const sums = await sql<{ debited: number; credited: number }>`
+  const balance = await readBalance(db, accountId);
+  const sums = await sql<{ debited: number; credited: number; sent_open: number }>`
     SELECT
       coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'paid', 'failed_unknown')), 0)::bigint AS debited,
-      coalesce(sum(net_cents) FILTER (WHERE type = 'pix_in' AND status = 'paid'), 0)::bigint AS credited
+      coalesce(sum(net_cents) FILTER (WHERE type = 'pix_in' AND status = 'paid'), 0)::bigint AS credited,
+      coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'failed_unknown') AND provider_state = 'sent'), 0)::bigint AS sent_open
     FROM transactions WHERE account_id = ${accountId}`.execute(db);
   return {
-    availableCents: Number(balance.available_cents),
-    reservedCents: Number(balance.reserved_cents),
+    availableCents: balance.availableCents,
+    reservedCents: balance.reservedCents - Number(sums.rows[0]?.sent_open ?? 0),
     debitedCents: Number(sums.rows[0]?.debited ?? 0),
     creditedCents: Number(sums.rows[0]?.credited ?? 0),
   };

@@ -118,13 +118,14 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     for (const answer of answers.filter((a) => a.status === 200)) {
       expect(answer.body).toEqual({ ...created.body, idempotent: true });
     }
-    const debits = await deployment.db
-      .selectFrom('ledger_entries')
-      .select(['transaction_id', 'amount_cents'])
-      .where('account_id', '=', merchant.accountId)
-      .where('kind', '=', 'withdrawal_debit')
+    const reservations = await deployment.db
+      .selectFrom('ledger_transfers as t')
+      .innerJoin('ledger_entries as e', 'e.transfer_id', 't.id')
+      .select(['t.transaction_id', 'e.amount_cents'])
+      .where('e.account_id', '=', `${merchant.accountId}:available`)
+      .where('t.reason', '=', 'withdrawal_reserved')
       .execute();
-    expect(debits).toEqual([{ transaction_id: created.body.transactionId, amount_cents: -1_100 }]);
+    expect(reservations).toEqual([{ transaction_id: created.body.transactionId, amount_cents: -1_100 }]);
     expect(await accountMoney(deployment.db, merchant.accountId)).toMatchObject({ availableCents: funding - 1_100, reservedCents: 0 });
     const balance = await call(processFor(1), merchant.apiKey, 'GET', '/v1/balance');
     expect(balance.body.available).toBe(funding - 1_100);

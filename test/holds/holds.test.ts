@@ -116,7 +116,8 @@ describe('holds on the balance', () => {
     expect(released.data).toEqual({ ...hold.data, status: 'released', releasedAt: gateway.clock.now() });
     expect(await balance(merchant)).toEqual({ available: 10_000, held: 0, reserved: 0, withdrawable: 10_000 });
     expect((await withdraw(3_901)).response.status).toBe(201);
-    expect(await balance(merchant)).toEqual({ available: 10_000 - 4_001, held: 0, reserved: 0, withdrawable: 10_000 - 4_001 });
+    // The withdrawal is processing: its amount + fee wait in pending_out until the PSP settles it.
+    expect(await balance(merchant)).toEqual({ available: 10_000 - 4_001, held: 0, reserved: 4_001, withdrawable: 10_000 - 4_001 });
   });
 
   it('holds add up, may exceed the balance, and withdrawable never goes below 0', async () => {
@@ -214,7 +215,7 @@ describe('holds on a paid charge', () => {
     expect(foreign.response.status).toBe(404);
 
     expect(await eventsOf(merchant)).toHaveLength(eventsBefore + 2); // the withdrawal's created + processing
-    expect(await balance(merchant)).toEqual({ available: 2_000 - 200, held: 0, reserved: 0, withdrawable: 1_800 });
+    expect(await balance(merchant)).toEqual({ available: 2_000 - 200, held: 0, reserved: 200, withdrawable: 1_800 });
   });
 });
 
@@ -296,12 +297,12 @@ describe('chargebacks', () => {
     const spent = await merchant.client.POST('/v1/withdraw', { body: { amountCents: 5_000, pixKey: '52998224725', pixKeyType: 'cpf' } });
     expect(spent.response.status).toBe(201);
     const late = await placed(merchant, { amountCents: 3_000, reason: 'protest', transactionId: chargeId });
-    expect(await balance(merchant)).toEqual({ available: 900, held: 3_000, reserved: 0, withdrawable: 0 });
+    expect(await balance(merchant)).toEqual({ available: 900, held: 3_000, reserved: 5_100, withdrawable: 0 });
     const uncovered = await chargeback(merchant, late);
     expect(uncovered.response.status).toBe(409);
     expect(uncovered.error).toEqual({ error: 'The available balance does not cover the chargeback.' });
     expect((await chargeback(merchant, late, 900)).data).toMatchObject({ status: 'partially_refunded', refundedCents: 4_900 });
-    expect(await balance(merchant)).toEqual({ available: 0, held: 0, reserved: 0, withdrawable: 0 });
+    expect(await balance(merchant)).toEqual({ available: 0, held: 0, reserved: 5_100, withdrawable: 0 });
     const again = await chargeback(merchant, late, 100);
     expect(again.response.status).toBe(409);
     expect(again.error).toEqual({ error: 'Hold is already released.' });
@@ -324,7 +325,7 @@ describe('chargebacks', () => {
     try {
       const withdrawal = merchant.client.POST('/v1/withdraw', { body: { amountCents: 9_900, pixKey: '52998224725', pixKeyType: 'cpf' } });
       await atProvider;
-      expect(await balance(merchant)).toEqual({ available: 10_000, held: 0, reserved: 10_000, withdrawable: 0 });
+      expect(await balance(merchant)).toEqual({ available: 0, held: 0, reserved: 10_000, withdrawable: 0 });
       // MED opened while the whole balance is on its way out: the hold may be placed, the chargeback must wait.
       const holdId = await placed(merchant, { amountCents: 5_000, reason: 'med', transactionId: chargeId });
       const result = await chargeback(merchant, holdId);
@@ -332,7 +333,7 @@ describe('chargebacks', () => {
       expect(result.error).toEqual({ error: 'The available balance does not cover the chargeback.' });
       letGo();
       expect((await withdrawal).response.status).toBe(201);
-      expect(await balance(merchant)).toEqual({ available: 0, held: 5_000, reserved: 0, withdrawable: 0 });
+      expect(await balance(merchant)).toEqual({ available: 0, held: 5_000, reserved: 10_000, withdrawable: 0 });
     } finally {
       letGo();
       gateway.provider.sendWithdrawal = original;

@@ -50,7 +50,8 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+/** A database of its own for one test (in memory on PGlite, or a temporary database on PIXGATE_TEST_DATABASE_URL). */
+export async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
   const serverUrl = process.env.PIXGATE_TEST_DATABASE_URL;
   if (!serverUrl) {
     const handle = await connectDatabase({ dataDir: 'memory://' });

@@ -52,12 +52,12 @@ describe('withdrawal caps over kept totals', () => {
   });
 
   it('is checked by the ledger check: a total that drifts from its withdrawals is reported', async () => {
-    expect(await checkLedger(gateway.deps.db, merchant.accountId)).toEqual([]);
+    expect(await checkLedger(gateway.deps.db, { accountId: merchant.accountId })).toEqual([]);
     await sql`UPDATE withdrawal_totals SET total_cents = total_cents + 1 WHERE account_id = ${merchant.accountId} AND period = 'day'`.execute(gateway.deps.db);
-    const violations = await checkLedger(gateway.deps.db, merchant.accountId);
+    const violations = await checkLedger(gateway.deps.db, { accountId: merchant.accountId });
     expect(violations).toHaveLength(1);
     expect(violations[0]?.problem).toMatch(/^withdrawal total of the day \d{4}-\d{2}-\d{2} is 2501, the withdrawals it counts sum 2500$/);
     await sql`UPDATE withdrawal_totals SET total_cents = total_cents - 1 WHERE account_id = ${merchant.accountId} AND period = 'day'`.execute(gateway.deps.db);
-    expect(await checkLedger(gateway.deps.db, merchant.accountId)).toEqual([]);
+    expect(await checkLedger(gateway.deps.db, { accountId: merchant.accountId })).toEqual([]);
   });
 });

@@ -289,7 +289,7 @@ describe('deactivating a recipient', () => {
       let locked: () => void = () => undefined;
       const lockTaken = new Promise<void>((resolve) => (locked = resolve));
       const blocker = gateway.deps.db.transaction().execute(async (trx) => {
-        await trx.selectFrom('balances').select('account_id').where('account_id', '=', manual.accountId).forUpdate().execute();
+        await trx.selectFrom('ledger_accounts').select('id').where('id', '=', `${manual.accountId}:available`).forUpdate().execute();
         locked();
         await unblocked;
       });

@@ -22,7 +22,7 @@ const app = express();
 app.disable('x-powered-by');
 app.set('etag', false);
 
-const READ_BALANCE = 'SELECT available_cents FROM balances WHERE account_id = $1';
+const READ_BALANCE = "SELECT balance_cents FROM ledger_accounts WHERE id = $1 || ':available'";
 const READ_TRANSACTION = 'SELECT * FROM transactions WHERE account_id = $1 AND id = $2';
 /** The gateway's charge insert (transaction.repository.ts insertChargeClaimingKey) without its service around it. */
 const INSERT_CHARGE = `
@@ -38,8 +38,8 @@ const INSERT_CHARGE = `
   RETURNING id, status, amount_cents, pix_payload, expires_at`;
 
 app.get('/v1/balance', async (_req, res) => {
-  const result = await pool.query<{ available_cents: string }>({ name: 'floor-balance', text: READ_BALANCE, values: [accountId] });
-  res.json({ available: Number(result.rows[0]?.available_cents ?? 0), pending: 0, currency: 'BRL', updatedAt: Date.now() });
+  const result = await pool.query<{ balance_cents: string }>({ name: 'floor-balance', text: READ_BALANCE, values: [accountId] });
+  res.json({ available: Number(result.rows[0]?.balance_cents ?? 0), pending: 0, currency: 'BRL', updatedAt: Date.now() });
 });
 app.get('/v1/transactions/:id', async (req, res) => {
   const result = await pool.query({ name: 'floor-transaction', text: READ_TRANSACTION, values: [accountId, req.params.id] });

@@ -1,5 +1,5 @@
 /** balance, events, ledger:check. */
-import { integer } from '../args.ts';
+import { integer, oneOf } from '../args.ts';
 import { arg, defineCommand, type CommandInput } from '../command.ts';
 import { segment } from '../http.ts';
 import { renderBalance, renderEvents, renderLedgerCheck } from '../render.ts';
@@ -32,11 +32,17 @@ export const events = defineCommand<AccountEventList>({
   render: renderEvents,
 });
 
+const CHECK_MODES = { incremental: true, full: true } as const;
+
 export const ledgerCheck = defineCommand<LedgerCheck>({
   name: 'ledger:check',
   summary: "Check the whole ledger's consistency, every account at once.",
   args: [],
-  options: [],
-  request: () => ({ method: 'GET', path: '/admin/v1/ledger/check' }),
+  options: [{ name: 'mode', value: '<incremental|full>', help: 'full re-verifies the whole history (default: what changed since the last clean check)' }],
+  request(input) {
+    const mode = input.options['mode'];
+    const full = mode !== undefined && oneOf('mode', mode, CHECK_MODES) === 'full';
+    return { method: 'GET', path: '/admin/v1/ledger/check', ...(full ? { query: { full: 'true' } } : {}) };
+  },
   render: renderLedgerCheck,
 });

@@ -14,27 +14,20 @@ import { sql, type Kysely } from 'kysely';
  */
 const COUNTED = `('initiating', 'processing', 'pending_approval', 'paid', 'failed_unknown', 'refunded', 'partially_refunded')`;
 
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`
-    CREATE TABLE withdrawal_totals (
-      account_id text NOT NULL REFERENCES accounts(id),
-      period text NOT NULL CHECK (period IN ('day', 'month')),
-      period_start date NOT NULL,
-      total_cents bigint NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
-      PRIMARY KEY (account_id, period, period_start)
-    )`.execute(db);
-
-  await sql
-    .raw(
-      `CREATE FUNCTION withdrawal_totals_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+/**
+ * The trigger function, for a list of counted statuses (`('a', 'b')`): migration 009 replaces it with the
+ * list of the withdrawal state machine.
+ */
+export function totalsFollowFunction(counted: string): string {
+  return `CREATE OR REPLACE FUNCTION withdrawal_totals_follow() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         was_counted boolean := false;
-        is_counted boolean := NEW.status IN ${COUNTED};
+        is_counted boolean := NEW.status IN ${counted};
         delta bigint;
         local_time timestamp := (NEW.created_at AT TIME ZONE 'UTC') - interval '3 hours';
       BEGIN
         IF TG_OP = 'UPDATE' THEN
-          was_counted := OLD.status IN ${COUNTED};
+          was_counted := OLD.status IN ${counted};
         END IF;
         delta := (CASE WHEN is_counted THEN NEW.amount_cents ELSE 0 END)
                - (CASE WHEN was_counted THEN OLD.amount_cents ELSE 0 END);
@@ -56,9 +49,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         END IF;
         RETURN NULL;
       END
-      $$`,
-    )
-    .execute(db);
+      $$`;
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE TABLE withdrawal_totals (
+      account_id text NOT NULL REFERENCES accounts(id),
+      period text NOT NULL CHECK (period IN ('day', 'month')),
+      period_start date NOT NULL,
+      total_cents bigint NOT NULL DEFAULT 0 CHECK (total_cents >= 0),
+      PRIMARY KEY (account_id, period, period_start)
+    )`.execute(db);
+
+  await sql.raw(totalsFollowFunction(COUNTED)).execute(db);
   await sql`
     CREATE TRIGGER withdrawal_totals_on_insert AFTER INSERT ON transactions
       FOR EACH ROW WHEN (NEW.type = 'withdrawal') EXECUTE FUNCTION withdrawal_totals_follow()`.execute(db);

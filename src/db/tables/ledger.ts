@@ -1,42 +1,72 @@
 import type { Generated } from 'kysely';
 
-/** Balances, their ledger entries, holds and rate-limit counters. */
+/** The double-entry ledger, holds and rate-limit counters. */
 
-export interface BalancesTable {
-  account_id: string;
-  available_cents: number;
-  held_cents: number;
-  /** Withdrawals being sent: reserved, not yet debited; not withdrawable. */
-  reserved_cents: Generated<number>;
-  updated_at: Date;
+/** What an account of the ledger is for (migration 009). */
+export type LedgerAccountKind = 'available' | 'held' | 'pending_out' | 'psp_settlement' | 'fee_revenue' | 'holds_contra' | 'suspense';
+
+/**
+ * An account of the double-entry ledger: a merchant's (`<accountId>:available|held|pending_out`, never below
+ * zero) or the system's (`system:<kind>`). Balances are credit-positive and all of them sum to zero.
+ */
+export interface LedgerAccountsTable {
+  id: string;
+  owner_id: string | null;
+  kind: LedgerAccountKind;
+  non_negative: boolean;
+  balance_cents: Generated<number>;
+  /** How many entries the account has: its last entry's `account_version`. */
+  version: Generated<number>;
+  created_at: Date;
 }
 
-export type LedgerEntryKind =
-  | 'charge_credit'
-  | 'withdrawal_debit'
-  | 'withdrawal_reversal'
-  | 'refund_debit'
+/** Why money moved. */
+export type TransferReason =
+  | 'charge_paid'
+  | 'charge_refunded'
+  | 'chargeback'
+  | 'withdrawal_reserved'
+  | 'withdrawal_posted'
+  | 'withdrawal_voided'
+  | 'withdrawal_returned'
   | 'hold_placed'
   | 'hold_released'
-  | 'withdrawal_reserved'
-  | 'withdrawal_reservation_released'
-  | 'withdrawal_returned'
-  | 'chargeback_debit'
-  | 'adjustment';
+  | 'correction'
+  | 'migration_difference';
 
-export interface LedgerEntriesTable {
+/** An immutable transfer: two or more entries summing to zero; pending ones are completed by one post or void. */
+export interface LedgerTransfersTable {
   id: Generated<number>;
-  account_id: string;
+  reason: TransferReason;
   transaction_id: string | null;
   hold_id: string | null;
-  kind: LedgerEntryKind;
-  /** Signed effect on available_cents. */
-  amount_cents: number;
-  /** Signed effect on held_cents. */
-  held_delta_cents: number;
-  /** Signed effect on reserved_cents. */
-  reserved_delta_cents: Generated<number>;
+  pending: boolean;
+  /** The pending transfer this one posts or voids. */
+  pending_id: number | null;
   created_at: Date;
+}
+
+/** An immutable entry: one account's share of a transfer, with the balance and version it left. */
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  transfer_id: number;
+  account_id: string;
+  amount_cents: number;
+  balance_after_cents: number;
+  account_version: number;
+  created_at: Date;
+}
+
+/** How far the incremental ledger check has verified an account. */
+export interface LedgerCheckpointsTable {
+  account_id: string;
+  version: number;
+  balance_cents: number;
+}
+
+export interface LedgerCheckRunsTable {
+  id: Generated<number>;
+  started_at: Date;
 }
 
 export type HoldReason = 'med' | 'dispute' | 'protest' | 'administrative';

@@ -1,0 +1,162 @@
+/**
+ * The withdrawal state machine, in one place: every state a withdrawal can be in (its status and where it is
+ * at the PSP, `provider_state`), every transition allowed between them with the ledger step it takes, the
+ * statuses the daily and monthly caps count, and which states are final. Dispatch, settlement, review,
+ * resolution and reconciliation move a withdrawal only through `withdrawalStep`, which throws on a
+ * transition not in the table; the ledger check and migration 009's cap trigger read the same lists.
+ *
+ * The ledger steps (two-phase, docs/decisions.md "The double-entry ledger"):
+ * - `reserve`: the pending transfer available → pending_out of amount + fee (the money is no longer the
+ *   merchant's to withdraw, and not gone either);
+ * - `post`: the pending transfer completes: pending_out → psp_settlement (amount) and fee_revenue (fee);
+ * - `void`: the pending transfer is cancelled: pending_out → available, nothing was paid;
+ * - `return`: the beneficiary's bank gave (part of) a paid withdrawal back: psp_settlement → available;
+ * - `none`: a change of status or of PSP progress that moves no money (`failed_unknown` keeps its pending
+ *   transfer until the outcome is known).
+ */
+import { IllegalTransition } from '../transactions/transaction.errors.ts';
+
+export const WITHDRAWAL_STATUSES = [
+  'initiating',
+  'pending_approval',
+  'processing',
+  'failed_unknown',
+  'paid',
+  'partially_refunded',
+  'refunded',
+  'failed',
+  'cancelled',
+  'aborted',
+] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/** Where the order is at the PSP: not sent (null), the call in flight (`sending`), taken (`sent`). */
+export type ProviderState = 'sending' | 'sent' | null;
+
+export interface WithdrawalState {
+  status: WithdrawalStatus;
+  providerState: ProviderState;
+}
+
+export type LedgerStep = 'reserve' | 'post' | 'void' | 'return' | 'none';
+
+/** The internal states the merchant never sees: in flight before the first answer, or refused at once. */
+export const HIDDEN_WITHDRAWAL_STATUSES = ['initiating', 'aborted'] as const satisfies readonly WithdrawalStatus[];
+
+/**
+ * Statuses whose amount the daily and monthly caps count: everything that took or may take money (in
+ * flight, waiting for approval, paid, indeterminate, returned). Read by migration 009's trigger.
+ */
+export const CAP_COUNTED_STATUSES = [
+  'initiating',
+  'processing',
+  'pending_approval',
+  'paid',
+  'failed_unknown',
+  'refunded',
+  'partially_refunded',
+] as const satisfies readonly WithdrawalStatus[];
+
+/** Open at the PSP: reconciliation asks about these until they end. */
+export const OPEN_STATUSES = ['processing', 'failed_unknown'] as const satisfies readonly WithdrawalStatus[];
+
+/** The indeterminate status: debited (its pending transfer stands), outcome unknown until the PSP says. */
+export const UNKNOWN_STATUS = 'failed_unknown' satisfies WithdrawalStatus;
+
+/** Statuses no PSP outcome changes any more. */
+export const FINAL_STATUSES = ['failed', 'cancelled', 'aborted', 'refunded'] as const satisfies readonly WithdrawalStatus[];
+
+const key = (state: WithdrawalState) => `${state.status}/${state.providerState ?? '-'}`;
+
+/** What the ledger holds for a withdrawal in each state (what the ledger check compares). */
+export type LedgerPosition = 'none' | 'pending' | 'posted' | 'voided_or_none';
+
+interface StateRow {
+  position: LedgerPosition;
+  to: Partial<Record<string, LedgerStep>>;
+}
+
+/** `status/provider_state` → the states it may move to, with the ledger step of each move. */
+const TABLE: Record<string, StateRow> = {
+  // A new withdrawal: reserved and in flight, waiting for approval, or refused by a cap.
+  'new/-': { position: 'none', to: { 'initiating/sending': 'reserve', 'pending_approval/-': 'none', 'failed/-': 'none' } },
+  'initiating/sending': {
+    position: 'pending',
+    to: {
+      'processing/sent': 'none',
+      'failed_unknown/sent': 'none',
+      'aborted/-': 'void',
+      // A retry found it in flight and announced it to the merchant (transfer.created).
+      'processing/sending': 'none',
+    },
+  },
+  'pending_approval/-': {
+    position: 'none',
+    to: { 'processing/sending': 'reserve', 'failed/-': 'none', 'cancelled/-': 'none' },
+  },
+  'processing/sending': {
+    position: 'pending',
+    to: { 'processing/sent': 'none', 'failed_unknown/sent': 'none', 'failed/-': 'void' },
+  },
+  'processing/sent': {
+    position: 'pending',
+    to: { 'paid/sent': 'post', 'failed/sent': 'void' },
+  },
+  'failed_unknown/sent': {
+    position: 'pending',
+    // The contract: `failed_unknown` ends in `paid` or `failed` only.
+    to: { 'paid/sent': 'post', 'failed/sent': 'void' },
+  },
+  'paid/sent': { position: 'posted', to: { 'partially_refunded/sent': 'return', 'refunded/sent': 'return' } },
+  'partially_refunded/sent': { position: 'posted', to: { 'partially_refunded/sent': 'return', 'refunded/sent': 'return' } },
+  'refunded/sent': { position: 'posted', to: {} },
+  'failed/-': { position: 'voided_or_none', to: {} },
+  'failed/sent': { position: 'voided_or_none', to: {} },
+  'cancelled/-': { position: 'none', to: {} },
+  'aborted/-': { position: 'voided_or_none', to: {} },
+};
+
+/** Every state of the table with the moves out of it (for tests and documentation). */
+export function withdrawalTransitions(): { from: string; to: string; step: LedgerStep }[] {
+  return Object.entries(TABLE).flatMap(([from, row]) =>
+    Object.entries(row.to).map(([to, step]) => ({ from, to, step: step as LedgerStep })),
+  );
+}
+
+/** Every state a stored withdrawal can be in, as `status/provider_state`. */
+export function withdrawalStates(): string[] {
+  return Object.keys(TABLE).filter((state) => state !== 'new/-');
+}
+
+/**
+ * The ledger step of moving a withdrawal from `from` (undefined: it does not exist yet) to `to`; throws
+ * `IllegalTransition` for a move the table does not allow.
+ */
+export function withdrawalStep(from: WithdrawalState | undefined, to: WithdrawalState): LedgerStep {
+  const source = from === undefined ? 'new/-' : key(from);
+  const step = TABLE[source]?.to[key(to)];
+  if (step === undefined) throw new IllegalTransition('withdrawal', source, key(to));
+  return step;
+}
+
+/** What the ledger must hold for a withdrawal in this state; undefined for a state not in the table. */
+export function withdrawalLedgerPosition(state: WithdrawalState): LedgerPosition | undefined {
+  return TABLE[key(state)]?.position;
+}
+
+export function isCapCounted(status: string): boolean {
+  return (CAP_COUNTED_STATUSES as readonly string[]).includes(status);
+}
+
+export function isOpenAtProvider(status: string): boolean {
+  return (OPEN_STATUSES as readonly string[]).includes(status);
+}
+
+export function isHiddenWithdrawalStatus(status: string): boolean {
+  return (HIDDEN_WITHDRAWAL_STATUSES as readonly string[]).includes(status);
+}
+
+/** The state of a stored row (its status and provider_state columns). */
+export function stateOf(row: { status: string; provider_state: ProviderState }): WithdrawalState {
+  return { status: row.status as WithdrawalStatus, providerState: row.provider_state };
+}
