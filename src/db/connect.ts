@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import type { PoolStats } from '../platform/metrics.ts';
 import type { Database } from './schema.ts';
@@ -93,6 +93,8 @@ export interface ConnectOptions {
    * once per connection (logged by the caller's logger). The pool has discarded it; nothing else to do.
    */
   onConnectionLost?: (error: Error, state: 'idle' | 'in use') => void;
+  /** Called with the SQL of every statement sent (BEGIN and COMMIT included): the tests' statement counts. */
+  onStatement?: (sql: string) => void;
 }
 
 const defaultConnectionLost = (error: Error, state: 'idle' | 'in use') =>
@@ -143,10 +145,15 @@ function createPool(options: ConnectOptions & { databaseUrl: string }): pg.Pool 
   return pool;
 }
 
+function statementLog(options: ConnectOptions): Pick<KyselyConfig, 'log'> {
+  const { onStatement } = options;
+  return onStatement === undefined ? {} : { log: (event) => onStatement(event.query.sql) };
+}
+
 export async function connectDatabase(options: ConnectOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = createPool({ ...options, databaseUrl: options.databaseUrl });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...statementLog(options) });
     const max = options.poolSize ?? 10;
     return {
       db,
@@ -161,6 +168,6 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
     if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
     pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...statementLog(options) });
   return { db, kind: 'pglite', poolStats: () => undefined, close: () => db.destroy() };
 }

@@ -9,6 +9,7 @@ import * as hardening from './migrations/006_hardening.ts';
 import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
 import * as scanFreeJobs from './migrations/008_scan_free_jobs.ts';
 import * as doubleEntry from './migrations/009_double_entry.ts';
+import * as moneyPath from './migrations/010_money_path.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '007_withdrawal_totals': withdrawalTotals,
   '008_scan_free_jobs': scanFreeJobs,
   '009_double_entry': doubleEntry,
+  '010_money_path': moneyPath,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,25 +1,53 @@
 /** Owner of `outbox_events`: every webhook event, written in the transaction of the change that caused it. */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, OutboxEventRow } from '../db/schema.ts';
-import type { EventEnvelope } from './event.types.ts';
+import type { EventName } from './catalog.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export async function insertEvent(
   trx: Transaction<Database>,
-  event: { id: string; accountId: string; transactionId: string; payload: EventEnvelope; at: Date },
+  event: { id: string; name: EventName; accountId: string; transactionId: string; payload: string; at: Date },
 ): Promise<void> {
   await trx
     .insertInto('outbox_events')
     .values({
       id: event.id,
       account_id: event.accountId,
-      event: event.payload.event,
+      event: event.name,
       transaction_id: event.transactionId,
-      payload: JSON.stringify(event.payload),
+      payload: event.payload,
       created_at: event.at,
     })
     .execute();
+}
+
+/** Up to `limit` events not fanned out yet, oldest first, locked (SKIP LOCKED: workers share the work). */
+export function lockEventsToFanOut(trx: Transaction<Database>, limit: number): Promise<Pick<OutboxEventRow, 'id' | 'account_id' | 'event' | 'created_at'>[]> {
+  return trx
+    .selectFrom('outbox_events')
+    .select(['id', 'account_id', 'event', 'created_at'])
+    .where('fanned_out', '=', false)
+    .orderBy('created_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+/** Events committed and not fanned out yet: how many, and since when the oldest waits. */
+export async function fanOutBacklog(db: Db): Promise<{ waiting: number; oldestAt: Date | null }> {
+  const row = await db
+    .selectFrom('outbox_events')
+    .select((eb) => [eb.fn.countAll<number>().as('waiting'), eb.fn.min('created_at').as('oldest')])
+    .where('fanned_out', '=', false)
+    .executeTakeFirst();
+  return { waiting: Number(row?.waiting ?? 0), oldestAt: row?.oldest ? new Date(row.oldest) : null };
+}
+
+export async function markFannedOut(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx.updateTable('outbox_events').set({ fanned_out: true }).where('id', 'in', ids).execute();
 }
 
 export function findAccountEvent(db: Db, accountId: string, eventId: string): Promise<OutboxEventRow | undefined> {

@@ -2,24 +2,27 @@ import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { newId } from '../primitives/ids.ts';
 import { toEventTransaction } from '../transactions/transaction.mapper.ts';
-import { fanOut } from '../webhooks/delivery.service.ts';
 import { categoryOf, type EventName } from './catalog.ts';
 import { insertEvent } from './event.repository.ts';
 import type { EventEnvelope, EventExtras } from './event.types.ts';
 
+export interface RenderedEvent {
+  id: string;
+  name: EventName;
+  accountId: string;
+  transactionId: string;
+  /** The JSON body every attempt of every delivery sends, as text. */
+  payload: string;
+  at: Date;
+}
+
+type ExtrasOf<E extends EventName> = Record<never, never> extends EventExtras<E> ? [extra?: EventExtras<E>] : [extra: EventExtras<E>];
+
 /**
- * Writes an event to the outbox in the caller's database transaction, so an event exists if and only if
- * the state change that caused it was committed, together with one delivery per webhook URL that takes it
- * (src/webhooks): the delivery worker then sends them, at least once. The payload is typed from the event
- * schemas (`./event.types.ts`): the extras an event needs (`hold`, `chargebackCents`) are checked per event.
+ * An event as it is stored and sent: its id, and its payload typed from the event schemas
+ * (`./event.types.ts`; the extras an event needs, `hold` or `chargebackCents`, are checked per event).
  */
-export async function enqueueEvent<E extends EventName>(
-  trx: Transaction<Database>,
-  event: E,
-  transaction: TransactionRow,
-  at: Date,
-  ...[extra]: Record<never, never> extends EventExtras<E> ? [extra?: EventExtras<E>] : [extra: EventExtras<E>]
-): Promise<string> {
+export function renderEvent<E extends EventName>(event: E, transaction: TransactionRow, at: Date, ...[extra]: ExtrasOf<E>): RenderedEvent {
   const eventId = newId('evt');
   const fields = toEventTransaction(transaction);
   if (event === 'transfer.created') {
@@ -35,7 +38,23 @@ export async function enqueueEvent<E extends EventName>(
     ...fields,
     ...extra,
   };
-  await insertEvent(trx, { id: eventId, accountId: transaction.account_id, transactionId: transaction.id, payload, at });
-  await fanOut(trx, { id: eventId, accountId: transaction.account_id, name: event, at });
-  return eventId;
+  return { id: eventId, name: event, accountId: transaction.account_id, transactionId: transaction.id, payload: JSON.stringify(payload), at };
+}
+
+/**
+ * Writes an event to the outbox in the caller's database transaction, so an event exists if and only if
+ * the state change that caused it was committed. One row and nothing else: the delivery worker fans it
+ * out to the merchant's webhook URLs afterwards (`fanOutEvents`, src/webhooks), out of the money
+ * transaction, and sends the deliveries at least once.
+ */
+export async function enqueueEvent<E extends EventName>(
+  trx: Transaction<Database>,
+  event: E,
+  transaction: TransactionRow,
+  at: Date,
+  ...extra: ExtrasOf<E>
+): Promise<string> {
+  const rendered = renderEvent(event, transaction, at, ...extra);
+  await insertEvent(trx, rendered);
+  return rendered.id;
 }

@@ -1,11 +1,12 @@
 import type { Deps } from '../platform/deps.ts';
 import type { ClaimedDelivery } from '../webhooks/delivery.repository.ts';
-import { attemptLogged, claimDeliveries } from '../webhooks/delivery.service.ts';
+import { attemptLogged, claimDeliveries, fanOutEvents } from '../webhooks/delivery.service.ts';
 
 /**
  * Job: the webhook delivery loop. Attempts run concurrently (up to `maxInFlight`) and the loop claims more
  * as soon as slots free up, so a slow receiver never holds back other merchants' deliveries; when nothing
- * is due it pauses `idleMs`, so a new event is attempted within about that time of its commit.
+ * is due it pauses `idleMs`, so a new event is attempted within about that time of its commit. Each round
+ * first fans out the events committed since the last one (one delivery per URL that takes them).
  */
 export function startDelivering(deps: Deps, options: { idleMs?: number; maxInFlight?: number } = {}) {
   const idleMs = options.idleMs ?? 50;
@@ -24,6 +25,7 @@ export function startDelivering(deps: Deps, options: { idleMs?: number; maxInFli
       let claimed: ClaimedDelivery[] = [];
       if (room > 0) {
         try {
+          await fanOutEvents(deps);
           claimed = await claimDeliveries(deps, room);
         } catch (error) {
           deps.logger.error('webhook claim failed', { error: String(error) });

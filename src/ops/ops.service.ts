@@ -4,6 +4,7 @@ import type { Lifecycle } from '../platform/lifecycle.ts';
 import type { OperationalSnapshot } from '../platform/metrics.ts';
 import { openWithdrawalFigures } from '../transactions/transaction.repository.ts';
 import { dueDeliveryBacklog } from '../webhooks/delivery.repository.ts';
+import { fanOutBacklog } from '../events/event.repository.ts';
 import { FAILED_UNKNOWN_DEADLINE_MS, STUCK_SEND_MS } from '../withdrawals/withdrawal.settlement.ts';
 
 /**
@@ -54,21 +55,24 @@ export async function readiness(deps: Pick<Deps, 'db' | 'logger'>, lifecycle: Li
 
 const secondsSince = (nowMs: number, at: Date | null) => (at === null ? 0 : Math.max(0, (nowMs - at.getTime()) / 1000));
 
-/** Reads the backlog and open-withdrawal gauges (two indexed queries) into the metrics registry. */
+/** Reads the backlog and open-withdrawal gauges (three indexed queries) into the metrics registry. */
 export async function refreshOperationalGauges(deps: Pick<Deps, 'db' | 'clock' | 'metrics'>): Promise<OperationalSnapshot> {
   const nowMs = deps.clock.now();
   const now = new Date(nowMs);
-  const [backlog, withdrawals] = await Promise.all([
+  const [deliveries, events, withdrawals] = await Promise.all([
     dueDeliveryBacklog(deps.db, now),
+    fanOutBacklog(deps.db),
     openWithdrawalFigures(deps.db, {
       now,
       overdueBefore: new Date(nowMs - FAILED_UNKNOWN_DEADLINE_MS),
       stuckBefore: new Date(nowMs - STUCK_SEND_MS),
     }),
   ]);
+  // An event not fanned out yet is due work too (at least one delivery each, once the worker fans it out).
+  const oldest = [deliveries.oldestDueAt, events.oldestAt].filter((at): at is Date => at !== null);
   const snapshot: OperationalSnapshot = {
-    webhookDeliveriesDue: backlog.due,
-    webhookOldestDueAgeSeconds: secondsSince(nowMs, backlog.oldestDueAt),
+    webhookDeliveriesDue: deliveries.due + events.waiting,
+    webhookOldestDueAgeSeconds: secondsSince(nowMs, oldest.length === 0 ? null : new Date(Math.min(...oldest.map((at) => at.getTime())))),
     failedUnknownOpen: withdrawals.failedUnknown,
     failedUnknownOldestAgeSeconds: secondsSince(nowMs, withdrawals.oldestFailedUnknownAt),
     failedUnknownOverdue: withdrawals.failedUnknownOverdue,

@@ -80,7 +80,7 @@ export class Metrics {
   });
 
   private readonly gauges = {
-    webhookDeliveriesDue: this.gauge('pixgate_webhook_deliveries_due', 'Webhook deliveries due now (the backlog).'),
+    webhookDeliveriesDue: this.gauge('pixgate_webhook_deliveries_due', 'Webhook deliveries due now, and events not fanned out to their URLs yet (the backlog).'),
     webhookOldestDueAgeSeconds: this.gauge(
       'pixgate_webhook_oldest_due_age_seconds',
       'How long the oldest due webhook delivery has been waiting past its attempt time (0: none due).',

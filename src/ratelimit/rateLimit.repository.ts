@@ -16,6 +16,15 @@ export interface Slot {
 }
 
 /**
+ * The window containing `nowMs` and when its counter may be purged: counters are kept one extra window,
+ * so a purge never races the window in use.
+ */
+export function windowAt(window: Pick<Window, 'windowMs'>, nowMs: number): { windowIndex: number; expiresAt: Date } {
+  const windowIndex = Math.floor(nowMs / window.windowMs);
+  return { windowIndex, expiresAt: new Date((windowIndex + 2) * window.windowMs) };
+}
+
+/**
  * Fixed-window counters per account in the database, shared by every server process.
  *
  * Consuming is one atomic upsert that only increments while the count is under the limit, so concurrent
@@ -28,9 +37,7 @@ export async function tryConsume(
   nowMs: number,
 ): Promise<Slot | undefined> {
   if (window.limit <= 0) return undefined;
-  const windowIndex = Math.floor(nowMs / window.windowMs);
-  // Counters are kept one extra window so a purge never races the window in use.
-  const expiresAt = new Date((windowIndex + 2) * window.windowMs);
+  const { windowIndex, expiresAt } = windowAt(window, nowMs);
   const result = await sql<{ count: number }>`
     INSERT INTO rate_limit_counters (account_id, bucket, window_index, count, expires_at)
     VALUES (${accountId}, ${window.bucket}, ${windowIndex}, 1, ${expiresAt})

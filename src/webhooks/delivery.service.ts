@@ -1,5 +1,4 @@
-import type { Transaction } from 'kysely';
-import type { Database, WebhookAttemptRow } from '../db/schema.ts';
+import type { WebhookAttemptRow } from '../db/schema.ts';
 import {
   type AttemptOutcome,
   DELIVERY_HISTORY_RETENTION_MS,
@@ -8,7 +7,7 @@ import {
   nextRetryDelayMs,
   type EventName,
 } from '../events/catalog.ts';
-import { findAccountEvent } from '../events/event.repository.ts';
+import { findAccountEvent, lockEventsToFanOut, markFannedOut } from '../events/event.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
 import { release, takenSlots, tryConsume } from '../ratelimit/rateLimit.repository.ts';
@@ -23,7 +22,7 @@ import {
   type ClaimedDelivery,
 } from './delivery.repository.ts';
 import { findEndpoint, urlPolicy } from './endpoint.service.ts';
-import { listEnabledEndpoints } from './endpoint.repository.ts';
+import { listEnabledEndpoints, listEnabledEndpointsOf } from './endpoint.repository.ts';
 import { postWebhook, type SendResult } from './sender.ts';
 import { signDelivery } from './signer.ts';
 import { openWebhookSecret } from './webhookSecrets.ts';
@@ -42,26 +41,34 @@ const takes = (endpoint: { event_names: string[] }, event: EventName) =>
   endpoint.event_names.length === 0 || endpoint.event_names.includes(event);
 
 /**
- * Creates one delivery per enabled URL of the account whose filter takes the event, in the caller's
- * database transaction (the one that wrote the event): an event is never committed without them.
+ * Fans events out: for each event not fanned out yet, one delivery per URL of its account that was
+ * enabled, existed when the event happened, and whose filter takes it; the events are then marked, in the
+ * same database transaction (SKIP LOCKED: several workers share the work, an event is fanned out once).
+ * The money transactions write only the event itself; this runs in the delivery loop, before each claim.
+ * Returns how many events were fanned out.
  */
-export async function fanOut(
-  trx: Transaction<Database>,
-  event: { id: string; accountId: string; name: EventName; at: Date },
-): Promise<number> {
-  const targets = (await listEnabledEndpoints(trx, event.accountId)).filter((endpoint) => takes(endpoint, event.name));
-  await insertDeliveries(
-    trx,
-    targets.map((endpoint) => ({
-      id: newId('dlv'),
-      accountId: event.accountId,
-      eventId: event.id,
-      endpointId: endpoint.id,
-      trigger: 'automatic' as const,
-      at: event.at,
-    })),
-  );
-  return targets.length;
+export async function fanOutEvents(deps: Pick<Deps, 'db'>, limit = 500): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const events = await lockEventsToFanOut(trx, limit);
+    if (events.length === 0) return 0;
+    const endpoints = await listEnabledEndpointsOf(trx, [...new Set(events.map((event) => event.account_id))]);
+    const deliveries = events.flatMap((event) =>
+      endpoints
+        .filter((endpoint) => endpoint.account_id === event.account_id && endpoint.created_at <= event.created_at)
+        .filter((endpoint) => takes(endpoint, event.event as EventName))
+        .map((endpoint) => ({
+          id: newId('dlv'),
+          accountId: event.account_id,
+          eventId: event.id,
+          endpointId: endpoint.id,
+          trigger: 'automatic' as const,
+          at: event.created_at,
+        })),
+    );
+    await insertDeliveries(trx, deliveries);
+    await markFannedOut(trx, events.map((event) => event.id));
+    return events.length;
+  });
 }
 
 /** Claims up to `batchSize` due deliveries (SKIP LOCKED, leased): see `claimDueDeliveries`. */
@@ -152,6 +159,7 @@ export function attemptLogged(deps: Deps, delivery: ClaimedDelivery): Promise<vo
  * many were attempted. (The worker loop is `src/jobs/deliverWebhooks.ts`.)
  */
 export async function dispatchOnce(deps: Deps, batchSize = 100): Promise<number> {
+  await fanOutEvents(deps);
   const claimed = await claimDeliveries(deps, batchSize);
   await Promise.all(claimed.map((delivery) => attemptLogged(deps, delivery)));
   return claimed.length;

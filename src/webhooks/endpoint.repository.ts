@@ -63,6 +63,21 @@ export function listEnabledEndpoints(
   return query.execute();
 }
 
+/** The enabled URLs of several accounts (the fan-out of a batch of events). */
+export function listEnabledEndpointsOf(
+  db: Db,
+  accountIds: string[],
+): Promise<Pick<WebhookEndpointRow, 'id' | 'account_id' | 'event_names' | 'created_at'>[]> {
+  if (accountIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'account_id', 'event_names', 'created_at'])
+    .where('account_id', 'in', accountIds)
+    .where('enabled', '=', true)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 export function updateEndpointRow(db: Db, endpointId: string, changes: EndpointChanges & { updated_at: Date }): Promise<WebhookEndpointRow> {
   return db.updateTable('webhook_endpoints').set(changes).where('id', '=', endpointId).returningAll().executeTakeFirstOrThrow();
 }

@@ -1,10 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { AccountRow, Database } from '../db/schema.ts';
 import { messages } from '../messages/merchant.ts';
-import type { Deps } from '../platform/deps.ts';
-import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
+import { tryConsume, windowAt, type Window } from '../ratelimit/rateLimit.repository.ts';
 import { WithdrawalRateLimited } from './withdrawal.errors.ts';
 import { withdrawnInPeriods, type CapPeriods } from './withdrawalTotals.repository.ts';
+import type { SlotRequest } from './withdrawalPath.repository.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60_000;
@@ -14,39 +14,34 @@ const SAO_PAULO_OFFSET_MS = -3 * HOUR_MS;
 /** When the hourly window resets within this time, the 429 says "wait a few minutes". */
 const HOUR_ENDING_SOON_MS = 10 * MINUTE_MS;
 
-/**
- * Takes one slot of each withdrawal window (1/s, 2/min, 10/h by default, per account), each an atomic
- * counter, so concurrency never admits one over a limit. On a refusal the slots already taken are given
- * back and the message names the window that refused.
- */
-export async function takeWithdrawalSlots(deps: Deps, account: AccountRow, nowMs: number): Promise<Slot[]> {
-  const windows: { window: Window; name: WithdrawalRateLimited['window'] }[] = [
+/** The withdrawal windows of an account: 1/s, 2/min, 10/h by default. */
+function withdrawalWindows(account: AccountRow): { window: Window; name: WithdrawalRateLimited['window'] }[] {
+  return [
     { window: { bucket: 'withdraw:second', windowMs: SECOND_MS, limit: account.withdrawals_per_second }, name: 'second' },
     { window: { bucket: 'withdraw:minute', windowMs: MINUTE_MS, limit: account.withdrawals_per_minute }, name: 'minute' },
     { window: { bucket: 'withdraw:hour', windowMs: HOUR_MS, limit: account.withdrawals_per_hour }, name: 'hour' },
   ];
-  const taken: Slot[] = [];
-  for (const { window, name } of windows) {
-    const slot = await tryConsume(deps.db, account.id, window, nowMs);
-    if (!slot) {
-      await giveBack(deps, account.id, taken);
-      throw new WithdrawalRateLimited(name, HOUR_MS - (nowMs % HOUR_MS) <= HOUR_ENDING_SOON_MS);
-    }
-    taken.push(slot);
-  }
-  return taken;
+}
+
+/** The slot of each withdrawal window a withdrawal at `nowMs` takes. */
+export function withdrawalSlots(account: AccountRow, nowMs: number): SlotRequest[] {
+  return withdrawalWindows(account).map(({ window, name }) => ({ bucket: window.bucket, limit: window.limit, name, ...windowAt(window, nowMs) }));
+}
+
+/** The 429 of a window that refused, saying "wait a few minutes" when the hourly window resets soon. */
+export function rateLimited(window: string, nowMs: number): WithdrawalRateLimited {
+  const name: WithdrawalRateLimited['window'] = window === 'second' || window === 'minute' ? window : 'hour';
+  return new WithdrawalRateLimited(name, HOUR_MS - (nowMs % HOUR_MS) <= HOUR_ENDING_SOON_MS);
 }
 
 /**
- * Returns slots taken for a withdrawal that did not happen. Best effort: when the database fails under it
- * (the request is failing for that reason already), the slots stay spent until their window ends, which
- * errs on the side of the limit, and the request's own error is the one answered.
+ * Takes one slot of each withdrawal window in the caller's database transaction, each an atomic counter,
+ * so concurrency never admits one over a limit. A refusal throws the 429 naming the window; the slots
+ * already taken are returned by the transaction's rollback (so are they when anything later fails).
  */
-export async function giveBack(deps: Deps, accountId: string, slots: Slot[]): Promise<void> {
-  try {
-    for (const slot of slots) await release(deps.db, accountId, slot);
-  } catch (error) {
-    deps.logger.warn('withdrawal rate-limit slots not given back', { accountId, error: error instanceof Error ? error.message : String(error) });
+export async function takeWithdrawalSlots(trx: Transaction<Database>, account: AccountRow, nowMs: number): Promise<void> {
+  for (const { window, name } of withdrawalWindows(account)) {
+    if (!(await tryConsume(trx, account.id, window, nowMs))) throw rateLimited(name, nowMs);
   }
 }
 

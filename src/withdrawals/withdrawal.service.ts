@@ -5,7 +5,7 @@ import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
-import { enqueueEvent } from '../events/outbox.ts';
+import { enqueueEvent, renderEvent } from '../events/outbox.ts';
 import { stripDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
 import { normalizePixKey, normalizePixKeyType } from '../primitives/keys.ts';
@@ -23,7 +23,9 @@ import {
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
 import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
-import { checkCaps, giveBack, takeWithdrawalSlots } from './withdrawal.limits.ts';
+import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
+import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
+import { stateOf, UNKNOWN_STATUS, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
 import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
 import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
@@ -116,13 +118,17 @@ type Phase1 =
 
 /**
  * POST /v1/withdraw, in two phases so no money is lost or doubled, even if the process dies mid-way:
- * 1. one database transaction (holding the account's balance row, so caps and balance are exact): claim
- *    the externalRef, check that a recipient is still active, apply the caps and the approval rule, and
- *    for an automatic withdrawal reserve amount + fee (422 when not covered) and record it as
- *    `initiating` (internal, invisible);
- * 2. send it to the PSP, then turn the reservation into the debit (`processing`, 201; `failed_unknown`,
- *    202) or release it (502, nothing debited). A withdrawal left `initiating` by a crash is finished by
- *    reconciliation, which asks the PSP what it knows.
+ * 1. the reservation, ONE database statement for an automatic withdrawal (`withdrawal_reserve`, migration
+ *    010): claim the externalRef, take the rate-limit slots, hold the account's balance (so caps and balance
+ *    are exact), check that a recipient is still active, apply the caps, record the withdrawal as
+ *    `initiating` (internal, invisible) with its pending transfer of amount + fee (422 when not covered).
+ *    Any refusal rolls the statement back whole: slots and externalRef are returned by the rollback. A
+ *    withdrawal waiting for approval, or refused by a cap (201 `failed`, with its events), takes the
+ *    general path: the same steps in one database transaction of several statements.
+ * 2. send it to the PSP, then record the outcome in ONE statement (`withdrawal_send_outcome`): `processing`
+ *    (201) or `failed_unknown` (202), the pending transfer standing until the PSP settles it, with their
+ *    events; or `aborted` (502, nothing debited): the pending transfer voided, slots and externalRef given
+ *    back. A withdrawal left `initiating` by a crash is finished by reconciliation, which asks the PSP.
  */
 export async function createWithdrawal(
   deps: Deps,
@@ -134,18 +140,19 @@ export async function createWithdrawal(
   const nowMs = deps.clock.now();
   const externalRef = body.externalRef;
 
-  // A retry is answered with the original before the destination is checked again: a recipient
-  // deactivated (or a setting changed) since then must not make a withdrawal already sent look refused.
-  if (externalRef !== undefined) {
-    const existing = await findLiveIdempotentTransaction(deps.db, account.id, 'withdrawal', externalRef, nowMs);
+  let destination: Destination;
+  try {
+    const recipient = recipientId === undefined ? undefined : await findRecipient(deps.db, account.id, recipientId);
+    destination = resolveDestination(account, body, recipient, recipientId);
+    checkMaximum(account, body.amountCents);
+  } catch (error) {
+    // A retry is answered with the original whatever changed since (a recipient deactivated, a setting):
+    // a withdrawal already sent must not look refused.
+    const existing = externalRef === undefined ? undefined : await findLiveIdempotentTransaction(deps.db, account.id, 'withdrawal', externalRef, nowMs);
     if (existing) return answerExisting(deps, auth, body, existing);
+    throw error;
   }
 
-  const recipient = recipientId === undefined ? undefined : await findRecipient(deps.db, account.id, recipientId);
-  const destination = resolveDestination(account, body, recipient, recipientId);
-  checkMaximum(account, body.amountCents);
-
-  const slots = await takeWithdrawalSlots(deps, account, nowMs);
   const fee = feeCents({
     amountCents: body.amountCents,
     fixedCents: account.withdrawal_fee_fixed_cents,
@@ -170,85 +177,169 @@ export async function createWithdrawal(
     created_at: now,
     updated_at: now,
   };
+  const slots = withdrawalSlots(account, nowMs);
 
   let phase1: Phase1;
-  try {
-    phase1 = await deps.db.transaction().execute(async (trx): Promise<Phase1> => {
-      await lockBalance(trx, account.id);
-      if (externalRef !== undefined) {
-        const claim = await claimIdempotencyKey(trx, {
-          accountId: account.id,
-          scope: 'withdrawal',
-          externalRef,
-          transactionId: base.id,
-          expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS),
-          now,
-        });
-        if (!claim.claimed) return { kind: 'existing', row: claim.existing };
+  if (needsApproval(account, body.amountCents)) {
+    phase1 = await reserveInSteps(deps, auth, base, destination, now);
+  } else {
+    withdrawalStep(undefined, { status: 'initiating', providerState: 'sending' });
+    const periods = capPeriodsAt(nowMs);
+    try {
+      await reserveAtOnce(deps.db, {
+        id: base.id,
+        accountId: account.id,
+        amountCents: body.amountCents,
+        feeCents: fee,
+        externalRef: externalRef ?? null,
+        keyExpiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS),
+        pixKey: destination.pixKey,
+        pixKeyType: destination.pixKeyType,
+        description: body.description ?? null,
+        recipientId: destination.recipient?.id ?? null,
+        at: now,
+        slots,
+        caps: { day: periods.day, month: periods.month, dailyCents: account.withdrawal_daily_cap_cents, monthlyCents: account.withdrawal_monthly_cap_cents },
+      });
+      phase1 = { kind: 'sending', row: initiatingRow(base) };
+    } catch (error) {
+      const refusal = reservationRefusal(error);
+      switch (refusal?.kind) {
+        case undefined:
+          throw error;
+        case 'rate_limited':
+          throw rateLimited(refusal.window, nowMs);
+        case 'recipient_inactive':
+          throw new RecipientDeactivated();
+        case 'insufficient_balance':
+          throw new InsufficientBalance();
+        case 'external_ref_taken': {
+          const existing = await findTransactionById(deps.db, refusal.transactionId);
+          if (!existing) throw error;
+          phase1 = { kind: 'existing', row: existing };
+          break;
+        }
+        case 'cap':
+          // The refusal is recorded (201 failed, with its events): the general path writes it.
+          phase1 = await reserveInSteps(deps, auth, base, destination, now);
+          break;
       }
-      // The recipient was read before this transaction: a deactivation committed since then refuses the
-      // withdrawal here, and one still to come waits for this commit and then cancels what it left pending.
-      if (destination.recipient && (await lockRecipientStatus(trx, account.id, destination.recipient.id)) !== 'active') {
-        throw new RecipientDeactivated();
-      }
-      const cap = await checkCaps(trx, account, body.amountCents, nowMs);
-      if (cap) {
-        const refused = await insertTransaction(trx, {
-          ...base,
-          status: 'failed',
-          refused_code: cap.code,
-          refused_reason: cap.reason,
-          paid_at: now,
-        });
-        await recordAlert(trx, refused, destination, now);
-        await enqueueEvent(trx, 'transfer.created', refused, now);
-        await enqueueEvent(trx, 'transfer.failed', refused, now);
-        // The refusal is recorded (201 failed, with its events) but does not keep the externalRef: once the
-        // cap allows it, the same request is a new withdrawal, not the old refusal (docs/decisions.md).
-        if (externalRef !== undefined) await releaseIdempotencyKey(trx, account.id, 'withdrawal', refused.id);
-        return { kind: 'answered', row: refused };
-      }
-      if (needsApproval(account, body.amountCents)) {
-        const pending = await insertTransaction(trx, { ...base, status: 'pending_approval' });
-        await recordAlert(trx, pending, destination, now);
-        await enqueueEvent(trx, 'transfer.created', pending, now);
-        await enqueueEvent(trx, 'transfer.pending_approval', pending, now);
-        return { kind: 'answered', row: pending };
-      }
-      const initiating = await insertTransaction(trx, { ...base, provider_state: 'sending' });
-      if (!(await reserveWithdrawal(trx, initiating, now))) throw new InsufficientBalance();
-      await recordAlert(trx, initiating, destination, now);
-      return { kind: 'sending', row: initiating };
-    });
-  } catch (error) {
-    await giveBack(deps, account.id, slots);
-    throw error;
+    }
   }
 
-  if (phase1.kind === 'existing') {
-    await giveBack(deps, account.id, slots);
-    return answerExisting(deps, auth, body, phase1.row);
-  }
+  if (phase1.kind === 'existing') return answerExisting(deps, auth, body, phase1.row);
   if (phase1.kind === 'answered') {
     return { kind: 'created', body: { ...withdrawalBody(phase1.row), status: phase1.row.status as WithdrawalCreated['status'] } };
   }
 
   const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
-  const finished = await recordSendOutcome(deps, phase1.row, outcome);
-  if (finished.status === 'aborted') {
-    await giveBack(deps, account.id, slots);
-    throw new WithdrawalProviderFailure();
-  }
+  const finished = await recordSendOutcome(deps, phase1.row, outcome, slots);
+  if (finished.status === 'aborted') throw new WithdrawalProviderFailure();
   // A retry announced it while we were talking to the PSP, and the PSP refused it: still nothing debited.
   if (finished.status === 'failed') throw new WithdrawalProviderFailure();
   if (outcome.kind === 'confirmation_lost') throw new WithdrawalConfirmationLost(finished.id);
-  if (finished.status === 'failed_unknown') {
+  if (finished.status === UNKNOWN_STATUS) {
     return {
       kind: 'indeterminate',
-      body: { error: messages.withdrawUnknown, transactionId: finished.id, status: 'failed_unknown' },
+      body: { error: messages.withdrawUnknown, transactionId: finished.id, status: UNKNOWN_STATUS },
     };
   }
   return { kind: 'created', body: { ...withdrawalBody(finished), status: 'processing' } };
+}
+
+/** The row `withdrawal_reserve` inserted, as the database holds it. */
+function initiatingRow(base: NewTransaction): TransactionRow {
+  return {
+    pix_payload: null,
+    expires_at: null,
+    paid_at: null,
+    end_to_end_id: null,
+    payer: null,
+    beneficiary: null,
+    refund_end_to_end_id: null,
+    refunded_cents: null,
+    refused_code: null,
+    refused_reason: null,
+    customer: null,
+    provider_ref: null,
+    next_check_at: null,
+    provider_accepted_at: null,
+    resolved_by: null,
+    resolution_note: null,
+    resolved_at: null,
+    status_changed_at: null,
+    ...base,
+    external_ref: base.external_ref ?? null,
+    pix_key: base.pix_key ?? null,
+    pix_key_type: base.pix_key_type ?? null,
+    description: base.description ?? null,
+    recipient_id: base.recipient_id ?? null,
+    provider_state: 'sending',
+    total_deducted_cents: base.total_deducted_cents ?? null,
+  } as TransactionRow;
+}
+
+/**
+ * The reservation as several statements in one database transaction (holding the account's balance):
+ * for a withdrawal waiting for approval, and to record a cap's refusal. Slots and externalRef taken here
+ * are returned by the rollback when anything fails.
+ */
+async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransaction, destination: Destination, now: Date): Promise<Phase1> {
+  const { account } = auth;
+  const nowMs = now.getTime();
+  const externalRef = base.external_ref ?? undefined;
+  return deps.db.transaction().execute(async (trx): Promise<Phase1> => {
+    if (externalRef !== undefined) {
+      const claim = await claimIdempotencyKey(trx, {
+        accountId: account.id,
+        scope: 'withdrawal',
+        externalRef,
+        transactionId: base.id,
+        expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS),
+        now,
+      });
+      if (!claim.claimed) return { kind: 'existing', row: claim.existing };
+    }
+    await takeWithdrawalSlots(trx, account, nowMs);
+    await lockBalance(trx, account.id);
+    // The recipient was read before this transaction: a deactivation committed since then refuses the
+    // withdrawal here, and one still to come waits for this commit and then cancels what it left pending.
+    if (destination.recipient && (await lockRecipientStatus(trx, account.id, destination.recipient.id)) !== 'active') {
+      throw new RecipientDeactivated();
+    }
+    const cap = await checkCaps(trx, account, base.amount_cents, nowMs);
+    if (cap) {
+      withdrawalStep(undefined, { status: 'failed', providerState: null });
+      const refused = await insertTransaction(trx, {
+        ...base,
+        status: 'failed',
+        refused_code: cap.code,
+        refused_reason: cap.reason,
+        paid_at: now,
+      });
+      await recordAlert(trx, refused, destination, now);
+      await enqueueEvent(trx, 'transfer.created', refused, now);
+      await enqueueEvent(trx, 'transfer.failed', refused, now);
+      // The refusal is recorded (201 failed, with its events) but does not keep the externalRef: once the
+      // cap allows it, the same request is a new withdrawal, not the old refusal (docs/decisions.md).
+      if (externalRef !== undefined) await releaseIdempotencyKey(trx, account.id, 'withdrawal', refused.id);
+      return { kind: 'answered', row: refused };
+    }
+    if (needsApproval(account, base.amount_cents)) {
+      withdrawalStep(undefined, { status: 'pending_approval', providerState: null });
+      const pending = await insertTransaction(trx, { ...base, status: 'pending_approval' });
+      await recordAlert(trx, pending, destination, now);
+      await enqueueEvent(trx, 'transfer.created', pending, now);
+      await enqueueEvent(trx, 'transfer.pending_approval', pending, now);
+      return { kind: 'answered', row: pending };
+    }
+    // The cap that refused a moment ago no longer does: reserve and send it after all.
+    withdrawalStep(undefined, { status: 'initiating', providerState: 'sending' });
+    const initiating = await insertTransaction(trx, { ...base, provider_state: 'sending' });
+    if (!(await reserveWithdrawal(trx, initiating, now))) throw new InsufficientBalance();
+    await recordAlert(trx, initiating, destination, now);
+    return { kind: 'sending', row: initiating };
+  });
 }
 
 /** How long recording a send outcome keeps trying on fresh connections while the database is out of reach. */
@@ -257,15 +348,15 @@ const OUTCOME_RETRY_MS = 5_000;
 /**
  * Records what the PSP answered. The PSP has (or may have) the order by now, so a connection ended under
  * this write is not the end of it: it is tried again on a fresh connection for a few seconds (it applies
- * once: `finishSend` changes only a withdrawal still `sending`, under its row lock). If the database stays
- * out of reach, the reservation stands and reconciliation finishes the withdrawal from the PSP's own record
- * once the database is back (after STUCK_SEND_MS); the merchant is told what the contract says for each
- * case: the PSP took it (or may have): 502 "Saque iniciado mas confirmação interrompida", read it, do not
- * resend; the PSP refused it: 502 "O valor não foi debitado" (reconciliation releases the reservation).
+ * once: the outcome changes only a withdrawal still `sending`, under its row lock). If the database stays
+ * out of reach, the pending transfer stands and reconciliation finishes the withdrawal from the PSP's own
+ * record once the database is back (after STUCK_SEND_MS); the merchant is told what the contract says for
+ * each case: the PSP took it (or may have): 502 "Saque iniciado mas confirmação interrompida", read it, do
+ * not resend; the PSP refused it: 502 "O valor não foi debitado" (reconciliation voids the reservation).
  */
-async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome): Promise<TransactionRow> {
+async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome, slots: SlotRequest[]): Promise<TransactionRow> {
   try {
-    return await retryWhileUnavailable(() => finishSend(deps, row.id, outcome), { timeoutMs: OUTCOME_RETRY_MS, firstPauseMs: 100 });
+    return await retryWhileUnavailable(() => recordOutcome(deps, row, outcome, slots), { timeoutMs: OUTCOME_RETRY_MS, firstPauseMs: 100 });
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     deps.logger.error('withdrawal sent but its outcome not recorded: the database is out of reach; reconciliation finishes it', {
@@ -276,6 +367,42 @@ async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendO
     });
     if (outcome.kind === 'refused') throw new WithdrawalProviderFailure();
     throw new WithdrawalConfirmationLost(row.id);
+  }
+}
+
+/**
+ * The outcome of a send the merchant has not been told about, in one statement with its events (rendered
+ * here from the row it will be); a withdrawal announced or approved meanwhile takes the general path.
+ */
+async function recordOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome, slots: SlotRequest[]): Promise<TransactionRow> {
+  if (row.status !== 'initiating') return finishSend(deps, row.id, outcome);
+  const now = new Date(deps.clock.now());
+  const to: WithdrawalState =
+    outcome.kind === 'refused'
+      ? { status: 'aborted', providerState: null }
+      : { status: outcome.kind === 'indeterminate' ? UNKNOWN_STATUS : 'processing', providerState: 'sent' };
+  withdrawalStep(stateOf(row), to);
+  const providerRef = outcome.kind === 'accepted' || outcome.kind === 'confirmation_lost' ? outcome.providerRef : null;
+  const after: TransactionRow = { ...row, status: to.status, provider_state: to.providerState, provider_ref: providerRef ?? row.provider_ref, updated_at: now };
+  const events =
+    to.status === 'aborted'
+      ? []
+      : to.status === UNKNOWN_STATUS
+        ? [renderEvent('transfer.created', after, now)]
+        : [renderEvent('transfer.created', after, now), renderEvent('transfer.processing', after, now)];
+  try {
+    return await recordOutcomeAtOnce(deps.db, {
+      id: row.id,
+      status: to.status as 'processing' | 'failed_unknown' | 'aborted',
+      providerState: to.providerState === 'sent' ? 'sent' : null,
+      providerRef,
+      at: now,
+      events,
+      slots,
+    });
+  } catch (error) {
+    if (needsGeneralPath(error)) return finishSend(deps, row.id, outcome);
+    throw error;
   }
 }
 

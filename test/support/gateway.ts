@@ -51,14 +51,14 @@ export interface Gateway {
 }
 
 /** A database of its own for one test (in memory on PGlite, or a temporary database on PIXGATE_TEST_DATABASE_URL). */
-export async function openDatabase(): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+export async function openDatabase(onStatement?: (sql: string) => void): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
   const serverUrl = process.env.PIXGATE_TEST_DATABASE_URL;
   if (!serverUrl) {
-    const handle = await connectDatabase({ dataDir: 'memory://' });
+    const handle = await connectDatabase({ dataDir: 'memory://', onStatement });
     return { handle, drop: async () => undefined };
   }
   const database = await createTempDatabase('pixgate_test', serverUrl);
-  const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 20 });
+  const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 20, onStatement });
   return { handle, drop: database.drop };
 }
 
@@ -74,10 +74,12 @@ export interface GatewayOptions {
   lifecycle?: Lifecycle;
   /** Configuration values set over the test defaults (e.g. production's webhook URL rules, the token's roles). */
   config?: Partial<Config>;
+  /** Every SQL statement the gateway's database handle sends (statement counts). */
+  onStatement?: (sql: string) => void;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const { handle, drop } = await openDatabase();
+  const { handle, drop } = await openDatabase(options.onStatement);
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
   const provider = new SimulatedProvider(handle.db, clock);

@@ -11,6 +11,8 @@ export interface OutboxEventsTable {
   transaction_id: string | null;
   payload: Json<EventEnvelope>;
   created_at: Date;
+  /** Whether the delivery worker has created its deliveries (migration 010). */
+  fanned_out: Generated<boolean>;
 }
 
 export interface WebhookEndpointsTable {
