@@ -513,7 +513,7 @@ async function dispatchRound(databaseUrl: string, producer: GatewayProcess, rece
  */
 const SCALE_WITHDRAWAL_CONNECTIONS = 4;
 
-async function measureScale(server: ServerProcess, operation: Exclude<ScaleOperationId, 'dispatch'>, phase: ScalePhase, account: ScaleAccount): Promise<void> {
+async function measureScale(server: ServerProcess, operation: Exclude<ScaleOperationId, 'dispatch' | 'ledgerCheck'>, phase: ScalePhase, account: ScaleAccount): Promise<void> {
   const options = operation === 'createWithdrawal' ? { ...load, connections: Math.min(load.connections, SCALE_WITHDRAWAL_CONNECTIONS) } : load;
   const spec = scaleRequest(operation, { apiKey: account.apiKey, transactionId: account.transactionId }, `bench-${runTag}-${phase}`);
   const record = await measureSpec(server, spec, options);
@@ -524,7 +524,7 @@ async function measureScale(server: ServerProcess, operation: Exclude<ScaleOpera
 /** The small account's history: enough for full pages of 100 of both types. */
 const SMALL_HISTORY = { transactions: 2_000, deliveries: 200 };
 
-const SCALE_HTTP: Exclude<ScaleOperationId, 'dispatch'>[] = [
+const SCALE_HTTP: Exclude<ScaleOperationId, 'dispatch' | 'ledgerCheck'>[] = [
   'listAll',
   'listCharges',
   'listWithdrawals',
@@ -533,6 +533,33 @@ const SCALE_HTTP: Exclude<ScaleOperationId, 'dispatch'>[] = [
   'createCharge',
   'createWithdrawal',
 ];
+
+/** One ledger check through the back office, in ms; a check that finds a violation fails the run. */
+async function timedLedgerCheck(backOffice: BackOffice): Promise<number> {
+  const started = performance.now();
+  const answer = await backOffice.ledgerCheck();
+  const elapsed = performance.now() - started;
+  if (answer.consistent !== true) throw new Error(`the ledger check found violations: ${JSON.stringify(answer.violations).slice(0, 500)}`);
+  return elapsed;
+}
+
+/** The incremental ledger check after a phase's operations (what they changed since the last check). */
+async function ledgerCheckRound(backOffice: BackOffice, phase: ScalePhase): Promise<void> {
+  const ms = await timedLedgerCheck(backOffice);
+  scaleRecords.push({
+    operation: 'ledgerCheck',
+    phase,
+    rate: 1000 / ms,
+    p50Ms: ms,
+    p99Ms: ms,
+    serverCpuUs: null,
+    postgresCpuUs: null,
+    non2xx: 0,
+    errors: 0,
+    requests: 1,
+  });
+  log(`  ${SCALE_PHASES[phase].padEnd(36)} ${SCALE_OPERATIONS.ledgerCheck}: ${ms.toFixed(0)} ms`);
+}
 
 /**
  * The scale run. The gateway measured runs with NODE_ENV=development (its accounts' webhook URLs are on
@@ -551,8 +578,10 @@ async function scaleRun(databaseUrl: string): Promise<void> {
     const smallLoad = await preloadScale(databaseUrl, smallAccount.accountId, smallEndpoint.rows[0]!.id, SMALL_HISTORY, () => {});
     const small: ScaleAccount = { ...smallAccount, transactionId: smallLoad.sampleTransactionId };
     log(`\nEmpty database: account ${small.accountId} with ${smallLoad.transactions} transactions (${smallLoad.withdrawals} withdrawals), ${smallLoad.deliveries} deliveries`);
+    await timedLedgerCheck(backOffice); // checkpoints over the history so far
     for (const operation of SCALE_HTTP) await measureScale(gateway, operation, 'before', small);
     await dispatchRound(databaseUrl, gateway, receiver, small, 'before');
+    await ledgerCheckRound(backOffice, 'before');
 
     const big = await scaleAccount(backOffice, receiver, 'scale-big');
     const endpoint = await withClient(databaseUrl, (client) =>
@@ -566,6 +595,8 @@ async function scaleRun(databaseUrl: string): Promise<void> {
         `withdrawal_totals agree with the rows (month ${scaleLoad.totals.monthTotalCents} cents)`,
     );
     const loaded: ScaleAccount = { ...big, transactionId: scaleLoad.sampleTransactionId };
+    const first = await timedLedgerCheck(backOffice);
+    log(`  the first ledger check after the load verified every preloaded entry once in ${(first / 1000).toFixed(1)} s`);
 
     log('\nPlans of the hot queries at scale (EXPLAIN ANALYZE, BUFFERS; writes rolled back):');
     planFindings = await explainHotQueries(databaseUrl, { accountId: loaded.accountId, transactionId: loaded.transactionId });
@@ -578,6 +609,7 @@ async function scaleRun(databaseUrl: string): Promise<void> {
     }
     await dispatchRound(databaseUrl, gateway, receiver, small, 'empty');
     await dispatchRound(databaseUrl, gateway, receiver, loaded, 'scale');
+    await ledgerCheckRound(backOffice, 'scale');
   } finally {
     await finish(gateway, 'gateway-scale');
     await receiver.close();

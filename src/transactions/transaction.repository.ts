@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
 import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
+import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS } from '../withdrawals/withdrawal.states.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -15,7 +16,9 @@ export const IDEMPOTENCY_RETENTION_MS = 7 * 86_400_000;
 export type IdempotencyScope = 'charge' | 'withdrawal';
 
 /** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
-const HIDDEN_STATUSES = ['initiating', 'aborted'] as const;
+const HIDDEN_STATUSES = HIDDEN_WITHDRAWAL_STATUSES;
+/** The statuses of the partial index transactions_withdrawals_open (literals, so the planner can use it). */
+const IN_FLIGHT_OR_OPEN = ['initiating', ...OPEN_STATUSES] as const;
 
 export function insertTransaction(db: Db, row: NewTransaction): Promise<TransactionRow> {
   return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
@@ -229,7 +232,7 @@ export async function listOpenWithdrawalsDue(db: Db, now: Date, limit: number): 
     .selectFrom('transactions')
     .select('id')
     .where('type', '=', 'withdrawal')
-    .where('status', 'in', ['processing', 'failed_unknown'])
+    .where('status', 'in', OPEN_STATUSES.map((status) => sql.lit(status)))
     .where('provider_state', '=', 'sent')
     .where((eb) => eb.or([eb('next_check_at', 'is', null), eb('next_check_at', '<=', now)]))
     .orderBy('next_check_at', (ob) => ob.asc().nullsFirst())
@@ -291,16 +294,16 @@ export async function openWithdrawalFigures(
     stuck: number;
   }>`
     SELECT
-      count(*) FILTER (WHERE status = 'failed_unknown')::int AS failed_unknown,
-      min(updated_at) FILTER (WHERE status = 'failed_unknown') AS oldest_failed_unknown,
-      count(*) FILTER (WHERE status = 'failed_unknown' AND updated_at <= ${at.overdueBefore})::int AS overdue,
+      count(*) FILTER (WHERE status = ${UNKNOWN_STATUS})::int AS failed_unknown,
+      min(updated_at) FILTER (WHERE status = ${UNKNOWN_STATUS}) AS oldest_failed_unknown,
+      count(*) FILTER (WHERE status = ${UNKNOWN_STATUS} AND updated_at <= ${at.overdueBefore})::int AS overdue,
       count(*) FILTER (WHERE status = 'processing' AND provider_state = 'sent')::int AS processing,
       min(coalesce(next_check_at, updated_at)) FILTER (
-        WHERE status IN ('processing', 'failed_unknown') AND provider_state = 'sent'
+        WHERE status IN (${sql.join(OPEN_STATUSES.map((status) => sql.lit(status)))}) AND provider_state = 'sent'
           AND (next_check_at IS NULL OR next_check_at <= ${at.now})) AS oldest_due,
       count(*) FILTER (WHERE provider_state = 'sending' AND updated_at < ${at.stuckBefore})::int AS stuck
     FROM transactions
-    WHERE type = 'withdrawal' AND status IN ('initiating', 'processing', 'failed_unknown')`.execute(db);
+    WHERE type = 'withdrawal' AND status IN (${sql.join(IN_FLIGHT_OR_OPEN.map((status) => sql.lit(status)))})`.execute(db);
   const row = result.rows[0];
   return {
     failedUnknown: Number(row?.failed_unknown ?? 0),

@@ -7,7 +7,7 @@ import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout } from '../p
 import { messages } from '../messages/merchant.ts';
 import { lockTransaction, releaseIdempotencyKey, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
-import { stateOf, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
+import { stateOf, UNKNOWN_STATUS, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
 
 /** What sending a withdrawal to the PSP produced. */
 export type SendOutcome =
@@ -102,7 +102,7 @@ export async function applySendOutcome(
     return failed;
   }
   if (outcome.kind === 'indeterminate') {
-    const unknown = await move({ status: 'failed_unknown', providerState: 'sent' }, { updated_at: now });
+    const unknown = await move({ status: UNKNOWN_STATUS, providerState: 'sent' }, { updated_at: now });
     if (!announced) await enqueueEvent(trx, 'transfer.created', unknown, now);
     return unknown;
   }

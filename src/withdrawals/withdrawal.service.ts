@@ -289,6 +289,8 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
   const nowMs = now.getTime();
   const externalRef = base.external_ref ?? undefined;
   return deps.db.transaction().execute(async (trx): Promise<Phase1> => {
+    // The account's balance first, as withdrawal_reserve takes it: the two paths never deadlock.
+    await lockBalance(trx, account.id);
     if (externalRef !== undefined) {
       const claim = await claimIdempotencyKey(trx, {
         accountId: account.id,
@@ -301,7 +303,6 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
       if (!claim.claimed) return { kind: 'existing', row: claim.existing };
     }
     await takeWithdrawalSlots(trx, account, nowMs);
-    await lockBalance(trx, account.id);
     // The recipient was read before this transaction: a deactivation committed since then refuses the
     // withdrawal here, and one still to come waits for this commit and then cancels what it left pending.
     if (destination.recipient && (await lockRecipientStatus(trx, account.id, destination.recipient.id)) !== 'active') {
@@ -393,7 +394,7 @@ async function recordOutcome(deps: Deps, row: TransactionRow, outcome: SendOutco
   try {
     return await recordOutcomeAtOnce(deps.db, {
       id: row.id,
-      status: to.status as 'processing' | 'failed_unknown' | 'aborted',
+      status: to.status,
       providerState: to.providerState === 'sent' ? 'sent' : null,
       providerRef,
       at: now,

@@ -7,6 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { RenderedEvent } from '../events/outbox.ts';
+import type { WithdrawalStatus } from './withdrawal.states.ts';
 
 export interface SlotRequest {
   bucket: string;
@@ -85,7 +86,7 @@ export async function recordOutcomeAtOnce(
   db: Kysely<Database>,
   outcome: {
     id: string;
-    status: 'processing' | 'failed_unknown' | 'aborted';
+    status: WithdrawalStatus;
     providerState: 'sent' | null;
     providerRef: string | null;
     at: Date;

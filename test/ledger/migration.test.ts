@@ -141,8 +141,9 @@ async function writeOldBalances(db: Kysely<Database>): Promise<void> {
     FROM accounts a LEFT JOIN ledger_entries e ON e.account_id = a.id GROUP BY a.id`.execute(db);
 }
 
-async function transactionsAsText(db: Kysely<Database>): Promise<string[]> {
-  const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions ORDER BY id`.execute(db);
+/** Every transaction row as text (`when` names the read: a statement prepared before a migration cannot be reused after it). */
+async function transactionsAsText(db: Kysely<Database>, when: 'before' | 'after'): Promise<string[]> {
+  const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions ORDER BY id ${sql.raw(`/* ${when} */`)}`.execute(db);
   return rows.map(({ status_changed_at: _added, ...row }) => JSON.stringify(row));
 }
 
@@ -155,11 +156,11 @@ describe('migration 009: single-entry balances to the double-entry ledger', () =
     await writeOldBalances(db);
     const { rows: old } = await sql<{ account_id: string; available_cents: number; held_cents: number; reserved_cents: number }>`
       SELECT account_id, available_cents, held_cents, reserved_cents FROM balances ORDER BY account_id`.execute(db);
-    const transactionsBefore = await transactionsAsText(db);
+    const transactionsBefore = await transactionsAsText(db, 'before');
 
     await migrateToLatest(db);
 
-    expect(await transactionsAsText(db)).toEqual(transactionsBefore);
+    expect(await transactionsAsText(db, 'after')).toEqual(transactionsBefore);
     // The open withdrawals' money (sent: processing 1_100 and failed_unknown 600; in flight: 500) waits in pending_out.
     const pendingOut: Record<string, number> = { [A]: 1_100 + 600 + 500, [B]: 0 };
     for (const balance of old) {

@@ -9,8 +9,10 @@
  * transaction, and each update walks the row's chain of versions (over a minute, quadratic). Each loader
  * then checks that every total equals the sum of the counted withdrawals it stands for.
  *
- * The preloaded rows are history, not money the ledger moved: no ledger entries or balance changes are
- * written for them (the benchmark never runs the ledger check on its throw-away database).
+ * The 50,000 withdrawals of the constant-cost case are history the ledger never saw (no transfers: that
+ * case measures the caps). The `--scale` account's transactions get their whole ledger history, as the
+ * gateway would have written it (`preloadLedger`), so the ledger check runs over 1,000,000 transactions'
+ * transfers and entries.
  */
 import type pg from 'pg';
 import { withClient } from '../postgres.ts';
@@ -123,6 +125,76 @@ export async function preloadWithdrawalsToday(databaseUrl: string, accountId: st
   });
 }
 
+/**
+ * The ledger history of the account's preloaded transactions (provider_ref LIKE `refPattern`), as the
+ * gateway writes it (docs/decisions.md "The double-entry ledger"): each paid charge's transfer
+ * psp_settlement → available + fee_revenue, a refunded one's return, each withdrawal's pending transfer and
+ * its post (paid) or void (failed). Entries get consecutive versions and running balances-after per account,
+ * in the order of the transactions, after what each account already holds; the balances move once at the end.
+ */
+async function preloadLedger(client: pg.Client, accountId: string, refPattern: string): Promise<{ transfers: number; entries: number }> {
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `CREATE TEMP TABLE preload_steps ON COMMIT DROP AS
+       SELECT t.id AS tx, t.type, t.amount_cents AS a, t.fee_cents AS f, row_number() OVER (ORDER BY t.created_at, t.id) AS n, s.step, s.reason,
+         s.reason = 'withdrawal_reserved' AS pending, CASE WHEN s.step = 1 THEN t.created_at ELSE coalesce(t.paid_at, t.updated_at) END AS at
+       FROM transactions t
+       CROSS JOIN LATERAL (VALUES
+         (1, CASE WHEN t.type = 'withdrawal' THEN 'withdrawal_reserved' WHEN t.status IN ('paid', 'refunded') THEN 'charge_paid' END),
+         (2, CASE WHEN t.type = 'withdrawal' THEN (CASE WHEN t.status = 'paid' THEN 'withdrawal_posted' ELSE 'withdrawal_voided' END)
+                  WHEN t.status = 'refunded' THEN 'charge_refunded' END)
+       ) AS s(step, reason)
+       WHERE t.account_id = $1 AND t.provider_ref LIKE $2 AND s.reason IS NOT NULL`,
+      [accountId, refPattern],
+    );
+    const first = await client.query(
+      `INSERT INTO ledger_transfers (reason, transaction_id, pending, created_at)
+       SELECT reason, tx, pending, at FROM preload_steps WHERE reason NOT IN ('withdrawal_posted', 'withdrawal_voided') ORDER BY n, step`,
+    );
+    const second = await client.query(
+      `INSERT INTO ledger_transfers (reason, transaction_id, pending, pending_id, created_at)
+       SELECT s.reason, s.tx, false, p.id, s.at FROM preload_steps s
+       JOIN ledger_transfers p ON p.transaction_id = s.tx AND p.pending
+       WHERE s.reason IN ('withdrawal_posted', 'withdrawal_voided') ORDER BY s.n`,
+    );
+    await client.query(
+      `CREATE TEMP TABLE preload_legs ON COMMIT DROP AS
+       SELECT lt.id AS transfer_id, s.n, s.step, s.at, leg.account, leg.amount
+       FROM preload_steps s
+       JOIN ledger_transfers lt ON lt.transaction_id = s.tx AND lt.reason = s.reason
+       CROSS JOIN LATERAL (VALUES
+         ($1 || ':available', CASE s.reason WHEN 'charge_paid' THEN s.a - s.f WHEN 'charge_refunded' THEN -s.a
+           WHEN 'withdrawal_reserved' THEN -(s.a + s.f) WHEN 'withdrawal_voided' THEN s.a + s.f ELSE 0 END),
+         ($1 || ':pending_out', CASE s.reason WHEN 'withdrawal_reserved' THEN s.a + s.f
+           WHEN 'withdrawal_posted' THEN -(s.a + s.f) WHEN 'withdrawal_voided' THEN -(s.a + s.f) ELSE 0 END),
+         ('system:psp_settlement', CASE s.reason WHEN 'charge_paid' THEN -s.a WHEN 'charge_refunded' THEN s.a
+           WHEN 'withdrawal_posted' THEN s.a ELSE 0 END),
+         ('system:fee_revenue', CASE s.reason WHEN 'charge_paid' THEN s.f WHEN 'withdrawal_posted' THEN s.f ELSE 0 END)
+       ) AS leg(account, amount)
+       WHERE leg.amount <> 0`,
+      [accountId],
+    );
+    const entries = await client.query(
+      `INSERT INTO ledger_entries (transfer_id, account_id, amount_cents, balance_after_cents, account_version, created_at)
+       SELECT l.transfer_id, l.account, l.amount,
+         acc.balance_cents + sum(l.amount) OVER w, acc.version + row_number() OVER w, l.at
+       FROM preload_legs l JOIN ledger_accounts acc ON acc.id = l.account
+       WINDOW w AS (PARTITION BY l.account ORDER BY l.n, l.step ROWS UNBOUNDED PRECEDING)`,
+    );
+    await client.query(
+      `UPDATE ledger_accounts acc SET balance_cents = acc.balance_cents + m.total, version = acc.version + m.entries
+       FROM (SELECT account, sum(amount) AS total, count(*) AS entries FROM preload_legs GROUP BY account) m
+       WHERE acc.id = m.account`,
+    );
+    await client.query('COMMIT');
+    return { transfers: (first.rowCount ?? 0) + (second.rowCount ?? 0), entries: entries.rowCount ?? 0 };
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
 export interface ScaleLoad {
   transactions: number;
   withdrawals: number;
@@ -196,6 +268,9 @@ export async function preloadScale(
         [accountId, sizes.transactions],
       );
     });
+    const ledgerAt = performance.now();
+    const ledger = await preloadLedger(client, accountId, 'scale-%');
+    log(`    ledger history: ${ledger.transfers} transfers, ${ledger.entries} entries in ${((performance.now() - ledgerAt) / 1000).toFixed(1)} s`);
     const idempotencyKeys = await step(
       'idempotency keys (charges of the last 7 days)',
       `INSERT INTO idempotency_keys (account_id, scope, external_ref, transaction_id, expires_at)
@@ -207,12 +282,12 @@ export async function preloadScale(
     // The newest paid charges get an event each, and each event one delivery to the account's URL.
     await step(
       'outbox events',
-      `INSERT INTO outbox_events (id, account_id, event, transaction_id, payload, created_at)
+      `INSERT INTO outbox_events (id, account_id, event, transaction_id, payload, created_at, fanned_out)
        SELECT 'evt_' || substr(md5(t.id), 1, 24), $1, 'transaction.paid', t.id,
          json_build_object('id', 'evt_' || substr(md5(t.id), 1, 24), 'event', 'transaction.paid',
            'occurredAt', (extract(epoch FROM t.paid_at) * 1000)::bigint,
            'data', json_build_object('transactionId', t.id, 'type', 'pix_in', 'amountCents', t.amount_cents, 'status', 'paid')),
-         t.paid_at
+         t.paid_at, true
        FROM (SELECT id, amount_cents, paid_at FROM transactions WHERE account_id = $1 AND type = 'pix_in' AND status = 'paid' AND provider_ref LIKE 'scale-%'
              ORDER BY created_at DESC LIMIT $2::int) t`,
       [accountId, sizes.deliveries],
@@ -239,7 +314,7 @@ export async function preloadScale(
       [accountId],
     );
     const analyzeAt = performance.now();
-    for (const table of ['transactions', 'idempotency_keys', 'outbox_events', 'webhook_deliveries', 'webhook_attempts', 'withdrawal_totals']) {
+    for (const table of ['transactions', 'idempotency_keys', 'outbox_events', 'webhook_deliveries', 'webhook_attempts', 'withdrawal_totals', 'ledger_transfers', 'ledger_entries', 'ledger_accounts']) {
       await client.query(`VACUUM ANALYZE ${table}`);
     }
     log(`    VACUUM ANALYZE: ${((performance.now() - analyzeAt) / 1000).toFixed(1)} s`);

@@ -98,6 +98,11 @@ export class BackOffice {
     return call(this.adminUrl, this.token, method, path, body);
   }
 
+  /** GET /admin/v1/ledger/check (incremental). */
+  async ledgerCheck(): Promise<{ consistent?: unknown; violations?: unknown }> {
+    return expect('ledger check', 200, this.admin('GET', '/admin/v1/ledger/check'));
+  }
+
   /** An account with approved KYC, the benchmark's limits, and one API key. */
   async createMerchant(label: string): Promise<Merchant> {
     const account = await expect(

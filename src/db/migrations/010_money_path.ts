@@ -41,6 +41,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         v_month bigint;
         i integer;
       BEGIN
+        -- Withdrawals of one account are serialised here, first: the caps and the balance see every earlier
+        -- one, and the account's other hot rows (rate-limit counters, totals) are then never contended.
+        PERFORM 1 FROM ledger_accounts WHERE id = p_account_id || ':available' FOR UPDATE;
+
         IF p_external_ref IS NOT NULL THEN
           INSERT INTO idempotency_keys AS k (account_id, scope, external_ref, transaction_id, expires_at)
           VALUES (p_account_id, 'withdrawal', p_external_ref, p_id, p_key_expires_at)
@@ -68,9 +72,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             RAISE EXCEPTION 'rate limited' USING ERRCODE = 'PXW01', DETAIL = p_window_names[i];
           END IF;
         END LOOP;
-
-        -- Withdrawals of one account are serialised here: the caps and the balance see every earlier one.
-        PERFORM 1 FROM ledger_accounts WHERE id = p_account_id || ':available' FOR UPDATE;
 
         IF p_recipient_id IS NOT NULL THEN
           SELECT status INTO v_status FROM recipients WHERE account_id = p_account_id AND id = p_recipient_id FOR SHARE;
