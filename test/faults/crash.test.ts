@@ -212,7 +212,8 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
   it('every withdrawal the merchant can see matches its ledger entries; aborted ones stay invisible', async () => {
     const withdrawals = await sql<{ id: string; status: string; amount_cents: number; fee_cents: number; net_cents: number; effect: number }>`
       SELECT t.id, t.status, t.amount_cents, t.fee_cents, t.net_cents,
-        coalesce((SELECT sum(e.amount_cents) FROM ledger_entries e WHERE e.transaction_id = t.id), 0)::bigint AS effect
+        coalesce((SELECT sum(e.amount_cents) FROM ledger_transfers lt JOIN ledger_entries e ON e.transfer_id = lt.id
+          WHERE lt.transaction_id = t.id AND e.account_id = t.account_id || ':available'), 0)::bigint AS effect
       FROM transactions t WHERE t.account_id = ${merchant.accountId} AND t.type = 'withdrawal'`.execute(deployment.db);
     const problems = await mapLimit(withdrawals.rows, 16, async (row) => {
       const read = await call(live.baseUrl, merchant.apiKey, 'GET', `/v1/transactions/${row.id}`);
