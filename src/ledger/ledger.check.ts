@@ -49,7 +49,7 @@ const STATUS_CHANGE_OVERLAP_MS = 5 * 60_000;
  */
 export async function checkLedger(db: Kysely<Database>, options: { accountId?: string | undefined; full?: boolean } = {}): Promise<LedgerViolation[]> {
   const scope: CheckScope = { full: options.full ?? false, accountId: options.accountId };
-  return db
+  const outcome = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -80,11 +80,15 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
         }
       }
 
-      if (violations.length === 0 && scope.accountId === undefined) {
-        await advanceCheckpoints(trx, accounts.map((account) => ({ id: account.id, version: Number(account.version), balance_cents: Number(account.balance_cents) })), startedAt);
-      }
-      return violations;
+      return { violations, accounts, startedAt };
     });
+  // A clean whole-ledger check moves the checkpoints to what its snapshot verified, after the snapshot
+  // (a checkpoint only ever moves forward, so two checks finishing together cannot move one back).
+  if (outcome.violations.length === 0 && scope.accountId === undefined) {
+    const verified = outcome.accounts.map((account) => ({ id: account.id, version: Number(account.version), balance_cents: Number(account.balance_cents) }));
+    await db.transaction().execute((trx) => advanceCheckpoints(trx, verified, outcome.startedAt));
+  }
+  return outcome.violations;
 }
 
 function accountProblems(account: AccountAudit): string[] {

@@ -381,23 +381,32 @@ export async function transactionLedgers(db: Db, scope: CheckScope, changedSince
           JOIN ledger_entries le ON le.account_id = a.id AND le.account_version > coalesce(c.version, 0)
           JOIN ledger_transfers t ON t.id = le.transfer_id
         WHERE t.transaction_id IS NOT NULL`;
+  // Set-based (hash aggregates over the chosen transactions' transfers), so the first check after a bulk
+  // load reads each entry once instead of one lookup per transaction.
   const result = await sql<TransactionLedger>`
-    WITH chosen AS (${chosen})
-    SELECT tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
-      coalesce(m.transfers, 0)::int AS transfers, coalesce(m.open_pending, 0)::int AS open_pending, coalesce(m.posted, 0)::int AS posted,
-      coalesce(m.available, 0)::bigint AS available, coalesce(m.pending_out, 0)::bigint AS pending_out,
-      coalesce(m.fee_revenue, 0)::bigint AS fee_revenue
-    FROM chosen JOIN transactions tx ON tx.id = chosen.id
-    LEFT JOIN LATERAL (
-      SELECT count(DISTINCT t.id) AS transfers,
-        count(DISTINCT t.id) FILTER (WHERE t.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = t.id)) AS open_pending,
-        count(DISTINCT t.id) FILTER (WHERE t.reason = 'withdrawal_posted') AS posted,
+    WITH chosen AS (${chosen}),
+    tx AS (SELECT t.* FROM chosen JOIN transactions t ON t.id = chosen.id),
+    transfers AS (
+      SELECT lt.transaction_id, count(*) AS transfers,
+        count(*) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id)) AS open_pending,
+        count(*) FILTER (WHERE lt.reason = 'withdrawal_posted') AS posted
+      FROM ledger_transfers lt JOIN chosen ON chosen.id = lt.transaction_id
+      GROUP BY lt.transaction_id
+    ),
+    moved AS (
+      SELECT tx.id,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
         sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
-      FROM ledger_transfers t JOIN ledger_entries le ON le.transfer_id = t.id
-      WHERE t.transaction_id = tx.id
-    ) m ON true`.execute(db);
+      FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
+      GROUP BY tx.id
+    )
+    SELECT tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
+      coalesce(transfers.transfers, 0)::int AS transfers, coalesce(transfers.open_pending, 0)::int AS open_pending,
+      coalesce(transfers.posted, 0)::int AS posted,
+      coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
+      coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue
+    FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id`.execute(db);
   return result.rows;
 }
 
@@ -414,7 +423,10 @@ export async function advanceCheckpoints(trx: Transaction<Database>, accounts: {
       .insertInto('ledger_checkpoints')
       .values(accounts.map((account) => ({ account_id: account.id, version: account.version, balance_cents: account.balance_cents })))
       .onConflict((oc) =>
-        oc.column('account_id').doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), balance_cents: eb.ref('excluded.balance_cents') })),
+        oc
+          .column('account_id')
+          .doUpdateSet((eb) => ({ version: eb.ref('excluded.version'), balance_cents: eb.ref('excluded.balance_cents') }))
+          .where('ledger_checkpoints.version', '<', (eb) => eb.ref('excluded.version')),
       )
       .execute();
   }

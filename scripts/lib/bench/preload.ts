@@ -112,7 +112,7 @@ export async function preloadWithdrawalsToday(databaseUrl: string, accountId: st
       await client.query(
       `INSERT INTO transactions (id, account_id, type, status, amount_cents, fee_cents, net_cents, created_at, updated_at,
          paid_at, pix_key, pix_key_type, provider_ref, provider_state, total_deducted_cents, end_to_end_id, beneficiary)
-       SELECT 'tx_' || substr(md5($1 || ':pre:' || g), 1, 24), $1, 'withdrawal', 'paid', 100, 100, 100, at, at,
+       SELECT 'tx_' || substr(md5($1 || ':pre:' || g), 1, 24), $1, 'withdrawal', 'paid', 100, 100, 200, at, at,
          at, '52998224725', 'cpf', 'pre-' || g, 'sent', 200, 'E00000000' || lpad(g::text, 23, '0'), ${BENEFICIARY}
        FROM generate_series(1, $2::int) g,
          LATERAL (SELECT now() - (g::float8 / $2::int) * least(now() - ${SP_DAY_START}, interval '1 hour') AS at) t`,
@@ -238,7 +238,7 @@ export async function preloadScale(
       `INSERT INTO transactions (id, account_id, type, status, amount_cents, fee_cents, net_cents, external_ref, pix_payload,
          expires_at, paid_at, created_at, updated_at, end_to_end_id, payer, beneficiary, refund_end_to_end_id, refunded_cents,
          customer, provider_ref, pix_key, pix_key_type, provider_state, total_deducted_cents, refused_code, refused_reason)
-       SELECT id, $1, kind, status, amount, fee, amount - fee, ref, payload,
+       SELECT id, $1, kind, status, amount, fee, CASE WHEN kind = 'withdrawal' THEN amount + fee ELSE amount - fee END, ref, payload,
          CASE WHEN kind = 'pix_in' THEN at + interval '1 hour' END, paid, at, coalesce(paid, at) + interval '1 second',
          CASE WHEN paid IS NOT NULL THEN 'E00000000' || lpad(g::text, 23, '0') END,
          CASE WHEN kind = 'pix_in' AND paid IS NOT NULL THEN ${PAYER} END,
