@@ -507,9 +507,9 @@ async function dispatchRound(databaseUrl: string, producer: GatewayProcess, rece
 }
 
 /**
- * One account's withdrawals queue on its balance row and each takes about 18 round trips: at 64 (or 16)
- * connections each waits for all those before it, seconds on a busy machine, past a 5 s case and its
- * warm-up, so the scale run sends them over 4.
+ * One account's withdrawals queue on its balance row (each holds it for its reservation statement): at 64
+ * connections each waits for all those before it, which measures the queue rather than the cost the scale
+ * run compares, so the scale run sends them over 4.
  */
 const SCALE_WITHDRAWAL_CONNECTIONS = 4;
 
