@@ -14,9 +14,6 @@ export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 
 export type ChargeLedgerStep = 'credit' | 'debit' | 'none';
 
-/** The status a new charge is stored in, and the one the expiry job looks for. */
-export const OPEN_CHARGE_STATUS = 'pending' satisfies ChargeStatus;
-
 /** Statuses in which part of a paid charge may still be given back (refund, chargeback) or held. */
 export const RETURNABLE_CHARGE_STATUSES = ['paid', 'partially_refunded'] as const satisfies readonly ChargeStatus[];
 

@@ -111,7 +111,7 @@ function accountProblems(account: AccountAudit): string[] {
 }
 
 /** What is wrong with a transaction's transfers for its status; undefined when they match. */
-export function transactionProblem(tx: TransactionLedger): string | undefined {
+function transactionProblem(tx: TransactionLedger): string | undefined {
   const moved = `available ${tx.available}, pending_out ${tx.pending_out}, fee ${tx.fee_revenue}, ${tx.open_pending} open pending, ${tx.posted} posted, ${tx.transfers} transfers`;
   const expect = (ok: boolean, wanted: string) => (ok ? undefined : `expected ${wanted}; the ledger has ${moved}`);
   const available = Number(tx.available);

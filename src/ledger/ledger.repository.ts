@@ -232,12 +232,6 @@ export async function readBalance(db: Kysely<Database>, accountId: string): Prom
   return { availableCents: available, heldCents: held, reservedCents: of('pending_out'), withdrawableCents: Math.max(0, available - held) };
 }
 
-/** The PostgreSQL error of a statement that would take a merchant account below zero. */
-export function isOverdraft(error: unknown): boolean {
-  const fields = error as { code?: unknown; constraint?: unknown } | null;
-  return fields?.code === '23514' && fields.constraint === 'ledger_accounts_non_negative';
-}
-
 // ---- The check's reads (ledger.check.ts) ---------------------------------------------------------------
 
 export interface AccountAudit {

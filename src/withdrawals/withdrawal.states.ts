@@ -144,10 +144,6 @@ export function withdrawalLedgerPosition(state: WithdrawalState): LedgerPosition
   return TABLE[key(state)]?.position;
 }
 
-export function isCapCounted(status: string): boolean {
-  return (CAP_COUNTED_STATUSES as readonly string[]).includes(status);
-}
-
 export function isOpenAtProvider(status: string): boolean {
   return (OPEN_STATUSES as readonly string[]).includes(status);
 }
