@@ -10,6 +10,7 @@ import * as withdrawalTotals from './migrations/007_withdrawal_totals.ts';
 import * as scanFreeJobs from './migrations/008_scan_free_jobs.ts';
 import * as doubleEntry from './migrations/009_double_entry.ts';
 import * as moneyPath from './migrations/010_money_path.ts';
+import * as checkByTransactionId from './migrations/011_check_by_transaction_id.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '008_scan_free_jobs': scanFreeJobs,
   '009_double_entry': doubleEntry,
   '010_money_path': moneyPath,
+  '011_check_by_transaction_id': checkByTransactionId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -7,9 +7,9 @@ import {
   advanceCheckpoints,
   auditAccounts,
   brokenTransfers,
-  databaseNow,
-  lastCheckStart,
+  lastCheckXmin,
   ledgerTotal,
+  takeCheckSnapshot,
   transactionLedgers,
   type AccountAudit,
   type CheckScope,
@@ -20,13 +20,6 @@ export interface LedgerViolation {
   accountId: string;
   problem: string;
 }
-
-/**
- * Status changes this long before the previous check began are looked at again by the next incremental
- * one: a database transaction that stamped its change before that check began but committed after it was
- * not visible to it.
- */
-const STATUS_CHANGE_OVERLAP_MS = 5 * 60_000;
 
 /**
  * The invariants of the double-entry ledger:
@@ -43,7 +36,9 @@ const STATUS_CHANGE_OVERLAP_MS = 5 * 60_000;
  * - (full check) the withdrawal totals the caps read equal the withdrawals they count.
  *
  * Incremental by default: each account is verified from its checkpoint (the version the last clean check
- * reached), transfers and transactions from what changed since; a clean run moves the checkpoints. `full`
+ * reached), transfers from the entries after it, transactions from those entries and from the status
+ * changes the last clean check could not see (made by a database transaction at or above its snapshot's
+ * xmin); a clean run moves the checkpoints and records its xmin. `full`
  * verifies everything from the first entry. One REPEATABLE READ snapshot, so money moving meanwhile is
  * never half seen.
  */
@@ -53,7 +48,7 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const startedAt = await databaseNow(trx);
+      const snapshot = await takeCheckSnapshot(trx);
       const violations: LedgerViolation[] = [];
       const add = (accountId: string | null, problem: string) => violations.push({ accountId: accountId ?? 'system', problem });
 
@@ -67,9 +62,8 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
         add(transfer.owner_id, `transfer ${transfer.id} (${transfer.reason}${transfer.transaction_id ? ` of ${transfer.transaction_id}` : ''}) has ${transfer.entries} entries summing to ${transfer.total}${transfer.pending_id !== null && !transfer.completes_pending ? ` and completes ${transfer.pending_id}, not a pending transfer of its transaction` : ''}`);
       }
 
-      const previous = scope.full ? undefined : await lastCheckStart(trx);
-      const since = previous === undefined ? undefined : new Date(previous.getTime() - STATUS_CHANGE_OVERLAP_MS);
-      for (const tx of await transactionLedgers(trx, scope, since)) {
+      const changedFrom = scope.full ? undefined : await lastCheckXmin(trx);
+      for (const tx of await transactionLedgers(trx, scope, changedFrom)) {
         const problem = transactionProblem(tx);
         if (problem !== undefined) add(tx.account_id, `transaction ${tx.id} (${tx.type} ${tx.status}): ${problem}`);
       }
@@ -80,13 +74,13 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
         }
       }
 
-      return { violations, accounts, startedAt };
+      return { violations, accounts, snapshot };
     });
   // A clean whole-ledger check moves the checkpoints to what its snapshot verified, after the snapshot
   // (a checkpoint only ever moves forward, so two checks finishing together cannot move one back).
   if (outcome.violations.length === 0 && scope.accountId === undefined) {
     const verified = outcome.accounts.map((account) => ({ id: account.id, version: Number(account.version), balance_cents: Number(account.balance_cents) }));
-    await db.transaction().execute((trx) => advanceCheckpoints(trx, verified, outcome.startedAt));
+    await db.transaction().execute((trx) => advanceCheckpoints(trx, verified, outcome.snapshot));
   }
   return outcome.violations;
 }

@@ -318,15 +318,16 @@ export interface TransferAudit {
  */
 export async function brokenTransfers(db: Db, scope: CheckScope): Promise<TransferAudit[]> {
   const full = scope.full || scope.accountId !== undefined;
-  const fresh = full
-    ? sql`SELECT t.id FROM ledger_transfers t LEFT JOIN transactions tx ON tx.id = t.transaction_id
-        WHERE ${scope.accountId === undefined ? sql`true` : sql`tx.account_id = ${scope.accountId} OR t.id IN (
-          SELECT le.transfer_id FROM ledger_entries le JOIN ledger_accounts a ON a.id = le.account_id WHERE a.owner_id = ${scope.accountId})`}`
-    : sql`SELECT DISTINCT le.transfer_id AS id FROM ledger_accounts a
-        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
-        JOIN ledger_entries le ON le.account_id = a.id AND le.account_version > coalesce(c.version, 0)`;
+  return full ? allBrokenTransfers(db, scope) : freshBrokenTransfers(db);
+}
+
+/** Set-based over all transfers (or one merchant's). */
+async function allBrokenTransfers(db: Db, scope: CheckScope): Promise<TransferAudit[]> {
+  const chosen = sql`SELECT t.id FROM ledger_transfers t LEFT JOIN transactions tx ON tx.id = t.transaction_id
+    WHERE ${scope.accountId === undefined ? sql`true` : sql`tx.account_id = ${scope.accountId} OR t.id IN (
+      SELECT le.transfer_id FROM ledger_entries le JOIN ledger_accounts a ON a.id = le.account_id WHERE a.owner_id = ${scope.accountId})`}`;
   const result = await sql<TransferAudit>`
-    WITH fresh AS (${fresh})
+    WITH fresh AS (${chosen})
     SELECT t.id, t.reason, t.transaction_id, coalesce(tx.account_id, h.account_id) AS owner_id, count(le.id)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total,
       t.pending_id, (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id) AS completes_pending
     FROM ledger_transfers t
@@ -337,6 +338,29 @@ export async function brokenTransfers(db: Db, scope: CheckScope): Promise<Transf
     LEFT JOIN holds h ON h.id = t.hold_id
     GROUP BY t.id, p.id, tx.account_id, h.account_id
     HAVING count(le.id) < 2 OR coalesce(sum(le.amount_cents), 0) <> 0
+      OR (t.pending_id IS NOT NULL AND NOT (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id))`.execute(db);
+  return result.rows;
+}
+
+/** The transfers with entries past the checkpoints, by index lookups (see `changedTransactionLedgers`). */
+async function freshBrokenTransfers(db: Db): Promise<TransferAudit[]> {
+  const result = await sql<TransferAudit>`
+    WITH fresh AS (
+      SELECT DISTINCT le.transfer_id AS id FROM ledger_accounts a
+        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+        CROSS JOIN LATERAL (SELECT e.transfer_id FROM ledger_entries e
+          WHERE e.account_id = a.id AND e.account_version > coalesce(c.version, 0) OFFSET 0) le
+    )
+    SELECT t.id, t.reason, t.transaction_id, coalesce(tx.account_id, h.account_id) AS owner_id, e.entries, e.total,
+      t.pending_id, (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id) AS completes_pending
+    FROM fresh f
+    CROSS JOIN LATERAL (SELECT * FROM ledger_transfers x WHERE x.id = f.id OFFSET 0) t
+    CROSS JOIN LATERAL (SELECT count(*)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total
+      FROM ledger_entries le WHERE le.transfer_id = t.id) e
+    LEFT JOIN LATERAL (SELECT x.id, x.pending, x.transaction_id FROM ledger_transfers x WHERE x.id = t.pending_id OFFSET 0) p ON true
+    LEFT JOIN LATERAL (SELECT x.account_id FROM transactions x WHERE x.id = t.transaction_id OFFSET 0) tx ON true
+    LEFT JOIN LATERAL (SELECT x.account_id FROM holds x WHERE x.id = t.hold_id OFFSET 0) h ON true
+    WHERE e.entries < 2 OR e.total <> 0
       OR (t.pending_id IS NOT NULL AND NOT (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id))`.execute(db);
   return result.rows;
 }
@@ -362,29 +386,29 @@ export interface TransactionLedger {
 /**
  * Each transaction beside what its transfers did: how many, its pending transfers still open and posted,
  * and the sums on the merchant's available and pending_out and on fee_revenue. All transactions, one
- * merchant's, or (incremental) those with new transfers or a status change since the last check began.
+ * merchant's, or (incremental: `changedFrom` is the last clean check's snapshot xmin) those with entries
+ * after the checkpoints or a status changed by a database transaction the last check could not see.
  */
-export async function transactionLedgers(db: Db, scope: CheckScope, changedSince: Date | undefined): Promise<TransactionLedger[]> {
-  const full = scope.full || scope.accountId !== undefined || changedSince === undefined;
-  const chosen = full
-    ? sql`SELECT id FROM transactions WHERE ${scopeFilter(scope, 'account_id')}`
-    : sql`SELECT id FROM transactions WHERE status_changed_at >= ${changedSince}
-        UNION
-        SELECT DISTINCT t.transaction_id FROM ledger_accounts a
-          LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
-          JOIN ledger_entries le ON le.account_id = a.id AND le.account_version > coalesce(c.version, 0)
-          JOIN ledger_transfers t ON t.id = le.transfer_id
-        WHERE t.transaction_id IS NOT NULL`;
-  // Set-based (hash aggregates over the chosen transactions' transfers), so the first check after a bulk
-  // load reads each entry once instead of one lookup per transaction.
+export async function transactionLedgers(db: Db, scope: CheckScope, changedFrom: string | undefined): Promise<TransactionLedger[]> {
+  const full = scope.full || scope.accountId !== undefined || changedFrom === undefined;
+  return full ? allTransactionLedgers(db, scope) : changedTransactionLedgers(db, changedFrom);
+}
+
+const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
+  coalesce(transfers.transfers, 0)::int AS transfers, coalesce(transfers.open_pending, 0)::int AS open_pending,
+  coalesce(transfers.posted, 0)::int AS posted,
+  coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
+  coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue`;
+
+/** Set-based (hash aggregates), so a full check, or the first after a bulk load, reads each entry once. */
+async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<TransactionLedger[]> {
   const result = await sql<TransactionLedger>`
-    WITH chosen AS (${chosen}),
-    tx AS (SELECT t.* FROM chosen JOIN transactions t ON t.id = chosen.id),
+    WITH tx AS (SELECT * FROM transactions WHERE ${scopeFilter(scope, 'account_id')}),
     transfers AS (
       SELECT lt.transaction_id, count(*) AS transfers,
         count(*) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id)) AS open_pending,
         count(*) FILTER (WHERE lt.reason = 'withdrawal_posted') AS posted
-      FROM ledger_transfers lt JOIN chosen ON chosen.id = lt.transaction_id
+      FROM ledger_transfers lt JOIN tx ON tx.id = lt.transaction_id
       GROUP BY lt.transaction_id
     ),
     moved AS (
@@ -395,23 +419,55 @@ export async function transactionLedgers(db: Db, scope: CheckScope, changedSince
       FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
       GROUP BY tx.id
     )
-    SELECT tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
-      coalesce(transfers.transfers, 0)::int AS transfers, coalesce(transfers.open_pending, 0)::int AS open_pending,
-      coalesce(transfers.posted, 0)::int AS posted,
-      coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
-      coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue
+    SELECT ${TRANSACTION_LEDGER_COLUMNS}
     FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id`.execute(db);
   return result.rows;
 }
 
-/** When the last clean check began (undefined: never). */
-export async function lastCheckStart(db: Db): Promise<Date | undefined> {
-  const row = await db.selectFrom('ledger_check_runs').select('started_at').orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return row?.started_at;
+/**
+ * Index lookups per changed transaction, so the incremental check costs what changed, not the size of the
+ * ledger. `OFFSET 0` keeps each LATERAL subquery a per-row lookup: flattened into a join, the planner
+ * (which cannot know how few entries lie past a checkpoint) would hash the whole entries table.
+ */
+async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<TransactionLedger[]> {
+  const result = await sql<TransactionLedger>`
+    WITH chosen AS (
+      SELECT id FROM transactions WHERE status_changed_xid >= ${changedFrom}::xid8
+      UNION
+      SELECT t.transaction_id FROM ledger_accounts a
+        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+        CROSS JOIN LATERAL (SELECT le.transfer_id FROM ledger_entries le
+          WHERE le.account_id = a.id AND le.account_version > coalesce(c.version, 0) OFFSET 0) le
+        CROSS JOIN LATERAL (SELECT lt.transaction_id FROM ledger_transfers lt WHERE lt.id = le.transfer_id OFFSET 0) t
+      WHERE t.transaction_id IS NOT NULL
+    )
+    SELECT ${TRANSACTION_LEDGER_COLUMNS}
+    FROM chosen
+    CROSS JOIN LATERAL (SELECT * FROM transactions t WHERE t.id = chosen.id OFFSET 0) tx
+    CROSS JOIN LATERAL (
+      SELECT count(*) AS transfers,
+        count(*) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id)) AS open_pending,
+        count(*) FILTER (WHERE lt.reason = 'withdrawal_posted') AS posted
+      FROM ledger_transfers lt WHERE lt.transaction_id = tx.id
+    ) transfers
+    CROSS JOIN LATERAL (
+      SELECT sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
+        sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
+        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
+      FROM ledger_transfers lt JOIN LATERAL (SELECT * FROM ledger_entries e WHERE e.transfer_id = lt.id OFFSET 0) le ON true
+      WHERE lt.transaction_id = tx.id
+    ) moved`.execute(db);
+  return result.rows;
 }
 
-/** Records a clean check: every account verified up to its current version, and when the check began. */
-export async function advanceCheckpoints(trx: Transaction<Database>, accounts: { id: string; version: number; balance_cents: number }[], startedAt: Date): Promise<void> {
+/** The xmin of the last clean check's snapshot (undefined: no check has recorded one). */
+export async function lastCheckXmin(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('ledger_check_runs').select('snapshot_xmin').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.snapshot_xmin ?? undefined;
+}
+
+/** Records a clean check: every account verified up to its current version, and its snapshot. */
+export async function advanceCheckpoints(trx: Transaction<Database>, accounts: { id: string; version: number; balance_cents: number }[], snapshot: CheckSnapshot): Promise<void> {
   if (accounts.length > 0) {
     await trx
       .insertInto('ledger_checkpoints')
@@ -424,11 +480,22 @@ export async function advanceCheckpoints(trx: Transaction<Database>, accounts: {
       )
       .execute();
   }
-  await trx.insertInto('ledger_check_runs').values({ started_at: startedAt }).execute();
+  await trx.insertInto('ledger_check_runs').values({ started_at: snapshot.startedAt, snapshot_xmin: snapshot.xmin }).execute();
 }
 
-/** The database's clock (the incremental check compares it with `status_changed_at`, set by the database). */
-export async function databaseNow(db: Db): Promise<Date> {
-  const result = await sql<{ now: Date }>`SELECT clock_timestamp() AS now`.execute(db);
-  return new Date(result.rows[0]?.now ?? Date.now());
+export interface CheckSnapshot {
+  startedAt: Date;
+  /** The oldest transaction still running when the snapshot was taken (xid8, as text). */
+  xmin: string;
+}
+
+/**
+ * The check's snapshot: the first statement of its REPEATABLE READ transaction takes it, so the xmin read
+ * here is the xmin of everything the check reads.
+ */
+export async function takeCheckSnapshot(db: Db): Promise<CheckSnapshot> {
+  const result = await sql<{ now: Date; xmin: string }>`SELECT clock_timestamp() AS now, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin`.execute(db);
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('the database returned no snapshot');
+  return { startedAt: new Date(row.now), xmin: row.xmin };
 }

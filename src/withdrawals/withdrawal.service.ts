@@ -267,7 +267,7 @@ function initiatingRow(base: NewTransaction): TransactionRow {
     resolved_by: null,
     resolution_note: null,
     resolved_at: null,
-    status_changed_at: null,
+    status_changed_xid: null,
     ...base,
     external_ref: base.external_ref ?? null,
     pix_key: base.pix_key ?? null,

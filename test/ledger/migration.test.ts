@@ -144,7 +144,7 @@ async function writeOldBalances(db: Kysely<Database>): Promise<void> {
 /** Every transaction row as text (`when` names the read: a statement prepared before a migration cannot be reused after it). */
 async function transactionsAsText(db: Kysely<Database>, when: 'before' | 'after'): Promise<string[]> {
   const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions ORDER BY id ${sql.raw(`/* ${when} */`)}`.execute(db);
-  return rows.map(({ status_changed_at: _added, ...row }) => JSON.stringify(row));
+  return rows.map(({ status_changed_xid: _added, ...row }) => JSON.stringify(row));
 }
 
 describe('migration 009: single-entry balances to the double-entry ledger', () => {

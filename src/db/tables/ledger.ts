@@ -67,6 +67,8 @@ export interface LedgerCheckpointsTable {
 export interface LedgerCheckRunsTable {
   id: Generated<number>;
   started_at: Date;
+  /** The xmin of the check's snapshot (xid8): every change it could not see was made by a transaction at or above it. */
+  snapshot_xmin: string | null;
 }
 
 export type HoldReason = 'med' | 'dispute' | 'protest' | 'administrative';

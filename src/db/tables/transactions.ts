@@ -77,8 +77,8 @@ export interface TransactionsTable {
   resolved_by: ColumnType<'provider' | 'operator' | null, 'provider' | 'operator' | null | undefined, 'provider' | 'operator' | null>;
   resolution_note: ColumnType<string | null, string | null | undefined, string | null>;
   resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  /** When the status last changed (database time, set by a trigger): the incremental ledger check reads it. */
-  status_changed_at: ColumnType<Date | null, never, never>;
+  /** The database transaction that last changed the status (xid8, set by a trigger): the incremental ledger check reads it. */
+  status_changed_xid: ColumnType<string | null, never, never>;
 }
 
 export interface IdempotencyKeysTable {
