@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { Transaction } from 'kysely';
 import type { AccountRow, AccountUpdate, ApiKeyRow, Database, KycStatus } from '../db/schema.ts';
 import { openLedgerAccounts } from '../ledger/ledger.repository.ts';
@@ -33,9 +34,9 @@ function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): st
 }
 
 /** Onboards a merchant: the account (KYC pending unless said otherwise) and its empty balance. */
-export function createAccount(deps: Pick<Deps, 'db'>, input: NewAccountInput, now: Date): Promise<AccountRow> {
+export function createAccount(deps: Pick<Deps, 'db'>, input: NewAccountInput, now: Date, audit: AuditStep<AccountRow> = notAudited): Promise<AccountRow> {
   checkDocuments(input);
-  return deps.db.transaction().execute((trx) => openAccount(trx, input, now));
+  return withAudit(deps.db, audit, (trx) => openAccount(trx, input, now));
 }
 
 function checkDocuments(input: NewAccountInput): { responsibleCpf: string; companyCnpj: string } {
@@ -86,13 +87,16 @@ export function allAccounts(deps: Pick<Deps, 'db'>): Promise<AccountRow[]> {
  * end below its start. The merchant API's authentication cache of this process forgets the account at
  * once; other processes see the change within their cache time (at most 30 s, as the contract allows).
  */
-export async function changeAccountSettings(deps: Deps, accountId: string, changes: AccountUpdate): Promise<AccountRow> {
-  const current = await requireAccount(deps, accountId);
-  const min = changes.charge_min_cents !== undefined ? changes.charge_min_cents : current.charge_min_cents;
-  const max = changes.charge_max_cents !== undefined ? changes.charge_max_cents : current.charge_max_cents;
-  if (min !== null && max !== null && max < min) throw new InvalidChargeRange();
-  const updated = await updateAccount(deps.db, current.id, { ...changes, updated_at: new Date(deps.clock.now()) });
-  if (!updated) throw new AccountNotFound();
+export async function changeAccountSettings(deps: Deps, accountId: string, changes: AccountUpdate, audit: AuditStep<AccountRow> = notAudited): Promise<AccountRow> {
+  const updated = await withAudit(deps.db, audit, async (trx) => {
+    const current = await requireAccount({ db: trx }, accountId);
+    const min = changes.charge_min_cents !== undefined ? changes.charge_min_cents : current.charge_min_cents;
+    const max = changes.charge_max_cents !== undefined ? changes.charge_max_cents : current.charge_max_cents;
+    if (min !== null && max !== null && max < min) throw new InvalidChargeRange();
+    const row = await updateAccount(trx, current.id, { ...changes, updated_at: new Date(deps.clock.now()) });
+    if (!row) throw new AccountNotFound();
+    return row;
+  });
   deps.authenticator.invalidateAccount(updated.id);
   return updated;
 }
@@ -110,10 +114,11 @@ export async function issueApiKey(
   label: string | null,
   now: Date,
   createdBy: string | null = null,
+  audit: AuditStep<ApiKeyRow> = notAudited,
 ): Promise<IssuedApiKey> {
   if (account.kyc_status !== 'approved') throw new ApiKeysNeedApprovedKyc();
   const key = generateApiKey();
-  const row = await insertApiKey(deps.db, {
+  const row = await withAudit(deps.db, audit, (trx) => insertApiKey(trx, {
     id: newId('key'),
     account_id: account.id,
     public_prefix: key.publicPrefix,
@@ -122,7 +127,7 @@ export async function issueApiKey(
     created_at: now,
     revoked_at: null,
     created_by: createdBy,
-  });
+  }));
   return { row, secret: key.secret };
 }
 
@@ -132,9 +137,12 @@ export async function apiKeysOf(deps: Pick<Deps, 'db'>, accountId: string): Prom
 }
 
 /** Revokes a key: this process stops accepting it at once, others within their cache time. */
-export async function revokeKey(deps: Deps, accountId: string, keyId: string): Promise<ApiKeyRow> {
-  const key = await revokeApiKey(deps.db, accountId, keyId, new Date(deps.clock.now()));
-  if (!key) throw new ApiKeyNotFound();
+export async function revokeKey(deps: Deps, accountId: string, keyId: string, audit: AuditStep<ApiKeyRow> = notAudited): Promise<ApiKeyRow> {
+  const key = await withAudit(deps.db, audit, async (trx) => {
+    const revoked = await revokeApiKey(trx, accountId, keyId, new Date(deps.clock.now()));
+    if (!revoked) throw new ApiKeyNotFound();
+    return revoked;
+  });
   deps.authenticator.invalidateAccount(key.account_id);
   return key;
 }

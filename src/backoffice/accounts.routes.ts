@@ -5,8 +5,8 @@ import { balanceReport } from '../balance/balance.service.ts';
 import { eventsOf } from '../events/event.service.ts';
 import { callerOf, requireRoles } from '../http/backofficeAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
-import { audited } from './audit.ts';
-import type { OperatorRole } from '../db/schema.ts';
+import { auditing } from './audit.ts';
+import type { AccountRow, OperatorRole } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAccountUpdate, toAdminAccount, toAdminEvent } from './accounts.mapper.ts';
 
@@ -28,9 +28,13 @@ export function accountRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
 
   api.post('/admin/v1/accounts', async (req, res) => {
-    const account = toAdminAccount(await createAccount(deps, req.body, new Date(deps.clock.now())));
-    await audited(deps, req, res, { action: 'account.create', target: { type: 'account', id: account.accountId }, accountId: account.accountId, after: account });
-    res.status(201).json(account);
+    const row = await createAccount(
+      deps,
+      req.body,
+      new Date(deps.clock.now()),
+      auditing(deps, req, res, (created: AccountRow) => ({ action: 'account.create', target: { type: 'account', id: created.id }, accountId: created.id, after: toAdminAccount(created) })),
+    );
+    res.status(201).json(toAdminAccount(row));
   });
 
   api.get('/admin/v1/accounts', async (_req, res) => {
@@ -45,9 +49,13 @@ export function accountRoutes(router: Router, deps: Deps): void {
   api.patch('/admin/v1/accounts/{accountId}', async (req, res) => {
     requireRoles(callerOf(res), rolesForChange(req.body));
     const before = toAdminAccount(await requireAccount(deps, req.params.accountId));
-    const after = toAdminAccount(await changeAccountSettings(deps, req.params.accountId, toAccountUpdate(req.body)));
-    await audited(deps, req, res, { action: 'account.update', target: { type: 'account', id: after.accountId }, accountId: after.accountId, before, after });
-    res.json(after);
+    const row = await changeAccountSettings(
+      deps,
+      req.params.accountId,
+      toAccountUpdate(req.body),
+      auditing(deps, req, res, (changed: AccountRow) => ({ action: 'account.update', target: { type: 'account', id: changed.id }, accountId: changed.id, before, after: toAdminAccount(changed) })),
+    );
+    res.json(toAdminAccount(row));
   });
 
   api.get('/admin/v1/accounts/{accountId}/balance', async (req, res) => {

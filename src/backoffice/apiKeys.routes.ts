@@ -2,7 +2,8 @@ import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
 import { apiKeysOf, issueApiKey, requireAccount, revokeKey } from '../accounts/account.service.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
-import { audited } from './audit.ts';
+import { auditing } from './audit.ts';
+import type { ApiKeyRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAdminApiKey } from './apiKeys.mapper.ts';
 
@@ -12,10 +13,15 @@ export function apiKeyRoutes(router: Router, deps: Deps): void {
 
   api.post('/admin/v1/accounts/{accountId}/api-keys', async (req, res) => {
     const account = await requireAccount(deps, req.params.accountId);
-    const issued = await issueApiKey(deps, account, req.body?.label ?? null, new Date(deps.clock.now()));
-    const key = toAdminApiKey(issued.row);
-    await audited(deps, req, res, { action: 'apiKey.create', target: { type: 'apiKey', id: key.keyId }, accountId: account.id, after: key });
-    res.status(201).json({ ...key, apiKey: issued.secret });
+    const issued = await issueApiKey(
+      deps,
+      account,
+      req.body?.label ?? null,
+      new Date(deps.clock.now()),
+      null,
+      auditing(deps, req, res, (row: ApiKeyRow) => ({ action: 'apiKey.create', target: { type: 'apiKey', id: row.id }, accountId: account.id, after: toAdminApiKey(row) })),
+    );
+    res.status(201).json({ ...toAdminApiKey(issued.row), apiKey: issued.secret });
   });
 
   api.get('/admin/v1/accounts/{accountId}/api-keys', async (req, res) => {
@@ -25,9 +31,13 @@ export function apiKeyRoutes(router: Router, deps: Deps): void {
 
   api.post('/admin/v1/accounts/{accountId}/api-keys/{keyId}/revoke', async (req, res) => {
     const previous = (await apiKeysOf(deps, req.params.accountId)).find((row) => row.id === req.params.keyId);
-    const key = toAdminApiKey(await revokeKey(deps, req.params.accountId, req.params.keyId));
     const before = previous ? toAdminApiKey(previous) : undefined;
-    await audited(deps, req, res, { action: 'apiKey.revoke', target: { type: 'apiKey', id: key.keyId }, accountId: req.params.accountId, before, after: key });
-    res.json(key);
+    const row = await revokeKey(
+      deps,
+      req.params.accountId,
+      req.params.keyId,
+      auditing(deps, req, res, (revoked: ApiKeyRow) => ({ action: 'apiKey.revoke', target: { type: 'apiKey', id: revoked.id }, accountId: req.params.accountId, before, after: toAdminApiKey(revoked) })),
+    );
+    res.json(toAdminApiKey(row));
   });
 }

@@ -4,8 +4,9 @@ import { auditTrail } from '../audit/audit.service.ts';
 import { callerOf } from '../http/backofficeAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { changeOperator, createOperator, operatorsList, resetOperatorCredentials } from '../operators/operator.service.ts';
+import type { OperatorRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { audited } from './audit.ts';
+import { auditing } from './audit.ts';
 import { toAdminOperator, toAuditEntry } from './operators.mapper.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -20,26 +21,44 @@ export function operatorRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/operators', async (req, res) => {
-    const { operator, temporaryPassword } = await createOperator(deps, req.body);
-    const after = toAdminOperator(operator);
-    await audited(deps, req, res, { action: 'operator.create', target: { type: 'operator', id: operator.id }, after });
+    const { operator, temporaryPassword } = await createOperator(
+      deps,
+      req.body,
+      auditing(deps, req, res, (created: OperatorRow) => ({ action: 'operator.create', target: { type: 'operator', id: created.id }, after: toAdminOperator(created) })),
+    );
     res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({ operator: after, temporaryPassword });
+    res.status(201).json({ operator: toAdminOperator(operator), temporaryPassword });
   });
 
   api.patch('/admin/v1/operators/{operatorId}', async (req, res) => {
-    const { before, after } = await changeOperator(deps, callerOf(res).actor.id, req.params.operatorId, req.body);
-    const shown = toAdminOperator(after);
-    await audited(deps, req, res, { action: 'operator.update', target: { type: 'operator', id: after.id }, before: toAdminOperator(before), after: shown });
-    res.json(shown);
+    const { after } = await changeOperator(
+      deps,
+      callerOf(res).actor.id,
+      req.params.operatorId,
+      req.body,
+      auditing(deps, req, res, (change: { before: OperatorRow; after: OperatorRow }) => ({
+        action: 'operator.update',
+        target: { type: 'operator', id: change.after.id },
+        before: toAdminOperator(change.before),
+        after: toAdminOperator(change.after),
+      })),
+    );
+    res.json(toAdminOperator(after));
   });
 
   api.post('/admin/v1/operators/{operatorId}/reset-credentials', async (req, res) => {
-    const { before, operator, temporaryPassword } = await resetOperatorCredentials(deps, req.params.operatorId);
-    const after = toAdminOperator(operator);
-    await audited(deps, req, res, { action: 'operator.resetCredentials', target: { type: 'operator', id: operator.id }, before: toAdminOperator(before), after });
+    const { operator, temporaryPassword } = await resetOperatorCredentials(
+      deps,
+      req.params.operatorId,
+      auditing(deps, req, res, (change: { before: OperatorRow; operator: OperatorRow }) => ({
+        action: 'operator.resetCredentials',
+        target: { type: 'operator', id: change.operator.id },
+        before: toAdminOperator(change.before),
+        after: toAdminOperator(change.operator),
+      })),
+    );
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ operator: after, temporaryPassword });
+    res.json({ operator: toAdminOperator(operator), temporaryPassword });
   });
 
   api.get('/admin/v1/audit-log', async (req, res) => {

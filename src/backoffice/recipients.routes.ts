@@ -12,7 +12,8 @@ import {
   recipientsOfAccount,
   rejectRecipient,
 } from '../recipients/recipient.review.ts';
-import { audited } from './audit.ts';
+import type { AuditStep } from '../audit/audit.service.ts';
+import { auditing } from './audit.ts';
 import { toAdminRecipient } from './recipients.mapper.ts';
 
 /** Back office, openapi/admin/paths/recipients: the compliance review of third-party recipients. */
@@ -26,18 +27,25 @@ export function recipientRoutes(router: Router, deps: Deps): void {
     res.json({ recipients: rows.map(toAdminRecipient), count: rows.length });
   });
 
-  /** Reads the recipient, applies the review decision, writes the audit entry. */
+  /** Reads the recipient, applies the review decision with its audit entry (written in the decision's transaction). */
   async function review(
-    req: Parameters<typeof audited>[1],
-    res: Parameters<typeof audited>[2],
+    req: Parameters<typeof auditing>[1],
+    res: Parameters<typeof auditing>[2],
     action: string,
     params: { accountId: string; recipientId: string },
-    decide: () => Promise<RecipientRow>,
+    decide: (audit: AuditStep<RecipientRow>) => Promise<RecipientRow>,
   ) {
     const before = toAdminRecipient(await recipientOfAccount(deps, params.accountId, params.recipientId));
-    const after = toAdminRecipient(await decide());
-    await audited(deps, req, res, { action, target: { type: 'recipient', id: after.recipientId }, accountId: params.accountId, before, after });
-    return after;
+    const row = await decide(
+      auditing(deps, req, res, (decided: RecipientRow) => ({
+        action,
+        target: { type: 'recipient', id: decided.id },
+        accountId: params.accountId,
+        before,
+        after: toAdminRecipient(decided),
+      })),
+    );
+    return toAdminRecipient(row);
   }
 
   api.get('/admin/v1/recipients', async (req, res) => {
@@ -51,17 +59,17 @@ export function recipientRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/approve', async (req, res) => {
-    res.json(await review(req, res, 'recipient.approve', req.params, () => approveRecipient(deps, req.params.accountId, req.params.recipientId)));
+    res.json(await review(req, res, 'recipient.approve', req.params, (audit) => approveRecipient(deps, req.params.accountId, req.params.recipientId, audit)));
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/reject', async (req, res) => {
-    res.json(await review(req, res, 'recipient.reject', req.params, () => rejectRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note)));
+    res.json(await review(req, res, 'recipient.reject', req.params, (audit) => rejectRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note, audit)));
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/deactivate', async (req, res) => {
     let cancelledWithdrawals: string[] = [];
-    const recipient = await review(req, res, 'recipient.deactivate', req.params, async () => {
-      const result = await deactivateRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note);
+    const recipient = await review(req, res, 'recipient.deactivate', req.params, async (audit) => {
+      const result = await deactivateRecipient(deps, req.params.accountId, req.params.recipientId, req.body?.note, audit);
       cancelledWithdrawals = result.cancelledWithdrawals;
       return result.recipient;
     });

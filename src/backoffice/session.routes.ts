@@ -12,8 +12,9 @@ import {
   startOperatorEnrolment,
   type OperatorPrincipal,
 } from '../operators/operator.service.ts';
+import type { OperatorRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { audited } from './audit.ts';
+import { auditing } from './audit.ts';
 import { toAdminOperator } from './operators.mapper.ts';
 
 const COOKIE_MAX_MS = 8 * 3_600_000;
@@ -57,11 +58,13 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/session/totp', async (req, res) => {
     const token = readCookie(req, CONSOLE_COOKIE);
     const principal = await resolveOperatorSession(deps, token, ['enrol', 'password']);
-    await operatorSecondFactor(deps, principal, req.body.totpCode, req.ip ?? '');
-    const signedIn = await resolveOperatorSession(deps, token);
-    if (principal.session.stage === 'enrol') {
-      await audited(deps, req, res, { action: 'operator.enrolTotp', target: { type: 'operator', id: signedIn.operator.id }, after: toAdminOperator(signedIn.operator) });
-    }
-    res.json(body(signedIn));
+    await operatorSecondFactor(
+      deps,
+      principal,
+      req.body.totpCode,
+      req.ip ?? '',
+      auditing(deps, req, res, (enrolled: OperatorRow) => ({ action: 'operator.enrolTotp', target: { type: 'operator', id: enrolled.id }, after: toAdminOperator(enrolled) })),
+    );
+    res.json(body(await resolveOperatorSession(deps, token)));
   });
 }

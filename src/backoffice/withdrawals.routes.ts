@@ -13,7 +13,8 @@ import {
   withdrawalsForReview,
 } from '../withdrawals/withdrawal.review.ts';
 import { resolveWithdrawal } from '../withdrawals/withdrawal.resolution.ts';
-import { audited } from './audit.ts';
+import type { AuditStep } from '../audit/audit.service.ts';
+import { auditing } from './audit.ts';
 import { toAdminAlert, toAdminWithdrawal } from './withdrawals.mapper.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -34,30 +35,42 @@ export function withdrawalRoutes(router: Router, deps: Deps): void {
     res.json({ withdrawals: rows.map((row) => toAdminWithdrawal(row, nowMs)), count: rows.length });
   });
 
-  /** Reads the withdrawal, applies the decision, writes the audit entry. */
-  async function decide(req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, transactionId: string, apply: () => Promise<TransactionRow>) {
+  /** Reads the withdrawal, applies the decision with its audit entry (written in the decision's transaction). */
+  async function decide(
+    req: Parameters<typeof auditing>[1],
+    res: Parameters<typeof auditing>[2],
+    action: string,
+    transactionId: string,
+    apply: (audit: AuditStep<TransactionRow>) => Promise<TransactionRow>,
+  ) {
     const before = toAdminWithdrawal(await withdrawalForReview(deps, transactionId), deps.clock.now());
-    const row = await apply();
-    await audited(deps, req, res, { action, target: { type: 'withdrawal', id: row.id }, accountId: row.account_id, before, after: toAdminWithdrawal(row, deps.clock.now()) });
-    return row;
+    return apply(
+      auditing(deps, req, res, (row: TransactionRow) => ({
+        action,
+        target: { type: 'withdrawal', id: row.id },
+        accountId: row.account_id,
+        before,
+        after: toAdminWithdrawal(row, deps.clock.now()),
+      })),
+    );
   }
 
   api.post('/admin/v1/withdrawals/{transactionId}/approve', async (req, res) => {
-    res.json(toApiTransaction(await decide(req, res, 'withdrawal.approve', req.params.transactionId, () => approveWithdrawal(deps, req.params.transactionId)), 'single'));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.approve', req.params.transactionId, (audit) => approveWithdrawal(deps, req.params.transactionId, audit)), 'single'));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/reject', async (req, res) => {
-    res.json(toApiTransaction(await decide(req, res, 'withdrawal.reject', req.params.transactionId, () => rejectWithdrawal(deps, req.params.transactionId, req.body?.reason)), 'single'));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.reject', req.params.transactionId, (audit) => rejectWithdrawal(deps, req.params.transactionId, req.body?.reason, audit)), 'single'));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/cancel', async (req, res) => {
     const reason = req.body?.reason;
     const refusal = reason === undefined ? undefined : { code: 'CANCELLED_BY_REQUEST', reason };
-    res.json(toApiTransaction(await decide(req, res, 'withdrawal.cancel', req.params.transactionId, () => cancelWithdrawal(deps, req.params.transactionId, refusal)), 'single'));
+    res.json(toApiTransaction(await decide(req, res, 'withdrawal.cancel', req.params.transactionId, (audit) => cancelWithdrawal(deps, req.params.transactionId, refusal, audit)), 'single'));
   });
 
   api.post('/admin/v1/withdrawals/{transactionId}/resolve', async (req, res) => {
-    const resolved = await decide(req, res, 'withdrawal.resolve', req.params.transactionId, () => resolveWithdrawal(deps, req.params.transactionId, req.body));
+    const resolved = await decide(req, res, 'withdrawal.resolve', req.params.transactionId, (audit) => resolveWithdrawal(deps, req.params.transactionId, req.body, audit));
     res.json(toAdminWithdrawal(resolved, deps.clock.now()));
   });
 

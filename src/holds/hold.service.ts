@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { HoldReason, HoldRow, TransactionRow } from '../db/schema.ts';
 import type { EventName } from '../events/catalog.ts';
@@ -41,9 +42,10 @@ export async function placeHold(
   deps: Deps,
   accountId: string,
   input: { amountCents: number; reason: HoldReason; transactionId?: string | undefined; note?: string | undefined },
+  audit: AuditStep<HoldRow> = notAudited,
 ): Promise<HoldRow> {
   const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     let charge: TransactionRow | undefined;
     if (input.transactionId !== undefined) {
       charge = await lockTransaction(trx, input.transactionId);
@@ -80,9 +82,9 @@ async function lockActiveHold(trx: Parameters<typeof lockTransaction>[0], accoun
 }
 
 /** Releases a hold: the money becomes withdrawable again. */
-export async function releaseHold(deps: Deps, accountId: string, holdId: string): Promise<HoldRow> {
+export async function releaseHold(deps: Deps, accountId: string, holdId: string, audit: AuditStep<HoldRow> = notAudited): Promise<HoldRow> {
   const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     const hold = await lockActiveHold(trx, accountId, holdId);
     await changeHeld(trx, accountId, -hold.amount_cents, { reason: 'hold_released', holdId, transactionId: hold.transaction_id, at: now });
     return markHoldReleased(trx, holdId, now);
@@ -99,9 +101,10 @@ export async function chargebackHold(
   accountId: string,
   holdId: string,
   amountCents?: number,
+  audit: AuditStep<TransactionRow> = notAudited,
 ): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     const hold = await lockActiveHold(trx, accountId, holdId);
     if (!hold.transaction_id) throw new HoldNotOnCharge();
     const charge = await lockTransaction(trx, hold.transaction_id);

@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { randomBytes } from 'node:crypto';
 import type { OperatorRole, OperatorRow, OperatorSessionRow, SessionStage } from '../db/schema.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../identity/passwords.ts';
@@ -59,25 +60,27 @@ function temporaryPassword(): string {
 export async function createOperator(
   deps: Deps,
   input: { email: string; name: string; roles: OperatorRole[] },
+  audit: AuditStep<OperatorRow> = notAudited,
 ): Promise<{ operator: OperatorRow; temporaryPassword: string }> {
   const email = input.email.trim().toLowerCase();
   if (await findOperatorByEmail(deps.db, email)) throw new OperatorEmailTaken();
   const password = temporaryPassword();
+  const passwordHash = await hashPassword(password);
   const now = new Date(deps.clock.now());
   try {
-    const operator = await insertOperator(deps.db, {
+    const operator = await withAudit(deps.db, audit, (trx) => insertOperator(trx, {
       id: newId('op'),
       email,
       name: input.name.trim(),
       roles: JSON.stringify([...new Set(input.roles)]),
-      password_hash: await hashPassword(password),
+      password_hash: passwordHash,
       totp_secret_sealed: null,
       totp_enabled_at: null,
       totp_last_step: null,
       created_at: now,
       updated_at: now,
       disabled_at: null,
-    });
+    }));
     return { operator, temporaryPassword: password };
   } catch (error) {
     if ((error as { code?: unknown } | null)?.code === '23505') throw new OperatorEmailTaken();
@@ -105,35 +108,47 @@ export async function changeOperator(
   actorId: string | null,
   id: string,
   changes: { roles?: OperatorRole[] | undefined; active?: boolean | undefined; name?: string | undefined },
+  audit: AuditStep<{ before: OperatorRow; after: OperatorRow }> = notAudited,
 ): Promise<{ before: OperatorRow; after: OperatorRow }> {
-  const before = await requireOperator(deps, id);
   if (actorId === id && (changes.active === false || (changes.roles !== undefined && !changes.roles.includes('admin')))) {
     throw new OperatorCannotChangeSelf();
   }
   const now = new Date(deps.clock.now());
-  const after = await updateOperator(deps.db, id, {
-    ...(changes.roles !== undefined ? { roles: JSON.stringify([...new Set(changes.roles)]) } : {}),
-    ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
-    ...(changes.active !== undefined ? { disabled_at: changes.active ? null : now } : {}),
-    updated_at: now,
+  return withAudit(deps.db, audit, async (trx) => {
+    const before = await requireOperator({ db: trx }, id);
+    const after = await updateOperator(trx, id, {
+      ...(changes.roles !== undefined ? { roles: JSON.stringify([...new Set(changes.roles)]) } : {}),
+      ...(changes.name !== undefined ? { name: changes.name.trim() } : {}),
+      ...(changes.active !== undefined ? { disabled_at: changes.active ? null : now } : {}),
+      updated_at: now,
+    });
+    if (changes.active === false) await deleteSessionsOfOperator(trx, id);
+    return { before, after };
   });
-  if (changes.active === false) await deleteSessionsOfOperator(deps.db, id);
-  return { before, after };
 }
 
 /** A new temporary password, and TOTP cleared (the operator enrols again): for a lost phone or password. */
-export async function resetOperatorCredentials(deps: Deps, id: string): Promise<{ before: OperatorRow; operator: OperatorRow; temporaryPassword: string }> {
-  const before = await requireOperator(deps, id);
+export async function resetOperatorCredentials(
+  deps: Deps,
+  id: string,
+  audit: AuditStep<{ before: OperatorRow; operator: OperatorRow }> = notAudited,
+): Promise<{ before: OperatorRow; operator: OperatorRow; temporaryPassword: string }> {
+  await requireOperator(deps, id);
   const password = temporaryPassword();
-  const operator = await updateOperator(deps.db, id, {
-    password_hash: await hashPassword(password),
-    totp_secret_sealed: null,
-    totp_enabled_at: null,
-    totp_last_step: null,
-    updated_at: new Date(deps.clock.now()),
+  const passwordHash = await hashPassword(password);
+  const changed = await withAudit(deps.db, audit, async (trx) => {
+    const before = await requireOperator({ db: trx }, id);
+    const operator = await updateOperator(trx, id, {
+      password_hash: passwordHash,
+      totp_secret_sealed: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+      updated_at: new Date(deps.clock.now()),
+    });
+    await deleteSessionsOfOperator(trx, id);
+    return { before, operator };
   });
-  await deleteSessionsOfOperator(deps.db, id);
-  return { before, operator, temporaryPassword: password };
+  return { ...changed, temporaryPassword: password };
 }
 
 export async function operatorSignIn(
@@ -197,7 +212,13 @@ export async function startOperatorEnrolment(deps: Deps, principal: OperatorPrin
 }
 
 /** A code of the operator's app: confirms the enrolment (stage `enrol`) or completes the sign-in (stage `password`). */
-export async function operatorSecondFactor(deps: Deps, principal: OperatorPrincipal, code: string, ip: string): Promise<void> {
+export async function operatorSecondFactor(
+  deps: Deps,
+  principal: OperatorPrincipal,
+  code: string,
+  ip: string,
+  enrolmentAudit: AuditStep<OperatorRow> = notAudited,
+): Promise<void> {
   const { operator, session } = principal;
   const fresh = await requireOperator(deps, operator.id);
   if (!fresh.totp_secret_sealed) throw new OperatorInvalidTotpCode();
@@ -207,8 +228,14 @@ export async function operatorSecondFactor(deps: Deps, principal: OperatorPrinci
   const step = acceptedTotpStep(open(fresh.totp_secret_sealed, deps.secretsKey), code, nowMs, fresh.totp_last_step);
   if (step === undefined || !(await advanceOperatorTotpStep(deps.db, operator.id, step))) throw new OperatorInvalidTotpCode();
   await attempt.succeeded();
-  if (session.stage === 'enrol') await updateOperator(deps.db, operator.id, { totp_enabled_at: new Date(nowMs), updated_at: new Date(nowMs) });
-  await updateOperatorSession(deps.db, session.token_hash, { stage: 'complete', last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) });
+  const complete = { stage: 'complete' as const, last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) };
+  if (session.stage !== 'enrol') return updateOperatorSession(deps.db, session.token_hash, complete);
+  // The enrolment, the session it completes and its audit entry commit together.
+  await withAudit(deps.db, enrolmentAudit, async (trx) => {
+    const enrolled = await updateOperator(trx, operator.id, { totp_enabled_at: new Date(nowMs), updated_at: new Date(nowMs) });
+    await updateOperatorSession(trx, session.token_hash, complete);
+    return enrolled;
+  });
 }
 
 export function operatorCsrfToken(deps: Pick<Deps, 'secretsKey'>, principal: { token: string }): string {

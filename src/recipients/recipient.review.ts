@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { RecipientRow, RecipientStatus } from '../db/schema.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
@@ -14,22 +15,31 @@ async function transition(
   from: RecipientStatus,
   to: RecipientStatus,
   note: string | undefined,
+  audit: AuditStep<RecipientRow>,
 ): Promise<RecipientRow> {
   const at = new Date(deps.clock.now());
-  const updated = await transitionRecipient(deps.db, { accountId, recipientId }, { from, to, note: note ?? null, at });
-  if (updated) return updated;
-  const current = await findRecipient(deps.db, accountId, recipientId);
-  if (!current) throw new RecipientNotFound();
-  throw new RecipientInWrongStatus(from === 'pending_review' ? 'pending review' : from, current.status);
+  return withAudit(deps.db, audit, async (trx) => {
+    const updated = await transitionRecipient(trx, { accountId, recipientId }, { from, to, note: note ?? null, at });
+    if (updated) return updated;
+    const current = await findRecipient(trx, accountId, recipientId);
+    if (!current) throw new RecipientNotFound();
+    throw new RecipientInWrongStatus(from === 'pending_review' ? 'pending review' : from, current.status);
+  });
 }
 
 /** Compliance approval: the recipient appears in GET /v1/recipients and can receive withdrawals. */
-export function approveRecipient(deps: Deps, accountId: string, recipientId: string): Promise<RecipientRow> {
-  return transition(deps, accountId, recipientId, 'pending_review', 'active', undefined);
+export function approveRecipient(deps: Deps, accountId: string, recipientId: string, audit: AuditStep<RecipientRow> = notAudited): Promise<RecipientRow> {
+  return transition(deps, accountId, recipientId, 'pending_review', 'active', undefined, audit);
 }
 
-export function rejectRecipient(deps: Deps, accountId: string, recipientId: string, note?: string): Promise<RecipientRow> {
-  return transition(deps, accountId, recipientId, 'pending_review', 'rejected', note);
+export function rejectRecipient(
+  deps: Deps,
+  accountId: string,
+  recipientId: string,
+  note?: string,
+  audit: AuditStep<RecipientRow> = notAudited,
+): Promise<RecipientRow> {
+  return transition(deps, accountId, recipientId, 'pending_review', 'rejected', note, audit);
 }
 
 /**
@@ -41,8 +51,10 @@ export async function deactivateRecipient(
   accountId: string,
   recipientId: string,
   note?: string,
+  audit: AuditStep<RecipientRow> = notAudited,
 ): Promise<{ recipient: RecipientRow; cancelledWithdrawals: string[] }> {
-  const recipient = await transition(deps, accountId, recipientId, 'active', 'deactivated', note);
+  // The deactivation is audited with it; each cancellation that follows is its own transaction.
+  const recipient = await transition(deps, accountId, recipientId, 'active', 'deactivated', note, audit);
   const cancelled: string[] = [];
   for (const id of await listPendingApprovalFor(deps.db, accountId, recipientId)) {
     await cancelWithdrawal(deps, id, {

@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { WebhookAttemptRow } from '../db/schema.ts';
 import {
   type AttemptOutcome,
@@ -175,6 +176,7 @@ export async function resendEvent(
   accountId: string,
   eventId: string,
   endpointId?: string,
+  audit: AuditStep<{ deliveryId: string; endpointId: string }[]> = notAudited,
 ): Promise<{ deliveryId: string; endpointId: string }[]> {
   const event = await findAccountEvent(deps.db, accountId, eventId);
   if (!event) throw new EventNotFound();
@@ -189,17 +191,20 @@ export async function resendEvent(
   const now = new Date(nowMs);
   const deliveries = targets.map((endpoint) => ({ deliveryId: newId('dlv'), endpointId: endpoint.id }));
   try {
-    await insertDeliveries(
-      deps.db,
-      deliveries.map((delivery) => ({
-        id: delivery.deliveryId,
-        accountId,
-        eventId: event.id,
-        endpointId: delivery.endpointId,
-        trigger: 'manual' as const,
-        at: now,
-      })),
-    );
+    await withAudit(deps.db, audit, async (trx) => {
+      await insertDeliveries(
+        trx,
+        deliveries.map((delivery) => ({
+          id: delivery.deliveryId,
+          accountId,
+          eventId: event.id,
+          endpointId: delivery.endpointId,
+          trigger: 'manual' as const,
+          at: now,
+        })),
+      );
+      return deliveries;
+    });
   } catch (error) {
     await release(deps.db, accountId, slot);
     throw error;

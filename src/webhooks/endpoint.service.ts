@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { lockAccount } from '../accounts/account.repository.ts';
 import type { WebhookEndpointRow } from '../db/schema.ts';
 import {
@@ -66,13 +67,14 @@ export async function createEndpoint(
   deps: Deps,
   accountId: string,
   input: { url: string; events?: string[] | undefined; description?: string | undefined },
+  audit: AuditStep<WebhookEndpointRow> = notAudited,
 ): Promise<{ row: WebhookEndpointRow; secret: string }> {
   const events = input.events ?? [];
   const eventNames = expandFilter(events);
   const url = await safeUrl(deps, input.url);
   const now = new Date(deps.clock.now());
   const secret = newWebhookSecret();
-  const row = await deps.db.transaction().execute(async (trx) => {
+  const row = await withAudit(deps.db, audit, async (trx) => {
     // One change at a time per account, so the limit of 6 URLs is exact under concurrency.
     await lockAccount(trx, accountId);
     if ((await countLiveEndpoints(trx, accountId)) >= MAX_WEBHOOK_URLS) throw new WebhookUrlLimitReached(MAX_WEBHOOK_URLS);
@@ -111,6 +113,7 @@ export async function updateEndpoint(
   accountId: string,
   endpointId: string,
   input: { url?: string | undefined; events?: string[] | undefined; description?: string | null | undefined; enabled?: boolean | undefined },
+  audit: AuditStep<WebhookEndpointRow> = notAudited,
 ): Promise<WebhookEndpointRow> {
   await findEndpoint(deps, accountId, endpointId);
   const changes: EndpointChanges = {};
@@ -121,34 +124,46 @@ export async function updateEndpoint(
   }
   if (input.description !== undefined) changes.description = input.description;
   if (input.enabled !== undefined) changes.enabled = input.enabled;
-  return updateEndpointRow(deps.db, endpointId, { ...changes, updated_at: new Date(deps.clock.now()) });
+  return withAudit(deps.db, audit, (trx) => updateEndpointRow(trx, endpointId, { ...changes, updated_at: new Date(deps.clock.now()) }));
 }
 
 /** Deletes a URL (soft, for the history) and drops its pending deliveries. */
-export async function deleteEndpoint(deps: Deps, accountId: string, endpointId: string): Promise<void> {
-  await findEndpoint(deps, accountId, endpointId);
+export async function deleteEndpoint(deps: Deps, accountId: string, endpointId: string, audit: AuditStep<WebhookEndpointRow> = notAudited): Promise<void> {
+  const endpoint = await findEndpoint(deps, accountId, endpointId);
   const now = new Date(deps.clock.now());
-  await deps.db.transaction().execute(async (trx) => {
+  await withAudit(deps.db, audit, async (trx) => {
     await markEndpointDeleted(trx, endpointId, now);
     await dropPendingDeliveries(trx, endpointId, now);
+    return endpoint;
   });
+}
+
+/** What a rotation changed, for its audit entry (the secrets' prefixes only). */
+export interface SecretRotation {
+  previousPrefix: string | null;
+  secretPrefix: string;
+  previousSecretExpiresAt: number;
 }
 
 export async function rotateSecret(
   deps: Deps,
   accountId: string,
   endpointId: string,
+  audit: AuditStep<SecretRotation> = notAudited,
 ): Promise<{ secret: string; previousSecretExpiresAt: number }> {
   const current = await findEndpoint(deps, accountId, endpointId);
   const nowMs = deps.clock.now();
   const secret = newWebhookSecret();
   const previousSecretExpiresAt = nowMs + ROTATION_OVERLAP_MS;
-  await replaceSecret(deps.db, endpointId, {
-    secret: sealWebhookSecret(secret, deps.secretsKey),
-    secretPrefix: secretPrefixOf(secret),
-    previousSecret: current.secret,
-    previousExpiresAt: new Date(previousSecretExpiresAt),
-    at: new Date(nowMs),
+  await withAudit(deps.db, audit, async (trx) => {
+    await replaceSecret(trx, endpointId, {
+      secret: sealWebhookSecret(secret, deps.secretsKey),
+      secretPrefix: secretPrefixOf(secret),
+      previousSecret: current.secret,
+      previousExpiresAt: new Date(previousSecretExpiresAt),
+      at: new Date(nowMs),
+    });
+    return { previousPrefix: current.secret_prefix, secretPrefix: secretPrefixOf(secret), previousSecretExpiresAt };
   });
   return { secret, previousSecretExpiresAt };
 }

@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { findAccount } from '../accounts/account.repository.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
@@ -38,7 +39,12 @@ export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, row: Transacti
  * the amount and fee returned to the balance (`RESOLVED_BY_OPERATOR`, `transfer.failed`). Either way the
  * note and who decided are kept with the withdrawal.
  */
-export async function resolveWithdrawal(deps: Deps, transactionId: string, request: ResolutionRequest): Promise<TransactionRow> {
+export async function resolveWithdrawal(
+  deps: Deps,
+  transactionId: string,
+  request: ResolutionRequest,
+  audit: AuditStep<TransactionRow> = notAudited,
+): Promise<TransactionRow> {
   const row = await findTransactionById(deps.db, transactionId);
   if (!row || row.type !== 'withdrawal' || isHiddenWithdrawalStatus(row.status)) throw new WithdrawalNotFound();
   if (row.status !== UNKNOWN_STATUS) throw new WithdrawalNotIndeterminate(row.status);
@@ -49,7 +55,7 @@ export async function resolveWithdrawal(deps: Deps, transactionId: string, reque
   const synced = await syncWithdrawal(deps, transactionId);
   const now = new Date(deps.clock.now());
   const beneficiary = request.outcome === 'paid' ? await expectedBeneficiary(deps, row) : undefined;
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     const current = await lockTransaction(trx, transactionId);
     if (!current) throw new WithdrawalNotFound();
     const audit = { resolution_note: request.note, resolved_at: now };

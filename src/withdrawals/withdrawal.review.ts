@@ -1,3 +1,4 @@
+import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
@@ -23,9 +24,10 @@ async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: strin
  * not debited while pending), `transfer.approved` is emitted, and the withdrawal is sent like an automatic
  * one. When the balance no longer covers it, it fails with `INSUFFICIENT_BALANCE` instead.
  */
-export async function approveWithdrawal(deps: Deps, transactionId: string): Promise<TransactionRow> {
+export async function approveWithdrawal(deps: Deps, transactionId: string, audit: AuditStep<TransactionRow> = notAudited): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
-  const approved = await deps.db.transaction().execute(async (trx) => {
+  // The decision (approved and reserved, or failed for want of balance) is audited with it; the send after.
+  const approved = await withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
     await lockBalance(trx, row.account_id);
     const covered = await reserveWithdrawal(trx, row, now);
@@ -63,9 +65,9 @@ async function beneficiaryOf(deps: Deps, row: TransactionRow) {
 }
 
 /** The service team refuses a pending withdrawal: `failed`, `REJECTED_BY_COMPLIANCE`, nothing was debited. */
-export async function rejectWithdrawal(deps: Deps, transactionId: string, reason?: string): Promise<TransactionRow> {
+export async function rejectWithdrawal(deps: Deps, transactionId: string, reason?: string, audit: AuditStep<TransactionRow> = notAudited): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
     withdrawalStep(stateOf(row), { status: 'failed', providerState: null });
     const rejected = await updateTransaction(trx, row.id, {
@@ -88,9 +90,10 @@ export async function cancelWithdrawal(
   deps: Deps,
   transactionId: string,
   refusal: { code: string; reason: string } = { code: 'CANCELLED_BY_REQUEST', reason: messages.cancelledByRequestReason },
+  audit: AuditStep<TransactionRow> = notAudited,
 ): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
+  return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
     withdrawalStep(stateOf(row), { status: 'cancelled', providerState: null });
     const cancelled = await updateTransaction(trx, row.id, {
