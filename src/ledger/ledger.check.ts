@@ -9,6 +9,7 @@ import {
   brokenTransfers,
   lastCheckXmin,
   ledgerTotal,
+  planForLookups,
   takeCheckSnapshot,
   transactionLedgers,
   type AccountAudit,
@@ -49,6 +50,7 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const snapshot = await takeCheckSnapshot(trx);
+      if (!scope.full && scope.accountId === undefined) await planForLookups(trx);
       const violations: LedgerViolation[] = [];
       const add = (accountId: string | null, problem: string) => violations.push({ accountId: accountId ?? 'system', problem });
 

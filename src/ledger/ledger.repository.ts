@@ -460,6 +460,16 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
   return result.rows;
 }
 
+/**
+ * The incremental check's queries are index lookups per changed row, but their cost estimates grow with the
+ * tables (the planner cannot know how few rows lie past a checkpoint), and past `jit_above_cost` Postgres
+ * compiles each of them with LLVM: measured at 250-450 ms per query on the scale benchmark's database, for
+ * queries that then ran in under a millisecond. The incremental check turns JIT off for its transaction.
+ */
+export async function planForLookups(trx: Transaction<Database>): Promise<void> {
+  await sql`SET LOCAL jit = off`.execute(trx);
+}
+
 /** The xmin of the last clean check's snapshot (undefined: no check has recorded one). */
 export async function lastCheckXmin(db: Db): Promise<string | undefined> {
   const row = await db.selectFrom('ledger_check_runs').select('snapshot_xmin').orderBy('id', 'desc').limit(1).executeTakeFirst();
