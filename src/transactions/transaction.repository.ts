@@ -265,7 +265,9 @@ export function listWithdrawals(
     .where('type', '=', 'withdrawal')
     .where('status', 'not in', HIDDEN_STATUSES);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.accountId !== undefined) query = query.where('account_id', '=', filter.accountId);
+  // One account's: its (account, type, created) index. Every account's: the partial index only this
+  // query names (migration 012), newest first without a sort.
+  query = filter.accountId !== undefined ? query.where('account_id', '=', filter.accountId) : query.where(sql`lower(type)`, '=', 'withdrawal');
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
 }
 
