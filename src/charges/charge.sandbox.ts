@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Deps } from '../platform/deps.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { creditCharge, debitCharge } from '../ledger/ledger.repository.ts';
-import { chargeStep, isReturnable } from './charge.states.ts';
+import { chargeStep, isReturnable, refundedStatus } from './charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -84,7 +84,7 @@ export async function refundCharge(deps: Deps, transactionId: string, amountCent
     if (!isReturnable(row.status)) throw new ChargeInWrongStatus('refund', row.status);
     const refunded = (row.refunded_cents ?? 0) + amountCents;
     if (refunded > row.amount_cents) throw new RefundExceedsCharge();
-    const status = refunded >= row.amount_cents ? 'refunded' : 'partially_refunded';
+    const status = refundedStatus(refunded, row.amount_cents);
     chargeStep(row.status, status);
     if (!(await debitCharge(trx, row, amountCents, { reason: 'charge_refunded', at: now }))) throw new RefundNotCovered();
     const updated = await updateTransaction(trx, row.id, { status, refunded_cents: refunded, updated_at: now });

@@ -49,6 +49,11 @@ export function chargeLedgerPosition(status: string): ChargeLedgerPosition | und
   return (TABLE as Record<string, (typeof TABLE)['new'] | undefined>)[status]?.position;
 }
 
+/** A paid charge after `refundedCents` of its `amountCents` were given back (refunds, chargebacks). */
+export function refundedStatus(refundedCents: number, amountCents: number): 'refunded' | 'partially_refunded' {
+  return refundedCents >= amountCents ? 'refunded' : 'partially_refunded';
+}
+
 export function isReturnable(status: string): boolean {
   return (RETURNABLE_CHARGE_STATUSES as readonly string[]).includes(status);
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../platform/deps.ts';
 import type { HoldReason, HoldRow, TransactionRow } from '../db/schema.ts';
 import type { EventName } from '../events/catalog.ts';
 import { changeHeld, debitCharge } from '../ledger/ledger.repository.ts';
-import { chargeStep, isReturnable } from '../charges/charge.states.ts';
+import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { newId } from '../primitives/ids.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
@@ -114,7 +114,7 @@ export async function chargebackHold(
     if (amount > hold.amount_cents || refunded > charge.amount_cents) {
       throw new ChargebackExceedsHold();
     }
-    const status = refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded';
+    const status = refundedStatus(refunded, charge.amount_cents);
     chargeStep(charge.status, status);
     // The hold ends (its whole memo released) and the charged-back amount goes back through the PSP: the
     // held money itself may be taken, so only available must cover it.

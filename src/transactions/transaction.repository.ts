@@ -6,7 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
 import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
-import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS } from '../withdrawals/withdrawal.states.ts';
+import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS, WITHDRAWAL } from '../withdrawals/withdrawal.states.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -18,7 +18,7 @@ export type IdempotencyScope = 'charge' | 'withdrawal';
 /** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
 const HIDDEN_STATUSES = HIDDEN_WITHDRAWAL_STATUSES;
 /** The statuses of the partial index transactions_withdrawals_open (literals, so the planner can use it). */
-const IN_FLIGHT_OR_OPEN = ['initiating', ...OPEN_STATUSES] as const;
+const IN_FLIGHT_OR_OPEN = [WITHDRAWAL.inFlight.status, ...OPEN_STATUSES] as const;
 
 export function insertTransaction(db: Db, row: NewTransaction): Promise<TransactionRow> {
   return db.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
@@ -249,7 +249,7 @@ export async function listPendingApprovalFor(db: Db, accountId: string, recipien
     .select('id')
     .where('account_id', '=', accountId)
     .where('recipient_id', '=', recipientId)
-    .where('status', '=', 'pending_approval')
+    .where('status', '=', WITHDRAWAL.awaitingApproval.status)
     .execute();
   return rows.map((row) => row.id);
 }
@@ -299,9 +299,9 @@ export async function openWithdrawalFigures(
       count(*) FILTER (WHERE status = ${UNKNOWN_STATUS})::int AS failed_unknown,
       min(updated_at) FILTER (WHERE status = ${UNKNOWN_STATUS}) AS oldest_failed_unknown,
       count(*) FILTER (WHERE status = ${UNKNOWN_STATUS} AND updated_at <= ${at.overdueBefore})::int AS overdue,
-      count(*) FILTER (WHERE status = 'processing' AND provider_state = 'sent')::int AS processing,
+      count(*) FILTER (WHERE status = ${WITHDRAWAL.sent.status} AND provider_state = ${WITHDRAWAL.sent.providerState})::int AS processing,
       min(coalesce(next_check_at, updated_at)) FILTER (
-        WHERE status IN (${sql.join(OPEN_STATUSES.map((status) => sql.lit(status)))}) AND provider_state = 'sent'
+        WHERE status IN (${sql.join(OPEN_STATUSES.map((status) => sql.lit(status)))}) AND provider_state = ${WITHDRAWAL.sent.providerState}
           AND (next_check_at IS NULL OR next_check_at <= ${at.now})) AS oldest_due,
       count(*) FILTER (WHERE provider_state = 'sending' AND updated_at < ${at.stuckBefore})::int AS stuck
     FROM transactions

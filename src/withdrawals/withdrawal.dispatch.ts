@@ -7,7 +7,7 @@ import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout } from '../p
 import { messages } from '../messages/merchant.ts';
 import { lockTransaction, releaseIdempotencyKey, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
-import { stateOf, UNKNOWN_STATUS, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
+import { stateOf, WITHDRAWAL, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
 
 /** What sending a withdrawal to the PSP produced. */
 export type SendOutcome =
@@ -75,7 +75,8 @@ export async function applySendOutcome(
   outcome: SendOutcome,
   now: Date,
 ): Promise<TransactionRow> {
-  const announced = row.status === 'processing'; // approved by the back office: transfer.created went out then
+  // Approved by the back office (or announced to a retry): transfer.created went out then.
+  const announced = row.status === WITHDRAWAL.announcedInFlight.status;
   const from = stateOf(row);
   const move = async (to: WithdrawalState, changes: TransactionChanges) => {
     if (withdrawalStep(from, to) === 'void') await voidWithdrawal(trx, row, now);
@@ -87,10 +88,10 @@ export async function applySendOutcome(
       // and the externalRef is free for the retry, which raises its own alert.
       await deleteWithdrawalAlerts(trx, row.id);
       if (row.external_ref !== null) await releaseIdempotencyKey(trx, row.account_id, 'withdrawal', row.id);
-      return move({ status: 'aborted', providerState: null }, { updated_at: now });
+      return move(WITHDRAWAL.aborted, { updated_at: now });
     }
     const failed = await move(
-      { status: 'failed', providerState: null },
+      WITHDRAWAL.failed,
       {
         refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
         refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
@@ -102,11 +103,11 @@ export async function applySendOutcome(
     return failed;
   }
   if (outcome.kind === 'indeterminate') {
-    const unknown = await move({ status: UNKNOWN_STATUS, providerState: 'sent' }, { updated_at: now });
+    const unknown = await move(WITHDRAWAL.unknown, { updated_at: now });
     if (!announced) await enqueueEvent(trx, 'transfer.created', unknown, now);
     return unknown;
   }
-  const processing = await move({ status: 'processing', providerState: 'sent' }, { provider_ref: outcome.providerRef, updated_at: now });
+  const processing = await move(WITHDRAWAL.sent, { provider_ref: outcome.providerRef, updated_at: now });
   if (!announced) await enqueueEvent(trx, 'transfer.created', processing, now);
   await enqueueEvent(trx, 'transfer.processing', processing, now);
   return processing;
@@ -123,9 +124,9 @@ export async function announceInFlight(deps: Deps, transactionId: string): Promi
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockTransaction(trx, transactionId);
-    if (!row || row.status !== 'initiating') return row;
-    withdrawalStep(stateOf(row), { status: 'processing', providerState: 'sending' });
-    const announced = await updateTransaction(trx, row.id, { status: 'processing' });
+    if (!row || row.status !== WITHDRAWAL.inFlight.status) return row;
+    withdrawalStep(stateOf(row), WITHDRAWAL.announcedInFlight);
+    const announced = await updateTransaction(trx, row.id, { status: WITHDRAWAL.announcedInFlight.status });
     await enqueueEvent(trx, 'transfer.created', announced, now);
     return announced;
   });

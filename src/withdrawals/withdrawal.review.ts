@@ -10,12 +10,12 @@ import { listWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { findAccount } from '../accounts/account.repository.ts';
 import { WithdrawalNotFound, WithdrawalNotPendingApproval } from './withdrawal.errors.ts';
-import { isHiddenWithdrawalStatus, stateOf, withdrawalStep } from './withdrawal.states.ts';
+import { isHiddenWithdrawalStatus, stateOf, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
 
 async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
   if (!row || row.type !== 'withdrawal') throw new WithdrawalNotFound();
-  if (row.status !== 'pending_approval') throw new WithdrawalNotPendingApproval(row.status);
+  if (row.status !== WITHDRAWAL.awaitingApproval.status) throw new WithdrawalNotPendingApproval(row.status);
   return row;
 }
 
@@ -32,9 +32,9 @@ export async function approveWithdrawal(deps: Deps, transactionId: string, audit
     await lockBalance(trx, row.account_id);
     const covered = await reserveWithdrawal(trx, row, now);
     if (!covered) {
-      withdrawalStep(stateOf(row), { status: 'failed', providerState: null });
+      withdrawalStep(stateOf(row), WITHDRAWAL.failed);
       const failed = await updateTransaction(trx, row.id, {
-        status: 'failed',
+        status: WITHDRAWAL.failed.status,
         refused_code: 'INSUFFICIENT_BALANCE',
         refused_reason: messages.insufficientAtApprovalReason,
         paid_at: now,
@@ -43,12 +43,13 @@ export async function approveWithdrawal(deps: Deps, transactionId: string, audit
       await enqueueEvent(trx, 'transfer.failed', failed, now);
       return failed;
     }
-    withdrawalStep(stateOf(row), { status: 'processing', providerState: 'sending' });
-    const processing = await updateTransaction(trx, row.id, { status: 'processing', provider_state: 'sending', updated_at: now });
+    withdrawalStep(stateOf(row), WITHDRAWAL.announcedInFlight);
+    const { status, providerState } = WITHDRAWAL.announcedInFlight;
+    const processing = await updateTransaction(trx, row.id, { status, provider_state: providerState, updated_at: now });
     await enqueueEvent(trx, 'transfer.approved', processing, now);
     return processing;
   });
-  if (approved.status !== 'processing') return approved;
+  if (approved.status !== WITHDRAWAL.announcedInFlight.status) return approved;
   const outcome = await sendToProvider(deps, approved, await beneficiaryOf(deps, approved));
   return finishSend(deps, approved.id, outcome);
 }
@@ -69,9 +70,9 @@ export async function rejectWithdrawal(deps: Deps, transactionId: string, reason
   const now = new Date(deps.clock.now());
   return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
-    withdrawalStep(stateOf(row), { status: 'failed', providerState: null });
+    withdrawalStep(stateOf(row), WITHDRAWAL.failed);
     const rejected = await updateTransaction(trx, row.id, {
-      status: 'failed',
+      status: WITHDRAWAL.failed.status,
       refused_code: 'REJECTED_BY_COMPLIANCE',
       refused_reason: reason ?? messages.rejectedByReviewReason,
       paid_at: now,
@@ -95,9 +96,9 @@ export async function cancelWithdrawal(
   const now = new Date(deps.clock.now());
   return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
-    withdrawalStep(stateOf(row), { status: 'cancelled', providerState: null });
+    withdrawalStep(stateOf(row), WITHDRAWAL.cancelled);
     const cancelled = await updateTransaction(trx, row.id, {
-      status: 'cancelled',
+      status: WITHDRAWAL.cancelled.status,
       refused_code: refusal.code,
       refused_reason: refusal.reason,
       paid_at: now,

@@ -4,6 +4,7 @@ import { requireSimulatedProvider, type SimulatedProvider } from '../provider/si
 import { findTransactionById } from '../transactions/transaction.repository.ts';
 import { ProviderActionRefused, WithdrawalNotFound } from './withdrawal.errors.ts';
 import { syncWithdrawal } from './withdrawal.settlement.ts';
+import { isHiddenWithdrawalStatus } from './withdrawal.states.ts';
 
 /**
  * A sandbox action at the simulated PSP (settle, refuse, return a withdrawal), then the withdrawal
@@ -16,7 +17,7 @@ export async function applySandboxAction(
 ): Promise<TransactionRow> {
   const psp = requireSimulatedProvider(deps);
   const row = await findTransactionById(deps.db, transactionId);
-  if (!row || row.type !== 'withdrawal' || row.status === 'initiating' || row.status === 'aborted') throw new WithdrawalNotFound();
+  if (!row || row.type !== 'withdrawal' || isHiddenWithdrawalStatus(row.status)) throw new WithdrawalNotFound();
   if (!(await change(psp))) throw new ProviderActionRefused(row.status);
   const synced = await syncWithdrawal(deps, transactionId);
   if (!synced) throw new WithdrawalNotFound();

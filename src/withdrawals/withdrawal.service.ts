@@ -25,7 +25,7 @@ import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.
 import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
 import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
-import { stateOf, UNKNOWN_STATUS, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
+import { isHiddenWithdrawalStatus, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
 import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
 import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
@@ -89,7 +89,7 @@ function idempotentAnswer(deps: Deps, auth: AccountContext, row: TransactionRow,
   reportIdempotencyMismatch(deps, 'createWithdrawal', { accountId: auth.accountId, transactionId: row.id, noun: 'withdrawal' }, mismatched);
   // answerExisting announces an original still in flight before answering, so it is never `initiating` here.
   const status = row.status;
-  if (status === 'initiating' || status === 'aborted' || status === 'pending' || status === 'expired') {
+  if (isHiddenWithdrawalStatus(status) || status === 'pending' || status === 'expired') {
     throw new Error(`withdrawal ${row.id} in unexpected state ${status}`);
   }
   return {
@@ -164,7 +164,7 @@ export async function createWithdrawal(
     id: newId('tx'),
     account_id: account.id,
     type: 'withdrawal',
-    status: 'initiating',
+    status: WITHDRAWAL.inFlight.status,
     amount_cents: body.amountCents,
     fee_cents: fee,
     net_cents: body.amountCents + fee,
@@ -183,7 +183,7 @@ export async function createWithdrawal(
   if (needsApproval(account, body.amountCents)) {
     phase1 = await reserveInSteps(deps, auth, base, destination, now);
   } else {
-    withdrawalStep(undefined, { status: 'initiating', providerState: 'sending' });
+    withdrawalStep(undefined, WITHDRAWAL.inFlight);
     const periods = capPeriodsAt(nowMs);
     try {
       await reserveAtOnce(deps.db, {
@@ -234,9 +234,9 @@ export async function createWithdrawal(
 
   const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
   const finished = await recordSendOutcome(deps, phase1.row, outcome, slots);
-  if (finished.status === 'aborted') throw new WithdrawalProviderFailure();
+  if (finished.status === WITHDRAWAL.aborted.status) throw new WithdrawalProviderFailure();
   // A retry announced it while we were talking to the PSP, and the PSP refused it: still nothing debited.
-  if (finished.status === 'failed') throw new WithdrawalProviderFailure();
+  if (finished.status === WITHDRAWAL.failed.status) throw new WithdrawalProviderFailure();
   if (outcome.kind === 'confirmation_lost') throw new WithdrawalConfirmationLost(finished.id);
   if (finished.status === UNKNOWN_STATUS) {
     return {
@@ -244,7 +244,7 @@ export async function createWithdrawal(
       body: { error: messages.withdrawUnknown, transactionId: finished.id, status: UNKNOWN_STATUS },
     };
   }
-  return { kind: 'created', body: { ...withdrawalBody(finished), status: 'processing' } };
+  return { kind: 'created', body: { ...withdrawalBody(finished), status: WITHDRAWAL.sent.status } };
 }
 
 /** The row `withdrawal_reserve` inserted, as the database holds it. */
@@ -327,16 +327,16 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
       return { kind: 'answered', row: refused };
     }
     if (needsApproval(account, base.amount_cents)) {
-      withdrawalStep(undefined, { status: 'pending_approval', providerState: null });
-      const pending = await insertTransaction(trx, { ...base, status: 'pending_approval' });
+      withdrawalStep(undefined, WITHDRAWAL.awaitingApproval);
+      const pending = await insertTransaction(trx, { ...base, status: WITHDRAWAL.awaitingApproval.status });
       await recordAlert(trx, pending, destination, now);
       await enqueueEvent(trx, 'transfer.created', pending, now);
       await enqueueEvent(trx, 'transfer.pending_approval', pending, now);
       return { kind: 'answered', row: pending };
     }
     // The cap that refused a moment ago no longer does: reserve and send it after all.
-    withdrawalStep(undefined, { status: 'initiating', providerState: 'sending' });
-    const initiating = await insertTransaction(trx, { ...base, provider_state: 'sending' });
+    withdrawalStep(undefined, WITHDRAWAL.inFlight);
+    const initiating = await insertTransaction(trx, { ...base, provider_state: WITHDRAWAL.inFlight.providerState });
     if (!(await reserveWithdrawal(trx, initiating, now))) throw new InsufficientBalance();
     await recordAlert(trx, initiating, destination, now);
     return { kind: 'sending', row: initiating };
@@ -376,17 +376,14 @@ async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendO
  * here from the row it will be); a withdrawal announced or approved meanwhile takes the general path.
  */
 async function recordOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome, slots: SlotRequest[]): Promise<TransactionRow> {
-  if (row.status !== 'initiating') return finishSend(deps, row.id, outcome);
+  if (row.status !== WITHDRAWAL.inFlight.status) return finishSend(deps, row.id, outcome);
   const now = new Date(deps.clock.now());
-  const to: WithdrawalState =
-    outcome.kind === 'refused'
-      ? { status: 'aborted', providerState: null }
-      : { status: outcome.kind === 'indeterminate' ? UNKNOWN_STATUS : 'processing', providerState: 'sent' };
+  const to: WithdrawalState = outcome.kind === 'refused' ? WITHDRAWAL.aborted : outcome.kind === 'indeterminate' ? WITHDRAWAL.unknown : WITHDRAWAL.sent;
   withdrawalStep(stateOf(row), to);
   const providerRef = outcome.kind === 'accepted' || outcome.kind === 'confirmation_lost' ? outcome.providerRef : null;
   const after: TransactionRow = { ...row, status: to.status, provider_state: to.providerState, provider_ref: providerRef ?? row.provider_ref, updated_at: now };
   const events =
-    to.status === 'aborted'
+    to.status === WITHDRAWAL.aborted.status
       ? []
       : to.status === UNKNOWN_STATUS
         ? [renderEvent('transfer.created', after, now)]
@@ -420,11 +417,11 @@ async function answerExisting(
 ): Promise<CreateWithdrawalOutcome> {
   let row: TransactionRow | undefined = existing;
   const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-  while (row?.status === 'initiating' && Date.now() < deadline) {
+  while (row?.status === WITHDRAWAL.inFlight.status && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
     row = await findTransactionById(deps.db, existing.id);
   }
-  if (row?.status === 'initiating') row = await announceInFlight(deps, row.id);
-  if (!row || row.status === 'aborted') return createWithdrawal(deps, auth, body);
+  if (row?.status === WITHDRAWAL.inFlight.status) row = await announceInFlight(deps, row.id);
+  if (!row || row.status === WITHDRAWAL.aborted.status) return createWithdrawal(deps, auth, body);
   return idempotentAnswer(deps, auth, row, body);
 }

@@ -7,7 +7,7 @@ import type { ProviderWithdrawalStatus } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
-import { isOpenAtProvider, stateOf, UNKNOWN_STATUS, withdrawalStep } from './withdrawal.states.ts';
+import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, returnedStatus, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -140,12 +140,12 @@ async function applyObservation(
       return isOpenAtProvider(row.status) ? markPaid(trx, row, observed, new Date(observed.paidAtMs)) : row;
     case 'returned': {
       if (isOpenAtProvider(row.status)) row = await markPaid(trx, row, observed, now);
-      if (row.status !== 'paid' && row.status !== 'partially_refunded') return row;
+      if (!(RETURNABLE_WITHDRAWAL_STATUSES as readonly string[]).includes(row.status)) return row;
       const already = row.refunded_cents ?? 0;
       const returned = Math.min(observed.returnedCents, row.amount_cents);
       if (returned <= already) return row;
       // A return gives back what the beneficiary's bank returned; PixGate's fee is not returned.
-      const status = returned >= row.amount_cents ? 'refunded' : 'partially_refunded';
+      const status = returnedStatus(returned, row.amount_cents);
       withdrawalStep(stateOf(row), { status, providerState: row.provider_state });
       await returnWithdrawal(trx, row, returned - already, now);
       const updated = await updateTransaction(trx, row.id, {
@@ -170,9 +170,9 @@ export async function failWithdrawal(
   now: Date,
   changes: Pick<TransactionChanges, 'refused_code' | 'refused_reason' | 'paid_at' | 'updated_at' | 'resolved_by' | 'resolution_note' | 'resolved_at'>,
 ): Promise<TransactionRow> {
-  withdrawalStep(stateOf(row), { status: 'failed', providerState: row.provider_state });
+  withdrawalStep(stateOf(row), { status: WITHDRAWAL.failed.status, providerState: row.provider_state });
   await voidWithdrawal(trx, row, now);
-  return updateTransaction(trx, row.id, { ...changes, status: 'failed' });
+  return updateTransaction(trx, row.id, { ...changes, status: WITHDRAWAL.failed.status });
 }
 
 export async function markPaid(
@@ -181,10 +181,10 @@ export async function markPaid(
   observed: { endToEndId: string; beneficiary: TransactionRow['beneficiary'] },
   paidAt: Date,
 ): Promise<TransactionRow> {
-  withdrawalStep(stateOf(row), { status: 'paid', providerState: row.provider_state });
+  withdrawalStep(stateOf(row), { status: PAID_STATUS, providerState: row.provider_state });
   await postWithdrawal(trx, row, paidAt);
   const paid = await updateTransaction(trx, row.id, {
-    status: 'paid',
+    status: PAID_STATUS,
     end_to_end_id: observed.endToEndId,
     beneficiary: JSON.stringify(observed.beneficiary),
     paid_at: paidAt,

@@ -66,6 +66,35 @@ export const UNKNOWN_STATUS = 'failed_unknown' satisfies WithdrawalStatus;
 /** Statuses no PSP outcome changes any more. */
 export const FINAL_STATUSES = ['failed', 'cancelled', 'aborted', 'refunded'] as const satisfies readonly WithdrawalStatus[];
 
+/**
+ * The states the services move a withdrawal into and the statuses they test, by name: the status literals
+ * live in this module (here and in the table below), not in the services.
+ */
+export const WITHDRAWAL = {
+  /** Reserved, its PSP call in flight, the merchant not told yet (internal: never listed or answered). */
+  inFlight: { status: 'initiating', providerState: 'sending' },
+  /** In flight and known to the merchant: approved by the back office, or announced to a retry. */
+  announcedInFlight: { status: 'processing', providerState: 'sending' },
+  /** Taken by the PSP, waiting for its settlement. */
+  sent: { status: 'processing', providerState: 'sent' },
+  /** The PSP's answer was lost: the money stays reserved until the PSP says what happened. */
+  unknown: { status: 'failed_unknown', providerState: 'sent' },
+  awaitingApproval: { status: 'pending_approval', providerState: null },
+  /** Refused by the PSP before the merchant was told: rolled back as if never requested, invisible. */
+  aborted: { status: 'aborted', providerState: null },
+  failed: { status: 'failed', providerState: null },
+  cancelled: { status: 'cancelled', providerState: null },
+} as const satisfies Record<string, WithdrawalState>;
+
+/** The statuses of a paid withdrawal and of one (partly) returned by the beneficiary's bank. */
+export const PAID_STATUS = 'paid' satisfies WithdrawalStatus;
+export const RETURNABLE_WITHDRAWAL_STATUSES = ['paid', 'partially_refunded'] as const satisfies readonly WithdrawalStatus[];
+
+/** A paid withdrawal after `returnedCents` of its `amountCents` came back. */
+export function returnedStatus(returnedCents: number, amountCents: number): 'refunded' | 'partially_refunded' {
+  return returnedCents >= amountCents ? 'refunded' : 'partially_refunded';
+}
+
 const key = (state: WithdrawalState) => `${state.status}/${state.providerState ?? '-'}`;
 
 /** What the ledger holds for a withdrawal in each state (what the ledger check compares). */
@@ -148,7 +177,7 @@ export function isOpenAtProvider(status: string): boolean {
   return (OPEN_STATUSES as readonly string[]).includes(status);
 }
 
-export function isHiddenWithdrawalStatus(status: string): boolean {
+export function isHiddenWithdrawalStatus<S extends string>(status: S): status is Extract<S, (typeof HIDDEN_WITHDRAWAL_STATUSES)[number]> {
   return (HIDDEN_WITHDRAWAL_STATUSES as readonly string[]).includes(status);
 }
 

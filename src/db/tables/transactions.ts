@@ -1,27 +1,20 @@
 import type { ColumnType } from 'kysely';
+import type { ChargeStatus } from '../../charges/charge.states.ts';
+import type { HIDDEN_WITHDRAWAL_STATUSES, WithdrawalStatus } from '../../withdrawals/withdrawal.states.ts';
 import type { Json } from './json.ts';
 
 /** Charges and withdrawals, and the externalRefs that name them. */
 
 export type TransactionType = 'pix_in' | 'withdrawal';
-export type TransactionStatus =
-  | 'pending'
-  | 'processing'
-  | 'pending_approval'
-  | 'paid'
-  | 'failed'
-  | 'failed_unknown'
-  | 'cancelled'
-  | 'expired'
-  | 'refunded'
-  | 'partially_refunded';
 
 /**
  * Internal states of a withdrawal created by POST /v1/withdraw while its provider call is in flight
  * (`initiating`) or after the provider refused it synchronously (`aborted`: nothing debited, answered 502).
  * The merchant never sees them: reads and listings leave such rows out.
  */
-export type InternalTransactionStatus = 'initiating' | 'aborted';
+export type InternalTransactionStatus = (typeof HIDDEN_WITHDRAWAL_STATUSES)[number];
+/** The statuses a merchant sees: the charge state machine's and the withdrawal state machine's. */
+export type TransactionStatus = ChargeStatus | Exclude<WithdrawalStatus, InternalTransactionStatus>;
 export type StoredTransactionStatus = TransactionStatus | InternalTransactionStatus;
 
 export interface PartyJson {
