@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableOf, createMerchant, fund, relaxLimits, useGateway } from '../support/gateway.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 
 /** Makes every audit entry of `action` fail to be written. */
 async function refuseAuditOf(action: string): Promise<void> {

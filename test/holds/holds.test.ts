@@ -9,7 +9,7 @@ import {
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 
 type Reason = 'med' | 'dispute' | 'protest' | 'administrative';
 

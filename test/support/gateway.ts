@@ -155,14 +155,18 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 }
 
 export interface UseGatewayOptions extends GatewayOptions {
-  /** After the tests, also expect `checkLedger` to find no violation (before the check of logged errors). */
+  /**
+   * After the tests, also expect the full ledger check to find no violation (before the check of logged
+   * errors). On by default: every suite ends with the ledger green; a file that breaks it on purpose repairs
+   * it, or turns this off saying why.
+   */
   checkLedgerAtEnd?: boolean;
 }
 
 /**
  * One gateway for the tests of the calling file (or `describe` block): registers a `beforeAll` that starts
- * it and an `afterAll` that expects the server to have logged no error (and, with `checkLedgerAtEnd`, the
- * ledger to be consistent), then closes it, also when one of those checks, a test or a `beforeAll` failed.
+ * it and an `afterAll` that expects the server to have logged no error and the ledger to be consistent
+ * (the full check), then closes it, also when one of those checks, a test or a `beforeAll` failed.
  *
  * Returns the gateway at once; it can be used from the hooks and tests of the file, not while the file is
  * being collected. Hooks the file registers after this call run after the start and before the checks
@@ -175,7 +179,7 @@ export interface UseGatewayOptions extends GatewayOptions {
  *   });
  */
 export function useGateway(options: UseGatewayOptions = {}): Gateway {
-  const { checkLedgerAtEnd = false, ...gatewayOptions } = options;
+  const { checkLedgerAtEnd = true, ...gatewayOptions } = options;
   let started: Gateway | undefined;
   beforeAll(async () => {
     started = await startGateway(gatewayOptions);
@@ -304,7 +308,7 @@ export async function availableOf(merchant: MerchantFixture): Promise<number> {
 
 export async function ledgerIsConsistent(gateway: Gateway): Promise<string[]> {
   const { checkLedger } = await import('../../src/ledger/ledger.check.ts');
-  return (await checkLedger(gateway.deps.db)).map((violation) => violation.problem);
+  return (await checkLedger(gateway.deps.db, { full: true })).map((violation) => violation.problem);
 }
 
 /** A merchant's JSON POST as sent on the wire (raw body, for bodies the typed client would refuse), with its answer. */

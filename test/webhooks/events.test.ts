@@ -13,7 +13,7 @@ import {
 } from '../support/gateway.ts';
 import { startReceiver } from '../support/receiver.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 let merchant: MerchantFixture;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 

@@ -8,7 +8,7 @@ import { createMerchant, fund, relaxLimits, useGateway, type MerchantFixture } f
  * the month's withdrawals: the room a withdrawal took comes back when it ends without taking money, the
  * São Paulo day decides which day a withdrawal counts in, and the ledger check catches a total that drifts.
  */
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 const HOLDER_CPF = '52998224725';
 let merchant: MerchantFixture;
 

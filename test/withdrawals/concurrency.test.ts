@@ -9,7 +9,7 @@ import {
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 
 async function post(merchant: MerchantFixture, body: Record<string, unknown>) {
   const response = await fetch(`${gateway.baseUrl}/v1/withdraw`, {

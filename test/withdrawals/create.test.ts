@@ -9,7 +9,7 @@ import {
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 let merchant: MerchantFixture;
 const HOLDER_CPF = '52998224725';
 const FEE = 100; // default withdrawal fee: R$ 1,00 fixed

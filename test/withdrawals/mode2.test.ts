@@ -11,7 +11,7 @@ import {
   type MerchantFixture,
 } from '../support/gateway.ts';
 
-const gateway = useGateway({ checkLedgerAtEnd: true });
+const gateway = useGateway();
 let merchant: MerchantFixture;
 /** Approved: a person whose key is its CPF, and a company with an e-mail key. */
 let person: string;
