@@ -49,7 +49,10 @@ export function chargeLedgerPosition(status: string): ChargeLedgerPosition | und
   return (TABLE as Record<string, (typeof TABLE)['new'] | undefined>)[status]?.position;
 }
 
-/** A paid charge after `refundedCents` of its `amountCents` were given back (refunds, chargebacks). */
+/**
+ * A paid transaction after `refundedCents` of its `amountCents` were given back: a charge's refunds and
+ * chargebacks, a withdrawal's returns (both machines name these two statuses alike).
+ */
 export function refundedStatus(refundedCents: number, amountCents: number): 'refunded' | 'partially_refunded' {
   return refundedCents >= amountCents ? 'refunded' : 'partially_refunded';
 }

@@ -10,7 +10,7 @@
  * `system:psp_settlement` (the money at the PSP, negative), `system:fee_revenue`, `system:holds_contra`,
  * `system:suspense`.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
 import type { Database, LedgerAccountKind, TransferReason } from '../db/schema.ts';
 
@@ -316,6 +316,22 @@ export interface TransferAudit {
  * Transfers that do not sum to zero, have fewer than two entries, or complete something that is not a
  * pending transfer of the same transaction: among those written since the checkpoints (or all).
  */
+/** Whether transfer `t` completes a pending transfer `p` of its own transaction (the check's rule). */
+const COMPLETES_PENDING = sql`(p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id)`;
+
+/** A transfer that is broken: fewer than two entries, not summing to zero, or completing what it may not. */
+const BROKEN = (entries: RawBuilder<unknown>, total: RawBuilder<unknown>) =>
+  sql`${entries} < 2 OR ${total} <> 0 OR (t.pending_id IS NOT NULL AND NOT ${COMPLETES_PENDING})`;
+
+/**
+ * The transfer id of every entry past its account's checkpoint (`le.transfer_id`), by an index range per
+ * account; `OFFSET 0` keeps it a per-account lookup (see `changedTransactionLedgers`).
+ */
+const ENTRIES_PAST_CHECKPOINTS = sql`ledger_accounts a
+  LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
+  CROSS JOIN LATERAL (SELECT e.transfer_id FROM ledger_entries e
+    WHERE e.account_id = a.id AND e.account_version > coalesce(c.version, 0) OFFSET 0) le`;
+
 export async function brokenTransfers(db: Db, scope: CheckScope): Promise<TransferAudit[]> {
   const full = scope.full || scope.accountId !== undefined;
   return full ? allBrokenTransfers(db, scope) : freshBrokenTransfers(db);
@@ -329,7 +345,7 @@ async function allBrokenTransfers(db: Db, scope: CheckScope): Promise<TransferAu
   const result = await sql<TransferAudit>`
     WITH fresh AS (${chosen})
     SELECT t.id, t.reason, t.transaction_id, coalesce(tx.account_id, h.account_id) AS owner_id, count(le.id)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total,
-      t.pending_id, (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id) AS completes_pending
+      t.pending_id, ${COMPLETES_PENDING} AS completes_pending
     FROM ledger_transfers t
     JOIN fresh f ON f.id = t.id
     LEFT JOIN ledger_entries le ON le.transfer_id = t.id
@@ -337,22 +353,16 @@ async function allBrokenTransfers(db: Db, scope: CheckScope): Promise<TransferAu
     LEFT JOIN transactions tx ON tx.id = t.transaction_id
     LEFT JOIN holds h ON h.id = t.hold_id
     GROUP BY t.id, p.id, tx.account_id, h.account_id
-    HAVING count(le.id) < 2 OR coalesce(sum(le.amount_cents), 0) <> 0
-      OR (t.pending_id IS NOT NULL AND NOT (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id))`.execute(db);
+    HAVING ${BROKEN(sql`count(le.id)`, sql`coalesce(sum(le.amount_cents), 0)`)}`.execute(db);
   return result.rows;
 }
 
 /** The transfers with entries past the checkpoints, by index lookups (see `changedTransactionLedgers`). */
 async function freshBrokenTransfers(db: Db): Promise<TransferAudit[]> {
   const result = await sql<TransferAudit>`
-    WITH fresh AS (
-      SELECT DISTINCT le.transfer_id AS id FROM ledger_accounts a
-        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
-        CROSS JOIN LATERAL (SELECT e.transfer_id FROM ledger_entries e
-          WHERE e.account_id = a.id AND e.account_version > coalesce(c.version, 0) OFFSET 0) le
-    )
+    WITH fresh AS (SELECT DISTINCT le.transfer_id AS id FROM ${ENTRIES_PAST_CHECKPOINTS})
     SELECT t.id, t.reason, t.transaction_id, coalesce(tx.account_id, h.account_id) AS owner_id, e.entries, e.total,
-      t.pending_id, (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id) AS completes_pending
+      t.pending_id, ${COMPLETES_PENDING} AS completes_pending
     FROM fresh f
     CROSS JOIN LATERAL (SELECT * FROM ledger_transfers x WHERE x.id = f.id OFFSET 0) t
     CROSS JOIN LATERAL (SELECT count(*)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total
@@ -360,8 +370,7 @@ async function freshBrokenTransfers(db: Db): Promise<TransferAudit[]> {
     LEFT JOIN LATERAL (SELECT x.id, x.pending, x.transaction_id FROM ledger_transfers x WHERE x.id = t.pending_id OFFSET 0) p ON true
     LEFT JOIN LATERAL (SELECT x.account_id FROM transactions x WHERE x.id = t.transaction_id OFFSET 0) tx ON true
     LEFT JOIN LATERAL (SELECT x.account_id FROM holds x WHERE x.id = t.hold_id OFFSET 0) h ON true
-    WHERE e.entries < 2 OR e.total <> 0
-      OR (t.pending_id IS NOT NULL AND NOT (p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id))`.execute(db);
+    WHERE ${BROKEN(sql`e.entries`, sql`e.total`)}`.execute(db);
   return result.rows;
 }
 
@@ -434,10 +443,7 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
     WITH chosen AS (
       SELECT id FROM transactions WHERE status_changed_xid >= ${changedFrom}::xid8
       UNION
-      SELECT t.transaction_id FROM ledger_accounts a
-        LEFT JOIN ledger_checkpoints c ON c.account_id = a.id
-        CROSS JOIN LATERAL (SELECT le.transfer_id FROM ledger_entries le
-          WHERE le.account_id = a.id AND le.account_version > coalesce(c.version, 0) OFFSET 0) le
+      SELECT t.transaction_id FROM ${ENTRIES_PAST_CHECKPOINTS}
         CROSS JOIN LATERAL (SELECT lt.transaction_id FROM ledger_transfers lt WHERE lt.id = le.transfer_id OFFSET 0) t
       WHERE t.transaction_id IS NOT NULL
     )

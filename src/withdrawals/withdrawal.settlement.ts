@@ -7,7 +7,8 @@ import type { ProviderWithdrawalStatus } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
-import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, returnedStatus, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
+import { refundedStatus } from '../charges/charge.states.ts';
+import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -145,7 +146,7 @@ async function applyObservation(
       const returned = Math.min(observed.returnedCents, row.amount_cents);
       if (returned <= already) return row;
       // A return gives back what the beneficiary's bank returned; PixGate's fee is not returned.
-      const status = returnedStatus(returned, row.amount_cents);
+      const status = refundedStatus(returned, row.amount_cents);
       withdrawalStep(stateOf(row), { status, providerState: row.provider_state });
       await returnWithdrawal(trx, row, returned - already, now);
       const updated = await updateTransaction(trx, row.id, {

@@ -90,11 +90,6 @@ export const WITHDRAWAL = {
 export const PAID_STATUS = 'paid' satisfies WithdrawalStatus;
 export const RETURNABLE_WITHDRAWAL_STATUSES = ['paid', 'partially_refunded'] as const satisfies readonly WithdrawalStatus[];
 
-/** A paid withdrawal after `returnedCents` of its `amountCents` came back. */
-export function returnedStatus(returnedCents: number, amountCents: number): 'refunded' | 'partially_refunded' {
-  return returnedCents >= amountCents ? 'refunded' : 'partially_refunded';
-}
-
 const key = (state: WithdrawalState) => `${state.status}/${state.providerState ?? '-'}`;
 
 /** What the ledger holds for a withdrawal in each state (what the ledger check compares). */
