@@ -1037,6 +1037,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/sandbox/refunds/{refundId}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the payer's bank confirm a refund (simulated PSP)
+         * @description Plays the payer's bank receiving a refund the PSP accepted: the refund is reconciled at once and becomes
+         *     `refunded` (with a `D…` end-to-end id), its amount is posted, and the charge becomes `partially_refunded`
+         *     or `refunded` with its event. Without this action the simulated PSP confirms a refund by itself a few
+         *     seconds after accepting it (`SIM_SETTLE_AFTER_MS`).
+         *
+         *     Answers the refunded charge. 409 when the PSP does not hold the refund as accepted (already refunded or
+         *     rejected), or without the simulated PSP.
+         */
+        post: operations["sandboxSettleRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/refunds/{refundId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the PSP refuse a refund (simulated PSP)
+         * @description Plays the PSP (or the payer's bank) refusing a refund it had accepted, with the code and reason given: the
+         *     refund is reconciled at once and becomes `failed` with that `refusedCode` and `refusedReason`; its amount
+         *     returns to the merchant's available balance and the charge is unchanged.
+         *
+         *     Answers the charge. 409 when the PSP does not hold the refund as accepted, or without the simulated PSP.
+         */
+        post: operations["sandboxRejectRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/sandbox/reconcile": {
         parameters: {
             query?: never;
@@ -2558,7 +2608,9 @@ export interface components {
             beneficiary?: components["schemas"]["Party"];
             /**
              * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-             *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
+             *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+             *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+             *     `endToEndId`.
              */
             refundEndToEndId?: components["schemas"]["EndToEndId"];
             /** @description Amount returned so far, in cents; present with `refunded` and `partially_refunded` only. */
@@ -2779,10 +2831,14 @@ export interface components {
          *       withdrawal waiting for it).
          *     - `queryWithdrawal`: asking the PSP where a withdrawal stands, made by the reconciliation job (every few
          *       seconds, or POST /admin/v1/sandbox/reconcile) and by the sandbox settle, reject and return actions.
+         *     - `sendRefund`: asking the PSP to return (part of) a paid charge, made by POST /v1/transactions/{id}/refunds
+         *       (since 2026-11-26).
+         *     - `queryRefund`: asking the PSP where a refund stands, made by the reconciliation job and by the sandbox
+         *       settle and reject actions of refunds.
          * @example sendWithdrawal
          * @enum {string}
          */
-        ProviderOperation: "registerCharge" | "sendWithdrawal" | "queryWithdrawal";
+        ProviderOperation: "registerCharge" | "sendWithdrawal" | "queryWithdrawal" | "sendRefund" | "queryRefund";
         /**
          * ProviderOutcome
          * @description How the simulated PSP answers a call:
@@ -2845,6 +2901,8 @@ export interface components {
                 registerCharge?: components["schemas"]["ProviderOutcomeQueue"];
                 sendWithdrawal?: components["schemas"]["ProviderOutcomeQueue"];
                 queryWithdrawal?: components["schemas"]["ProviderOutcomeQueue"];
+                sendRefund?: components["schemas"]["ProviderOutcomeQueue"];
+                queryRefund?: components["schemas"]["ProviderOutcomeQueue"];
             } & {
                 [key: string]: components["schemas"]["ProviderOutcomeQueue"];
             };
@@ -2894,6 +2952,11 @@ export interface components {
              */
             amountCents: number;
         };
+        /**
+         * @description Id of a refund (devolução) of a charge, `rf_` + 24 lower-case hexadecimal characters (96 random bits).
+         * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+         */
+        RefundId: string;
         /**
          * ReconcileResult
          * @description What one run of the withdrawal reconciliation job looked at.
@@ -3270,6 +3333,15 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
+        /** @description No refund with this `refundId` in any account (or one the provider was never told about). */
+        RefundNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3372,6 +3444,12 @@ export interface components {
          * @example tx_6a1f3c9e2b7d4058c1e9a2f4
          */
         ChargeIdPath: components["schemas"]["TransactionId"];
+        /**
+         * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
+         *     with 400; an unknown id with 404 `Refund not found.`.
+         * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+         */
+        RefundIdPath: components["schemas"]["RefundId"];
     };
     requestBodies: never;
     headers: never;
@@ -5253,6 +5331,92 @@ export interface operations {
                     "application/json": components["schemas"]["AdminError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxSettleRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
+                 *     with 400; an unknown id with 404 `Refund not found.`.
+                 * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+                 */
+                refundId: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge after reconciliation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description A malformed `refundId`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["RefundNotFound"];
+            409: components["responses"]["PspCannotApply"];
+        };
+    };
+    sandboxRejectRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
+                 *     with 400; an unknown id with 404 `Refund not found.`.
+                 * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+                 */
+                refundId: components["parameters"]["RefundIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRejectWithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description The charge after reconciliation (the refund is `failed`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transaction"];
+                };
+            };
+            /** @description A malformed `refundId`, or an invalid body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["RefundNotFound"];
+            409: components["responses"]["PspCannotApply"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

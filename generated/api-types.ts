@@ -312,6 +312,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/transactions/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a paid charge (devolução)
+         * @description Returns all or part of a paid charge to its payer by PIX (a devolução, the Central Bank's API Pix `PUT
+         *     /pix/{e2eid}/devolucao/{id}` through PixGate's payment provider). Every call moves real money.
+         *
+         *     **What can be refunded.** Only a charge (`pix_in`) that is `paid` or `partially_refunded`, within 90 days
+         *     of its `paidAt`, and at most what is still refundable: the charge's `amountCents` minus every refund that
+         *     is `processing` or `refunded` (and any chargeback). Several partial refunds are allowed; their sum never
+         *     exceeds the charge. Without `amountCents` the refund is of all that is still refundable.
+         *
+         *     **Money.** The amount leaves the withdrawable balance (`available` minus active holds) when the refund is
+         *     accepted, and must be covered by it (else 422). It is gone when the payer's bank confirms the return, and
+         *     comes back to the available balance if the refund fails. No fee is charged on a refund, and the charge's
+         *     fee is not returned (the charge's `feeCents` stays PixGate's). The balance statement (GET
+         *     /v1/balance/entries) shows a `refund` line, and a `refund_returned` line when it failed.
+         *
+         *     **Outcome.** `201` `processing`: accepted; the provider confirms within seconds. When confirmed the refund
+         *     is `refunded` (with `refundEndToEndId`, the `D…` id of the returning PIX) and the charge becomes
+         *     `partially_refunded` while the refunded sum is below its amount, `refunded` when it reaches it, with the
+         *     events `transaction.partially_refunded` / `transaction.refunded` (carrying `refundId`, `refundedCents` and
+         *     `refundEndToEndId`). A refused refund becomes `failed` (`refusedCode` / `refusedReason` when known), the
+         *     amount returns to the available balance and the charge is unchanged (no event: read it with GET
+         *     /v1/transactions/{id}, whose `refunds` lists every refund of the charge with its status). When the
+         *     provider's answer is lost (timeout), the refund is still answered `201` `processing`: PixGate asks the
+         *     provider and settles it as `refunded` or `failed`.
+         *
+         *     **Errors.** Unknown id, or another merchant's transaction: 404 `Transação não encontrada.` (never 403).
+         *     422 (nothing debited): not a charge `Apenas cobranças (pix_in) podem ser devolvidas.`; not paid
+         *     `Cobrança com status '<status>' não pode ser devolvida: apenas cobranças pagas (paid ou
+         *     partially_refunded).`; above what is still refundable `Valor acima do disponível para devolução desta
+         *     cobrança: restam R$ X,YY (N centavos).`; more than 90 days after `paidAt` `Prazo de devolução encerrado:
+         *     uma cobrança pode ser devolvida em até 90 dias após o pagamento.`; balance `Saldo insuficiente para
+         *     realizar a devolução.`. The checks apply in that order. 502 `Erro ao processar devolução. O valor não foi
+         *     debitado.`: the provider failed before accepting; nothing was debited and the `externalRef` is free:
+         *     retry with the same one.
+         *
+         *     **Idempotency.** `externalRef` (optional, recommended) is the refund's idempotency key, per account, kept
+         *     7 days: a repeated value answers `200` with the original refund and `idempotent: true` (plus
+         *     `mismatchedFields` when the request differs); concurrent requests with the same value create one refund.
+         *
+         *     Rate limit: 120 refunds per fixed UTC hour per account (429 `Limite de devoluções atingido. Tente em 1
+         *     hora.`), no per-second bucket; idempotent retries and refused requests do not use a slot.
+         *
+         *     Added 2026-11-26 (additive: a new operation).
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/balance": {
         parameters: {
             query?: never;
@@ -980,7 +1041,9 @@ export interface components {
             beneficiary?: components["schemas"]["Party"];
             /**
              * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-             *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
+             *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+             *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+             *     `endToEndId`.
              */
             refundEndToEndId?: components["schemas"]["EndToEndId"];
             /** @description Amount returned so far, in cents; present with `refunded` and `partially_refunded` only. */
@@ -1010,6 +1073,49 @@ export interface components {
             count: number;
         };
         /**
+         * @description Id of a refund (devolução) of a charge, `rf_` + 24 lower-case hexadecimal characters (96 random bits).
+         * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+         */
+        RefundId: string;
+        /**
+         * @description - `processing`: accepted; the amount left the withdrawable balance and the payment provider is returning
+         *       it to the payer. The usual outcome arrives within seconds.
+         *     - `refunded`: the payer's bank confirmed the return (`refundEndToEndId` is the `D…` id of the returning
+         *       PIX). The charge became `partially_refunded` or `refunded`.
+         *     - `failed`: the provider or the payer's bank refused it (`refusedCode` / `refusedReason` when known); the
+         *       amount is back in the available balance and the charge is unchanged.
+         * @enum {string}
+         */
+        RefundStatus: "processing" | "refunded" | "failed";
+        /**
+         * Refund
+         * @description A refund (devolução) of a charge, as listed in the `refunds` of GET /v1/transactions/{id} (since
+         *     2026-11-26). Fields that do not apply are omitted, never null: `refundedAt` and `refundEndToEndId` until
+         *     `refunded`; `refusedCode` / `refusedReason` unless `failed` with a known reason; `externalRef` and
+         *     `description` when none was given.
+         */
+        Refund: {
+            refundId: components["schemas"]["RefundId"];
+            /**
+             * @description Amount returned (or being returned) to the payer, in cents. No fee is charged on a refund.
+             * @example 500
+             */
+            amountCents: number;
+            status: components["schemas"]["RefundStatus"];
+            /** @description When the refund was accepted (Unix milliseconds). */
+            createdAt: components["schemas"]["UnixMillis"];
+            /** @description When the payer's bank confirmed it (Unix milliseconds); only with `refunded`. */
+            refundedAt?: components["schemas"]["UnixMillis"];
+            /** @description End-to-end id of the returning PIX (starts with `D`); only with `refunded`. */
+            refundEndToEndId?: components["schemas"]["EndToEndId"];
+            refusedCode?: components["schemas"]["RefusedCode"];
+            /** @description Why it was refused (Portuguese, may change: show it); only with `failed`, when known. */
+            refusedReason?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            /** @description The text sent to the payer's bank. */
+            description?: string;
+        };
+        /**
          * TransactionDetail
          * @description A transaction as GET /v1/transactions/{id} returns it: the Transaction object, with `pixPayload` always
          *     present (the BR Code string for a charge, null for a withdrawal) and `paidAt` null until a final state.
@@ -1017,6 +1123,88 @@ export interface components {
         TransactionDetail: components["schemas"]["Transaction"] & {
             /** @description The BR Code string of a charge; null for a withdrawal. */
             pixPayload: string | null;
+        } & {
+            /**
+             * @description Charges only (since 2026-11-26): every refund asked for this charge, newest first, whatever its
+             *     status (`processing`, `refunded`, `failed`). Omitted (not empty, not null) on a charge never refunded
+             *     and on withdrawals. `refundedCents` is the sum of the `refunded` ones (and any chargeback).
+             */
+            refunds?: components["schemas"]["Refund"][];
+        };
+        /**
+         * CreateRefundRequest
+         * @description Body of POST /v1/transactions/{id}/refunds (since 2026-11-26). Every field is optional: `{}` returns all
+         *     that is still refundable. Closed object: an unknown field is answered with 400
+         *     `Campo não permitido: '<path>'.`.
+         */
+        CreateRefundRequest: {
+            /**
+             * @description Amount to return to the payer, in cents, integer ≥ 1 (else 400 `amountCents deve ser inteiro ≥ 1
+             *     (valor em centavos).`). Default: all that is still refundable (the charge's amount minus every refund
+             *     `processing` or `refunded` and any chargeback). Above what is still refundable: 422.
+             * @example 500
+             */
+            amountCents?: number;
+            /**
+             * @description Idempotency key of the refund, 1 to 100 characters, per account (its own scope: a charge or a
+             *     withdrawal may use the same value), kept 7 days after the refund's creation. A repeated value
+             *     returns the original refund with `200` and `idempotent: true` (and `mismatchedFields` when the request
+             *     differs): nothing new is refunded or debited, no rate-limit slot is used. Concurrent requests with the
+             *     same value create exactly one refund. A refund the provider refused at once (502, nothing debited)
+             *     does not keep its `externalRef`.
+             */
+            externalRef?: components["schemas"]["ExternalRef"];
+            /**
+             * @description Text sent to the payer's bank with the returning PIX (the `descricao` of the Central Bank's API Pix),
+             *     at most 140 characters, no NUL character.
+             * @example Devolução do pedido 1002
+             */
+            description?: string;
+        };
+        /**
+         * RefundIdempotent
+         * @description Answer 200 of POST /v1/transactions/{id}/refunds when `externalRef` was already used for a refund by this
+         *     account within the 7-day window: the original refund with its current `status` (and, when known, its
+         *     outcome fields) plus `idempotent: true`. Nothing new was refunded or debited; no rate-limit slot was used.
+         *     `mismatchedFields` is present only when this request differs from the original (another charge, amount
+         *     or description): the answer is still the original refund.
+         */
+        RefundIdempotent: {
+            refundId: components["schemas"]["RefundId"];
+            transactionId: components["schemas"]["TransactionId"];
+            amountCents: number;
+            status: components["schemas"]["RefundStatus"];
+            createdAt: components["schemas"]["UnixMillis"];
+            refundedAt?: components["schemas"]["UnixMillis"];
+            refundEndToEndId?: components["schemas"]["EndToEndId"];
+            refusedCode?: components["schemas"]["RefusedCode"];
+            refusedReason?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            description?: string;
+            /** @constant */
+            idempotent: true;
+            mismatchedFields?: ("transactionId" | "amountCents" | "description")[];
+        };
+        /**
+         * RefundCreated
+         * @description Answer 201 of POST /v1/transactions/{id}/refunds: the refund was accepted (`processing`) and its amount left
+         *     the withdrawable balance. Its outcome (`refunded` or `failed`) is read with GET /v1/transactions/{id}
+         *     (`refunds`) and, when confirmed, announced by `transaction.partially_refunded` / `transaction.refunded`.
+         */
+        RefundCreated: {
+            refundId: components["schemas"]["RefundId"];
+            /** @description The refunded charge. */
+            transactionId: components["schemas"]["TransactionId"];
+            /** @example 500 */
+            amountCents: number;
+            /**
+             * @description Always `processing` in the 201 answer.
+             * @enum {string}
+             */
+            status: "processing";
+            createdAt: components["schemas"]["UnixMillis"];
+            externalRef?: components["schemas"]["ExternalRef"];
+            description?: string;
         };
         /**
          * Balance
@@ -1166,6 +1354,13 @@ export interface components {
              * @example 1000
              */
             chargebackCents?: number;
+            /**
+             * @description transaction.partially_refunded and transaction.refunded only (since 2026-11-26): the refund (POST
+             *     /v1/transactions/{id}/refunds) whose confirmation produced the event; with it, `refundEndToEndId` is the
+             *     `D…` id of its returning PIX and `refundedCents` the charge's total returned so far. Absent when the
+             *     return did not come from a refund of the API (a sandbox return).
+             */
+            refundId?: components["schemas"]["RefundId"];
         } & WithRequired<components["schemas"]["Transaction"], "paidAt">;
         /**
          * @description Charges only: Unix time in SECONDS (not milliseconds) when the charge stops being payable. Omitted for
@@ -1205,12 +1400,30 @@ export interface components {
         /** @description Amount returned so far, in cents; present with `refunded` and `partially_refunded` only. */
         refundedCents: number;
         /**
+         * @description transaction.partially_refunded and transaction.refunded only (since 2026-11-26): the refund (POST
+         *     /v1/transactions/{id}/refunds) whose confirmation produced the event; with it, `refundEndToEndId` is the
+         *     `D…` id of its returning PIX and `refundedCents` the charge's total returned so far. Absent when the
+         *     return did not come from a refund of the API (a sandbox return).
+         */
+        refundId: components["schemas"]["RefundId"];
+        /**
+         * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
+         *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+         *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+         *     `endToEndId`.
+         */
+        refundEndToEndId: components["schemas"]["EndToEndId"];
+        /**
          * transaction.refunded
          * @description Body of `transaction.refunded` (category `refund`). A paid charge was returned to the payer in full:
          *     `refundedCents` equals `amountCents`. Keeps the original `endToEndId` and `payer`.
          *
-         *     Never present (omitted, not null): `beneficiary`, `refundEndToEndId`, `refusedCode`, `refusedReason`,
-         *     `hold`, `chargebackCents`.
+         *     Since 2026-11-26, when the return is a refund asked through POST /v1/transactions/{id}/refunds (or the
+         *     dashboard), the event also carries `refundId` (that refund) and `refundEndToEndId` (the `D…` id of its
+         *     returning PIX); one event per confirmed refund.
+         *
+         *     Never present (omitted, not null): `beneficiary`, `refusedCode`, `refusedReason`, `hold`,
+         *     `chargebackCents`.
          */
         TransactionRefunded: {
             /** @constant */
@@ -1226,8 +1439,9 @@ export interface components {
             endToEndId: components["schemas"]["EndToEndId"];
             payer: components["schemas"]["Party"];
             refundedCents: components["schemas"]["refundedCents"];
+            refundId?: components["schemas"]["refundId"];
+            refundEndToEndId?: components["schemas"]["refundEndToEndId"];
             beneficiary?: never;
-            refundEndToEndId?: never;
             refusedCode?: never;
             refusedReason?: never;
             hold?: never;
@@ -1239,8 +1453,12 @@ export interface components {
          *     payer: `refundedCents` is the total returned so far (less than `amountCents`). Keeps the original
          *     `endToEndId` and `payer`.
          *
-         *     Never present (omitted, not null): `beneficiary`, `refundEndToEndId`, `refusedCode`, `refusedReason`,
-         *     `hold`, `chargebackCents`.
+         *     Since 2026-11-26, when the return is a refund asked through POST /v1/transactions/{id}/refunds (or the
+         *     dashboard), the event also carries `refundId` (that refund) and `refundEndToEndId` (the `D…` id of its
+         *     returning PIX); one event per confirmed refund.
+         *
+         *     Never present (omitted, not null): `beneficiary`, `refusedCode`, `refusedReason`, `hold`,
+         *     `chargebackCents`.
          */
         TransactionPartiallyRefunded: {
             /** @constant */
@@ -1256,8 +1474,9 @@ export interface components {
             endToEndId: components["schemas"]["EndToEndId"];
             payer: components["schemas"]["Party"];
             refundedCents: components["schemas"]["refundedCents"];
+            refundId?: components["schemas"]["refundId"];
+            refundEndToEndId?: components["schemas"]["refundEndToEndId"];
             beneficiary?: never;
-            refundEndToEndId?: never;
             refusedCode?: never;
             refusedReason?: never;
             hold?: never;
@@ -1790,11 +2009,6 @@ export interface components {
             chargebackCents?: never;
             expiresAt?: never;
         } & WithRequired<components["schemas"]["EventBase"], "event" | "category" | "paidAt">;
-        /**
-         * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-         *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
-         */
-        refundEndToEndId: components["schemas"]["EndToEndId"];
         /**
          * transfer.refunded
          * @description Body of `transfer.refunded` (category `refund`). The beneficiary's institution returned the settled
@@ -2467,6 +2681,100 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+                 *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Transação não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description Idempotent retry: `externalRef` already used for a refund by this account within 7 days. The original
+             *     refund with its current status plus `idempotent: true`; nothing new refunded or debited.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundIdempotent"];
+                };
+            };
+            /** @description Refund accepted (`processing`); its amount left the withdrawable balance. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundCreated"];
+                };
+            };
+            /** @description Invalid id or body. Nothing debited; do not retry unchanged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown transaction, or another merchant's (never 403). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The charge cannot be refunded as asked. Nothing debited; do not retry unchanged. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refund rate limit reached (120 per fixed UTC hour, per account). Nothing debited; retry after the hour. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider failed before accepting the refund. Nothing debited; retry with the same `externalRef`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBalance: {

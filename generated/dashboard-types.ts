@@ -1077,7 +1077,9 @@ export interface components {
             beneficiary?: components["schemas"]["Party"];
             /**
              * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-             *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
+             *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+             *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+             *     `endToEndId`.
              */
             refundEndToEndId?: components["schemas"]["EndToEndId"];
             /** @description Amount returned so far, in cents; present with `refunded` and `partially_refunded` only. */

@@ -46,6 +46,13 @@ export interface components {
              * @example 1000
              */
             chargebackCents?: number;
+            /**
+             * @description transaction.partially_refunded and transaction.refunded only (since 2026-11-26): the refund (POST
+             *     /v1/transactions/{id}/refunds) whose confirmation produced the event; with it, `refundEndToEndId` is the
+             *     `D…` id of its returning PIX and `refundedCents` the charge's total returned so far. Absent when the
+             *     return did not come from a refund of the API (a sandbox return).
+             */
+            refundId?: components["schemas"]["RefundId"];
         } & WithRequired<components["schemas"]["Transaction"], "paidAt">;
         /**
          * EventCategory
@@ -373,8 +380,12 @@ export interface components {
          *     payer: `refundedCents` is the total returned so far (less than `amountCents`). Keeps the original
          *     `endToEndId` and `payer`.
          *
-         *     Never present (omitted, not null): `beneficiary`, `refundEndToEndId`, `refusedCode`, `refusedReason`,
-         *     `hold`, `chargebackCents`.
+         *     Since 2026-11-26, when the return is a refund asked through POST /v1/transactions/{id}/refunds (or the
+         *     dashboard), the event also carries `refundId` (that refund) and `refundEndToEndId` (the `D…` id of its
+         *     returning PIX); one event per confirmed refund.
+         *
+         *     Never present (omitted, not null): `beneficiary`, `refusedCode`, `refusedReason`, `hold`,
+         *     `chargebackCents`.
          */
         TransactionPartiallyRefunded: {
             /** @constant */
@@ -390,8 +401,9 @@ export interface components {
             endToEndId: components["schemas"]["EndToEndId"];
             payer: components["schemas"]["Party"];
             refundedCents: components["schemas"]["refundedCents"];
+            refundId?: components["schemas"]["refundId"];
+            refundEndToEndId?: components["schemas"]["refundEndToEndId"];
             beneficiary?: never;
-            refundEndToEndId?: never;
             refusedCode?: never;
             refusedReason?: never;
             hold?: never;
@@ -439,8 +451,12 @@ export interface components {
          * @description Body of `transaction.refunded` (category `refund`). A paid charge was returned to the payer in full:
          *     `refundedCents` equals `amountCents`. Keeps the original `endToEndId` and `payer`.
          *
-         *     Never present (omitted, not null): `beneficiary`, `refundEndToEndId`, `refusedCode`, `refusedReason`,
-         *     `hold`, `chargebackCents`.
+         *     Since 2026-11-26, when the return is a refund asked through POST /v1/transactions/{id}/refunds (or the
+         *     dashboard), the event also carries `refundId` (that refund) and `refundEndToEndId` (the `D…` id of its
+         *     returning PIX); one event per confirmed refund.
+         *
+         *     Never present (omitted, not null): `beneficiary`, `refusedCode`, `refusedReason`, `hold`,
+         *     `chargebackCents`.
          */
         TransactionRefunded: {
             /** @constant */
@@ -456,8 +472,9 @@ export interface components {
             endToEndId: components["schemas"]["EndToEndId"];
             payer: components["schemas"]["Party"];
             refundedCents: components["schemas"]["refundedCents"];
+            refundId?: components["schemas"]["refundId"];
+            refundEndToEndId?: components["schemas"]["refundEndToEndId"];
             beneficiary?: never;
-            refundEndToEndId?: never;
             refusedCode?: never;
             refusedReason?: never;
             hold?: never;
@@ -960,7 +977,9 @@ export interface components {
             beneficiary?: components["schemas"]["Party"];
             /**
              * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-             *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
+             *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+             *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+             *     `endToEndId`.
              */
             refundEndToEndId?: components["schemas"]["EndToEndId"];
             /** @description Amount returned so far, in cents; present with `refunded` and `partially_refunded` only. */
@@ -972,6 +991,11 @@ export interface components {
              */
             refusedReason?: string;
         };
+        /**
+         * @description Id of a refund (devolução) of a charge, `rf_` + 24 lower-case hexadecimal characters (96 random bits).
+         * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+         */
+        RefundId: string;
         /**
          * @description Charges only: Unix time in SECONDS (not milliseconds) when the charge stops being payable. Omitted for
          *     withdrawals.
@@ -987,15 +1011,24 @@ export interface components {
          */
         chargebackCents: number;
         /**
+         * @description transaction.partially_refunded and transaction.refunded only (since 2026-11-26): the refund (POST
+         *     /v1/transactions/{id}/refunds) whose confirmation produced the event; with it, `refundEndToEndId` is the
+         *     `D…` id of its returning PIX and `refundedCents` the charge's total returned so far. Absent when the
+         *     return did not come from a refund of the API (a sandbox return).
+         */
+        refundId: components["schemas"]["RefundId"];
+        /**
+         * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
+         *     `partially_refunded` and (since 2026-11-26) in charges refunded through POST
+         *     /v1/transactions/{id}/refunds (the latest confirmed refund's); starts with `D` and differs from
+         *     `endToEndId`.
+         */
+        refundEndToEndId: components["schemas"]["EndToEndId"];
+        /**
          * @description Human-readable reason of a refusal, currently Portuguese and subject to change: show it, never parse it.
          *     Omitted when the reason is unavailable.
          */
         refusedReason: string;
-        /**
-         * @description End-to-end id of the refund (return) PIX, in withdrawals returned as `refunded` or
-         *     `partially_refunded`; starts with `D` and differs from `endToEndId`.
-         */
-        refundEndToEndId: components["schemas"]["EndToEndId"];
     };
     responses: never;
     parameters: never;

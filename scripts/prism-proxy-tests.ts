@@ -23,6 +23,7 @@ export const HTTP_SUITES = [
   'test/auth',
   'test/withdrawals',
   'test/recipients',
+  'test/refunds',
   'test/http',
 ];
 

@@ -102,6 +102,7 @@ async function againstGateway(work: string): Promise<number> {
       merchantKey: a.apiKey,
       otherMerchantKey: b.apiKey,
       adminToken,
+      merchantAccountId: a.accountId,
       holderCpf: MERCHANT_A.responsibleCpf,
       runId: `wf-${randomBytes(4).toString('hex')}`,
     },

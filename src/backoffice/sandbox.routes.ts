@@ -9,6 +9,8 @@ import { requireSimulatedProvider } from '../provider/simulated.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { findAnyTransaction } from '../transactions/transaction.service.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
+import { applyRefundSandboxAction, chargeOfRefund } from '../refunds/refund.sandbox.ts';
+import { RefundNotFound } from '../refunds/refund.errors.ts';
 import { audited } from './audit.ts';
 
 /**
@@ -71,6 +73,24 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
     provider.clearOutcomes();
     await audited(deps, req, res, { action: 'sandbox.provider.clear', target: { type: 'provider', id: null } });
     res.json({ pending: provider.pendingOutcomes() });
+  });
+
+  // Refunds: the charge is the audited transaction (its refunds change with it).
+  const refundAction = async (req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, refundId: string, change: Parameters<typeof applyRefundSandboxAction>[2]) => {
+    requireSimulatedProvider(deps);
+    const chargeId = await chargeOfRefund(deps, refundId);
+    if (chargeId === undefined) throw new RefundNotFound();
+    return done(req, res, action, chargeId, () => applyRefundSandboxAction(deps, refundId, change));
+  };
+
+  api.post('/admin/v1/sandbox/refunds/{refundId}/settle', async (req, res) => {
+    const id = req.params.refundId;
+    res.json(await refundAction(req, res, 'sandbox.refund.settle', id, (psp) => psp.settleRefund(id)));
+  });
+
+  api.post('/admin/v1/sandbox/refunds/{refundId}/reject', async (req, res) => {
+    const id = req.params.refundId;
+    res.json(await refundAction(req, res, 'sandbox.refund.reject', id, (psp) => psp.rejectRefund(id, req.body.refusedCode, req.body.refusedReason)));
   });
 
   api.post('/admin/v1/sandbox/withdrawals/{transactionId}/settle', async (req, res) => {

@@ -20,6 +20,7 @@ import type {
   RateLimitCountersTable,
 } from './tables/ledger.ts';
 import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable, WithdrawalTotalsTable } from './tables/moneyOut.ts';
+import type { RefundIdempotencyKeysTable, RefundsTable, SimPspRefundsTable } from './tables/refunds.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
@@ -27,6 +28,7 @@ export type * from './tables/accounts.ts';
 export type * from './tables/dashboard.ts';
 export type * from './tables/ledger.ts';
 export type * from './tables/moneyOut.ts';
+export type * from './tables/refunds.ts';
 export type * from './tables/transactions.ts';
 export type * from './tables/webhooks.ts';
 
@@ -52,6 +54,9 @@ export interface Database {
   withdrawal_alerts: WithdrawalAlertsTable;
   withdrawal_totals: WithdrawalTotalsTable;
   sim_psp_transfers: SimPspTransfersTable;
+  refunds: RefundsTable;
+  refund_idempotency_keys: RefundIdempotencyKeysTable;
+  sim_psp_refunds: SimPspRefundsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -73,6 +78,9 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 export type HoldRow = Selectable<HoldsTable>;
+export type RefundRow = Selectable<RefundsTable>;
+export type NewRefund = Insertable<RefundsTable>;
+export type SimPspRefundRow = Selectable<SimPspRefundsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -21,6 +21,6 @@ export type WebhookEvent = Extract<Schemas['WebhookEvent'], { event: EventName }
 /** The body of one event, by name. */
 export type EventPayload<E extends EventName> = Extract<WebhookEvent, { event: E }>;
 
-/** What an event carries beyond its transaction: the `hold` of dispute events, a chargeback's amount. */
-type ExtraFields = 'hold' | 'chargebackCents';
+/** What an event carries beyond its transaction: the `hold` of dispute events, a chargeback's amount, the refund confirmed. */
+type ExtraFields = 'hold' | 'chargebackCents' | 'refundId';
 export type EventExtras<E extends EventName> = Pick<EventPayload<E>, Extract<keyof EventPayload<E>, ExtraFields>>;

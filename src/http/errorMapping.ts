@@ -9,6 +9,7 @@ import { operatorMessages as ops } from '../messages/operator.ts';
 import type { DomainError } from '../platform/domainError.ts';
 import * as provider from '../provider/provider.errors.ts';
 import * as recipient from '../recipients/recipient.errors.ts';
+import * as refund from '../refunds/refund.errors.ts';
 import * as transaction from '../transactions/transaction.errors.ts';
 import * as webhook from '../webhooks/webhook.errors.ts';
 import * as withdrawal from '../withdrawals/withdrawal.errors.ts';
@@ -147,6 +148,16 @@ on(withdrawal.WithdrawalRateLimited, {
   },
 });
 on(withdrawal.InsufficientBalance, { status: 422, merchant: () => messages.insufficientBalance });
+
+// Refunds (POST /v1/transactions/{id}/refunds, since 2026-11-26).
+on(refund.RefundNotCharge, { status: 422, merchant: () => messages.refundNotCharge });
+on(refund.RefundChargeNotPaid, { status: 422, merchant: ({ status }) => messages.refundChargeNotPaid(status) });
+on(refund.RefundAboveRefundable, { status: 422, merchant: ({ remainingCents }) => messages.refundAboveRefundable(remainingCents), field: () => 'amountCents' });
+on(refund.RefundWindowExpired, { status: 422, merchant: () => messages.refundWindowExpired });
+on(refund.RefundInsufficientBalance, { status: 422, merchant: () => messages.refundInsufficientBalance, field: () => 'amountCents' });
+on(refund.RefundRateLimited, { status: 429, merchant: () => messages.refundRateLimited });
+on(refund.RefundProviderFailure, { status: 502, merchant: () => messages.refundProviderError });
+on(refund.RefundNotFound, { status: 404, merchant: () => messages.refundNotFound, operator: () => ops.refundNotFound });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId) });
 on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });

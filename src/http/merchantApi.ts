@@ -4,6 +4,7 @@ import { chargeRoutes } from '../charges/charge.routes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { recipientRoutes } from '../recipients/recipient.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
+import { refundRoutes } from '../refunds/refund.routes.ts';
 import { withdrawalRoutes } from '../withdrawals/withdrawal.routes.ts';
 import { ApiError } from './errors.ts';
 import { messages } from '../messages/merchant.ts';
@@ -38,6 +39,7 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   transactionRoutes(router, deps);
   balanceRoutes(router, deps);
   withdrawalRoutes(router, deps);
+  refundRoutes(router, deps);
   recipientRoutes(router, deps);
   return router;
 }

@@ -128,6 +128,13 @@ const qrCodeRules: Rule[] = [
   { path: '/query/size', message: ({ value }) => messages.qrSize(value ?? '') },
 ];
 
+const refundRules: Rule[] = [
+  ...getRules,
+  { path: '/body/amountCents', message: () => messages.refundAmount },
+  { path: '/body/externalRef', message: () => messages.externalRef },
+  { path: '/body/description', message: () => messages.refundDescription },
+];
+
 const rulesByOperation: Record<string, Rule[]> = {
   createCharge: chargeRules,
   createWithdrawal: withdrawalRules,
@@ -135,6 +142,7 @@ const rulesByOperation: Record<string, Rule[]> = {
   listTransactions: listRules,
   getTransaction: getRules,
   getTransactionQrCode: qrCodeRules,
+  createRefund: refundRules,
 };
 
 export interface RequestView {

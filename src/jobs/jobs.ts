@@ -2,12 +2,13 @@ import type { Deps } from '../platform/deps.ts';
 import { startDelivering } from './deliverWebhooks.ts';
 import { expireDueCharges } from './expireCharges.ts';
 import { purgeHistory } from './purgeHistory.ts';
+import { reconcileRefunds } from './reconcileRefunds.ts';
 import { reconcileWithdrawals } from './reconcileWithdrawals.ts';
 import { startScheduler } from './scheduler.ts';
 
 /**
- * The background work, one file per job in this folder: charge expiry, withdrawal reconciliation with the
- * PSP, webhook delivery and the purge of old history. Runs in the server process by default (RUN_JOBS)
+ * The background work, one file per job in this folder: charge expiry, withdrawal and refund reconciliation
+ * with the PSP, webhook delivery and the purge of old history. Runs in the server process by default (RUN_JOBS)
  * and in `npm run worker` processes when scaled out; every job is safe with several processes at once
  * (SKIP LOCKED, leases, row locks with state re-checks).
  */
@@ -15,6 +16,7 @@ export function startJobs(deps: Deps): { stop(): Promise<void> } {
   const scheduler = startScheduler(deps, [
     { name: 'expire-charges', everyMs: 5_000, run: expireDueCharges },
     { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
+    { name: 'reconcile-refunds', everyMs: 2_000, run: (jobDeps) => reconcileRefunds(jobDeps) },
     { name: 'purge-history', everyMs: 3_600_000, run: purgeHistory },
   ]);
   const delivering = startDelivering(deps);

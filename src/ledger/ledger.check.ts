@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { chargeLedgerPosition } from '../charges/charge.states.ts';
+import { refundLedgerPosition } from '../refunds/refund.states.ts';
 import { totalsThatDiffer } from '../withdrawals/withdrawalTotals.repository.ts';
 import { stateOf, withdrawalLedgerPosition } from '../withdrawals/withdrawal.states.ts';
 import {
@@ -10,10 +11,12 @@ import {
   lastCheckXmin,
   ledgerTotal,
   planForLookups,
+  refundLedgers,
   takeCheckSnapshot,
   transactionLedgers,
   type AccountAudit,
   type CheckScope,
+  type RefundLedger,
   type TransactionLedger,
 } from './ledger.repository.ts';
 
@@ -31,7 +34,9 @@ export interface LedgerViolation {
  * - every transfer has two or more entries summing to zero, and a post or void completes a pending
  *   transfer of its own transaction;
  * - every transaction's transfers match its status (its state machine's ledger position): a paid charge
- *   credited its net and posted its fee (less what was given back); a withdrawal in flight or
+ *   credited its net and posted its fee (less what was given back, and what its refunds in flight hold in
+ *   pending_out); every refund holds one open pending transfer of its amount while in flight, posted once
+ *   refunded, voided once failed or aborted; a withdrawal in flight or
  *   `failed_unknown` holds one open pending transfer of amount + fee; a paid one posted it, fee to
  *   fee_revenue; a failed one voided it (or never had one); one waiting for approval or cancelled has none;
  * - (full check) the withdrawal totals the caps read equal the withdrawals they count.
@@ -68,6 +73,11 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
       for (const tx of await transactionLedgers(trx, scope, changedFrom)) {
         const problem = transactionProblem(tx);
         if (problem !== undefined) add(tx.account_id, `transaction ${tx.id} (${tx.type} ${tx.status}): ${problem}`);
+      }
+
+      for (const refund of await refundLedgers(trx, scope)) {
+        const problem = refundProblem(refund);
+        if (problem !== undefined) add(refund.account_id, `refund ${refund.id} of ${refund.transaction_id} (${refund.status}): ${problem}`);
       }
 
       if (scope.full || scope.accountId !== undefined) {
@@ -119,7 +129,12 @@ function transactionProblem(tx: TransactionLedger): string | undefined {
     const position = chargeLedgerPosition(tx.status);
     if (position === undefined) return `unknown charge status`;
     if (position === 'none') return expect(tx.transfers === 0, 'no transfer');
-    return expect(available === net - returned && fee === Number(tx.fee_cents) && pendingOut === 0, `net ${net} − returned ${returned} credited and fee ${tx.fee_cents} posted`);
+    // Refunds in flight hold their amount in pending_out; confirmed ones count in `returned`.
+    const refunding = Number(tx.refunding);
+    return expect(
+      available === net - returned - refunding && fee === Number(tx.fee_cents) && pendingOut === refunding && tx.posted === 0,
+      `net ${net} − returned ${returned} − refunding ${refunding} credited, fee ${tx.fee_cents} posted, ${refunding} pending out`,
+    );
   }
   const position = withdrawalLedgerPosition(stateOf(tx));
   switch (position) {
@@ -136,6 +151,25 @@ function transactionProblem(tx: TransactionLedger): string | undefined {
       );
     case 'voided_or_none':
       return expect(tx.open_pending === 0 && tx.posted === 0 && available === 0 && pendingOut === 0 && fee === 0, 'its pending transfer voided, or none');
+  }
+}
+
+/** What is wrong with a refund's transfers for its status; undefined when they match. */
+function refundProblem(refund: RefundLedger): string | undefined {
+  const amount = Number(refund.amount_cents);
+  const available = Number(refund.available);
+  const pendingOut = Number(refund.pending_out);
+  const moved = `available ${available}, pending_out ${pendingOut}, ${refund.open_pending} open pending, ${refund.posted} posted, ${refund.voided} voided, ${refund.transfers} transfers`;
+  const expect = (ok: boolean, wanted: string) => (ok ? undefined : `expected ${wanted}; the ledger has ${moved}`);
+  switch (refundLedgerPosition(refund.status)) {
+    case undefined:
+      return 'unknown refund status';
+    case 'pending':
+      return expect(refund.transfers === 1 && refund.open_pending === 1 && available === -amount && pendingOut === amount, `one open pending transfer of ${amount}`);
+    case 'posted':
+      return expect(refund.transfers === 2 && refund.posted === 1 && available === -amount && pendingOut === 0, `its pending transfer of ${amount} posted`);
+    case 'voided':
+      return expect(refund.transfers === 2 && refund.voided === 1 && available === 0 && pendingOut === 0, `its pending transfer of ${amount} voided`);
   }
 }
 

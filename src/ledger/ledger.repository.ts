@@ -164,6 +164,48 @@ export async function returnWithdrawal(trx: Transaction<Database>, withdrawal: {
   ]);
 }
 
+interface RefundMoney {
+  id: string;
+  account_id: string;
+  /** The refunded charge. */
+  transaction_id: string;
+  amount_cents: number;
+}
+
+/**
+ * Reserves a refund's amount: the pending transfer available → pending_out of its charge and refund, when
+ * available less holds covers it (no fee on refunds). False, moving nothing, when it does not.
+ */
+export async function reserveRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<boolean> {
+  assertPositive(refund.amount_cents);
+  const result = await sql<{ id: number | null }>`
+    SELECT ledger_take_withdrawable(${refund.account_id}, ${refund.amount_cents}, true,
+      ${merchantAccount(refund.account_id, 'pending_out')}, 'refund_reserved', ${refund.transaction_id}, NULL, true, ${at},
+      ${refund.id}) AS id`.execute(trx);
+  return result.rows[0]?.id !== null && result.rows[0]?.id !== undefined;
+}
+
+/** Completes the refund's open pending transfer with `legs` (a post or a void). */
+async function completeRefund(trx: Transaction<Database>, refundId: string, reason: 'refund_posted' | 'refund_voided', at: Date, legs: Leg[]): Promise<void> {
+  await sql`SELECT ledger_complete_refund(${refundId}, ${reason}, ${at}, ${accountsOf(legs)}, ${amountsOf(legs)})`.execute(trx);
+}
+
+/** The payer's bank confirmed the refund: the reserved amount leaves for the PSP. */
+export function postRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
+  return completeRefund(trx, refund.id, 'refund_posted', at, [
+    { account: merchantAccount(refund.account_id, 'pending_out'), amountCents: -refund.amount_cents },
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: refund.amount_cents },
+  ]);
+}
+
+/** The refund did not happen: its amount is available again. */
+export function voidRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
+  return completeRefund(trx, refund.id, 'refund_voided', at, [
+    { account: merchantAccount(refund.account_id, 'pending_out'), amountCents: -refund.amount_cents },
+    { account: merchantAccount(refund.account_id, 'available'), amountCents: refund.amount_cents },
+  ]);
+}
+
 /**
  * Moves the memo of holds (placing: positive; releasing: negative). Holds never change `available`: they
  * lower what can be withdrawn. Taken under the lock of the available balance, so a withdrawal reserving at
@@ -317,7 +359,8 @@ export interface TransferAudit {
  * pending transfer of the same transaction: among those written since the checkpoints (or all).
  */
 /** Whether transfer `t` completes a pending transfer `p` of its own transaction (the check's rule). */
-const COMPLETES_PENDING = sql`(p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id)`;
+const COMPLETES_PENDING = sql`(p.id IS NOT NULL AND p.pending AND p.transaction_id IS NOT DISTINCT FROM t.transaction_id
+  AND p.refund_id IS NOT DISTINCT FROM t.refund_id)`;
 
 /** A transfer that is broken: fewer than two entries, not summing to zero, or completing what it may not. */
 const BROKEN = (entries: RawBuilder<unknown>, total: RawBuilder<unknown>) =>
@@ -367,7 +410,7 @@ async function freshBrokenTransfers(db: Db): Promise<TransferAudit[]> {
     CROSS JOIN LATERAL (SELECT * FROM ledger_transfers x WHERE x.id = f.id OFFSET 0) t
     CROSS JOIN LATERAL (SELECT count(*)::int AS entries, coalesce(sum(le.amount_cents), 0)::bigint AS total
       FROM ledger_entries le WHERE le.transfer_id = t.id) e
-    LEFT JOIN LATERAL (SELECT x.id, x.pending, x.transaction_id FROM ledger_transfers x WHERE x.id = t.pending_id OFFSET 0) p ON true
+    LEFT JOIN LATERAL (SELECT x.id, x.pending, x.transaction_id, x.refund_id FROM ledger_transfers x WHERE x.id = t.pending_id OFFSET 0) p ON true
     LEFT JOIN LATERAL (SELECT x.account_id FROM transactions x WHERE x.id = t.transaction_id OFFSET 0) tx ON true
     LEFT JOIN LATERAL (SELECT x.account_id FROM holds x WHERE x.id = t.hold_id OFFSET 0) h ON true
     WHERE ${BROKEN(sql`e.entries`, sql`e.total`)}`.execute(db);
@@ -390,6 +433,8 @@ export interface TransactionLedger {
   available: number;
   pending_out: number;
   fee_revenue: number;
+  /** What the charge's refunds still in flight reserve. */
+  refunding: number;
 }
 
 /**
@@ -407,7 +452,10 @@ const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status,
   coalesce(transfers.transfers, 0)::int AS transfers, coalesce(transfers.open_pending, 0)::int AS open_pending,
   coalesce(transfers.posted, 0)::int AS posted,
   coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
-  coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue`;
+  coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue, coalesce(refunding.cents, 0)::bigint AS refunding`;
+
+/** A refund whose amount is still reserved (its pending transfer open). */
+const IN_FLIGHT_REFUND = sql`r.status IN ('initiating', 'processing')`;
 
 /** Set-based (hash aggregates), so a full check, or the first after a bulk load, reads each entry once. */
 async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<TransactionLedger[]> {
@@ -427,9 +475,14 @@ async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<Transac
         sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
       FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
       GROUP BY tx.id
+    ),
+    refunding AS (
+      SELECT r.transaction_id, sum(r.amount_cents) AS cents FROM refunds r JOIN tx ON tx.id = r.transaction_id
+      WHERE ${IN_FLIGHT_REFUND} GROUP BY r.transaction_id
     )
     SELECT ${TRANSACTION_LEDGER_COLUMNS}
-    FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id`.execute(db);
+    FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id
+      LEFT JOIN refunding ON refunding.transaction_id = tx.id`.execute(db);
   return result.rows;
 }
 
@@ -462,7 +515,52 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
         sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
       FROM ledger_transfers lt JOIN LATERAL (SELECT * FROM ledger_entries e WHERE e.transfer_id = lt.id OFFSET 0) le ON true
       WHERE lt.transaction_id = tx.id
-    ) moved`.execute(db);
+    ) moved
+    CROSS JOIN LATERAL (SELECT sum(r.amount_cents) AS cents FROM refunds r WHERE r.transaction_id = tx.id AND ${IN_FLIGHT_REFUND}) refunding`.execute(db);
+  return result.rows;
+}
+
+export interface RefundLedger {
+  id: string;
+  account_id: string;
+  transaction_id: string;
+  status: string;
+  amount_cents: number;
+  transfers: number;
+  open_pending: number;
+  posted: number;
+  voided: number;
+  available: number;
+  pending_out: number;
+}
+
+const REFUND_LEDGER = sql`r.id, r.account_id, r.transaction_id, r.status, r.amount_cents,
+  count(DISTINCT lt.id)::int AS transfers,
+  count(DISTINCT lt.id) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id))::int AS open_pending,
+  count(DISTINCT lt.id) FILTER (WHERE lt.reason = 'refund_posted')::int AS posted,
+  count(DISTINCT lt.id) FILTER (WHERE lt.reason = 'refund_voided')::int AS voided,
+  coalesce(sum(le.amount_cents) FILTER (WHERE le.account_id = r.account_id || ':available'), 0)::bigint AS available,
+  coalesce(sum(le.amount_cents) FILTER (WHERE le.account_id = r.account_id || ':pending_out'), 0)::bigint AS pending_out`;
+
+/**
+ * Each refund beside what its transfers did (by `refund_id`): all of them, one merchant's, or
+ * (incremental) those with entries past the checkpoints, since every change of a refund's status that
+ * matters to the ledger moves money in the same database transaction.
+ */
+export async function refundLedgers(db: Db, scope: CheckScope): Promise<RefundLedger[]> {
+  const full = scope.full || scope.accountId !== undefined;
+  const chosen = full
+    ? sql`SELECT id FROM refunds WHERE ${scopeFilter(scope, 'account_id')}`
+    : sql`SELECT DISTINCT t.refund_id AS id FROM ${ENTRIES_PAST_CHECKPOINTS}
+        CROSS JOIN LATERAL (SELECT lt.refund_id FROM ledger_transfers lt WHERE lt.id = le.transfer_id OFFSET 0) t
+        WHERE t.refund_id IS NOT NULL`;
+  const result = await sql<RefundLedger>`
+    WITH chosen AS (${chosen})
+    SELECT ${REFUND_LEDGER}
+    FROM chosen JOIN refunds r ON r.id = chosen.id
+    LEFT JOIN ledger_transfers lt ON lt.refund_id = r.id
+    LEFT JOIN ledger_entries le ON le.transfer_id = lt.id
+    GROUP BY r.id`.execute(db);
   return result.rows;
 }
 

@@ -67,6 +67,20 @@ export const messages = {
     `Saque iniciado mas confirmação interrompida. Consulte /v1/transactions/${transactionId}`,
   withdrawUnknown: 'Saque em verificação. Saldo debitado; status final em até 24h.',
 
+  // POST /v1/transactions/{id}/refunds (ours, since 2026-11-26: docs/decisions.md "Refunds")
+  refundAmount: 'amountCents deve ser inteiro ≥ 1 (valor em centavos).',
+  refundDescription: 'description deve ser texto de no máximo 140 caracteres.',
+  refundNotCharge: 'Apenas cobranças (pix_in) podem ser devolvidas.',
+  refundChargeNotPaid: (status: string) =>
+    `Cobrança com status '${echo(status)}' não pode ser devolvida: apenas cobranças pagas (paid ou partially_refunded).`,
+  refundAboveRefundable: (remainingCents: number) =>
+    `Valor acima do disponível para devolução desta cobrança: restam ${formatBrl(remainingCents)} (${remainingCents} centavos).`,
+  refundWindowExpired: 'Prazo de devolução encerrado: uma cobrança pode ser devolvida em até 90 dias após o pagamento.',
+  refundInsufficientBalance: 'Saldo insuficiente para realizar a devolução.',
+  refundRateLimited: 'Limite de devoluções atingido. Tente em 1 hora.',
+  refundProviderError: 'Erro ao processar devolução. O valor não foi debitado.',
+  refundNotSentReason: 'Devolução não encontrada no provedor: não foi enviada. O valor voltou ao saldo.',
+
   // 400, POST /v1/pix (contract)
   chargeAmount: 'amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).',
   customerName: 'customer.name obrigatório.',
@@ -192,6 +206,7 @@ export const messages = {
   chargeNotPayable: (status: string) => `A cobrança não pode ser paga: situação '${status}'.`,
   chargeNotPending: (status: string) => `A cobrança não está pendente: situação '${status}'.`,
   withdrawalNotFound: 'Saque não encontrado.',
+  refundNotFound: 'Devolução não encontrada.',
   providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (situação '${status}').`,
 
   // The dashboard's form validation (ours): `<label>` is the field's Portuguese name

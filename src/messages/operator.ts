@@ -43,6 +43,7 @@ export const operatorMessages = {
 
   // Withdrawals
   withdrawalNotFound: 'Withdrawal not found.',
+  refundNotFound: 'Refund not found.',
   withdrawalNotPendingApproval: (status: string) => `Withdrawal is not pending approval: status ${status}.`,
   providerActionRefused: (status: string) => `The PSP cannot do that to this withdrawal (status ${status}).`,
   withdrawalNotIndeterminate: (status: string) => `Only a failed_unknown withdrawal can be resolved: status ${status}.`,

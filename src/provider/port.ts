@@ -45,6 +45,24 @@ export type ProviderWithdrawalStatus =
       returnedCents: number;
     };
 
+export interface SendRefundInput {
+  /** Also the refund's id at the PSP (the `id` of API Pix's `PUT /pix/{e2eid}/devolucao/{id}`): sending it twice refunds once. */
+  refundId: string;
+  /** The end-to-end id of the charge's payment, which the refund returns. */
+  endToEndId: string;
+  amountCents: number;
+  /** Sent to the payer's bank (at most 140 characters). */
+  description?: string | undefined;
+}
+
+/** What the PSP knows of a refund, for reconciliation. */
+export type ProviderRefundStatus =
+  | { state: 'not_found' }
+  | { state: 'unknown' }
+  | { state: 'accepted'; providerRef: string }
+  | { state: 'refunded'; providerRef: string; refundEndToEndId: string; refundedAtMs: number }
+  | { state: 'rejected'; providerRef: string; refusedCode: string; refusedReason: string };
+
 /** The provider answered with a failure: nothing was created upstream. */
 export class ProviderFailure extends Error {
   constructor(message = 'provider failure') {
@@ -80,4 +98,7 @@ export interface PixProvider {
   /** Orders a payment out. Resolves with the PSP's reference when it was accepted. */
   sendWithdrawal(input: SendWithdrawalInput): Promise<{ providerRef: string }>;
   queryWithdrawal(transactionId: string): Promise<ProviderWithdrawalStatus>;
+  /** Asks for a refund of (part of) a received payment. Resolves with the PSP's reference when accepted. */
+  sendRefund(input: SendRefundInput): Promise<{ providerRef: string }>;
+  queryRefund(refundId: string): Promise<ProviderRefundStatus>;
 }

@@ -5,18 +5,21 @@ import type { Database, PartyJson } from '../db/schema.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { SimulatedProviderRequired } from './provider.errors.ts';
 import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, recordReturn } from './simulated.repository.ts';
+import { changeAcceptedRefund, findSimRefund, insertAcceptedRefund } from './simulatedRefunds.repository.ts';
 import {
   ProviderConfirmationLost,
   ProviderFailure,
   ProviderTimeout,
   type PixProvider,
+  type ProviderRefundStatus,
   type ProviderWithdrawalStatus,
   type RegisterChargeInput,
+  type SendRefundInput,
   type RegisteredCharge,
   type SendWithdrawalInput,
 } from './port.ts';
 
-export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal';
+export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal' | 'sendRefund' | 'queryRefund';
 
 /**
  * Queued answers of the simulated PSP:
@@ -37,7 +40,7 @@ interface Fault {
 const BENEFICIARY_ISPB = '99999004';
 
 export interface SimulatedProviderOptions {
-  /** Accepted withdrawals settle as paid this long after acceptance; null: only when told to (tests). */
+  /** Accepted withdrawals (and refunds) settle this long after acceptance; null: only when told to (tests). */
   settleAfterMs?: number | null;
   /** How long a simulated timeout takes before failing (tests keep it at 0). */
   timeoutDelayMs?: number;
@@ -185,6 +188,66 @@ export class SimulatedProvider implements PixProvider {
       at: new Date(nowMs),
     });
     return true;
+  }
+
+  async sendRefund(input: SendRefundInput): Promise<{ providerRef: string }> {
+    const outcome = this.nextOutcome('sendRefund');
+    if (outcome === 'fail') throw new ProviderFailure('simulated sendRefund failure');
+    if (outcome === 'timeout_unsent') await this.timeOut('sendRefund');
+    const providerRef = `sim-${input.refundId}`;
+    const nowMs = this.clock.now();
+    await insertAcceptedRefund(this.db, {
+      refundId: input.refundId,
+      endToEndId: input.endToEndId,
+      amountCents: input.amountCents,
+      description: input.description ?? null,
+      settleAt: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
+      at: new Date(nowMs),
+    });
+    if (outcome === 'timeout') await this.timeOut('sendRefund');
+    if (outcome === 'cut') throw new ProviderConfirmationLost(providerRef);
+    return { providerRef };
+  }
+
+  async queryRefund(refundId: string): Promise<ProviderRefundStatus> {
+    const outcome = this.nextOutcome('queryRefund');
+    if (outcome === 'fail' || outcome === 'timeout' || outcome === 'timeout_unsent') return { state: 'unknown' };
+    let row = await findSimRefund(this.db, refundId);
+    if (!row) return { state: 'not_found' };
+    if (row.state === 'accepted' && row.settle_at && row.settle_at.getTime() <= this.clock.now()) {
+      await this.settleRefund(refundId);
+      row = await findSimRefund(this.db, refundId);
+      if (!row) throw new Error(`simulated refund ${refundId} vanished`);
+    }
+    const providerRef = `sim-${refundId}`;
+    switch (row.state) {
+      case 'accepted':
+        return { state: 'accepted', providerRef };
+      case 'refunded':
+        return { state: 'refunded', providerRef, refundEndToEndId: row.refund_end_to_end_id ?? '', refundedAtMs: row.updated_at.getTime() };
+      case 'rejected':
+        return { state: 'rejected', providerRef, refusedCode: row.refused_code ?? 'PROVIDER_REJECTED', refusedReason: row.refused_reason ?? 'Devolução recusada pelo provedor.' };
+    }
+  }
+
+  /** Sandbox: the payer's bank received the refund (a `D` end-to-end id). False when it is not accepted. */
+  async settleRefund(refundId: string): Promise<boolean> {
+    const nowMs = this.clock.now();
+    return changeAcceptedRefund(this.db, refundId, {
+      state: 'refunded',
+      refund_end_to_end_id: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'D' }),
+      updated_at: new Date(nowMs),
+    });
+  }
+
+  /** Sandbox: the PSP or the payer's bank refused an accepted refund. */
+  async rejectRefund(refundId: string, refusedCode: string, refusedReason: string): Promise<boolean> {
+    return changeAcceptedRefund(this.db, refundId, {
+      state: 'rejected',
+      refused_code: refusedCode,
+      refused_reason: refusedReason,
+      updated_at: new Date(this.clock.now()),
+    });
   }
 
   private beneficiaryFor(input: SendWithdrawalInput): PartyJson {

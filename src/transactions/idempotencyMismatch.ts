@@ -7,8 +7,8 @@ import type { Deps } from '../platform/deps.ts';
  */
 export function reportIdempotencyMismatch(
   deps: Pick<Deps, 'logger' | 'metrics'>,
-  operation: 'createCharge' | 'createWithdrawal',
-  original: { accountId: string; transactionId: string; noun: 'charge' | 'withdrawal' },
+  operation: 'createCharge' | 'createWithdrawal' | 'createRefund',
+  original: { accountId: string; transactionId: string; noun: 'charge' | 'withdrawal' | 'refund' },
   mismatchedFields: readonly string[],
 ): void {
   if (mismatchedFields.length === 0) return;

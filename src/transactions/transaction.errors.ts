@@ -9,7 +9,7 @@ export class TransactionNotFound extends DomainError {}
  * contract's generic 500 and logged, and its database transaction rolls back.
  */
 export class IllegalTransition extends Error {
-  constructor(type: 'withdrawal' | 'charge', from: string, to: string) {
+  constructor(type: 'withdrawal' | 'charge' | 'refund', from: string, to: string) {
     super(`illegal ${type} transition ${from} -> ${to}`);
     this.name = 'IllegalTransition';
   }

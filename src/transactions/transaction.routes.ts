@@ -4,6 +4,7 @@ import type { TransactionType } from '../db/schema.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { listRefunds, mayHaveRefunds } from '../refunds/refund.service.ts';
 import { toApiTransaction, toApiTransactionDetail } from './transaction.mapper.ts';
 import { getAccountTransaction, listAccountTransactions } from './transaction.service.ts';
 
@@ -21,6 +22,8 @@ export function transactionRoutes(router: Router, deps: Deps): void {
   });
 
   api.get('/v1/transactions/{id}', async (req, res) => {
-    res.json(toApiTransactionDetail(await getAccountTransaction(deps, authOf(res).accountId, req.params.id)));
+    const row = await getAccountTransaction(deps, authOf(res).accountId, req.params.id);
+    const refunds = mayHaveRefunds(row) ? await listRefunds(deps, row.account_id, row.id) : [];
+    res.json({ ...toApiTransactionDetail(row), ...(refunds.length > 0 ? { refunds } : {}) });
   });
 }

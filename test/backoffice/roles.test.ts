@@ -115,6 +115,14 @@ async function withdrawal(of: MerchantFixture): Promise<string> {
   return created.data.transactionId;
 }
 
+/** A refund the PSP accepted (`processing`) of a paid charge. */
+async function refund(of: MerchantFixture): Promise<string> {
+  const paid = await charge(of, true);
+  const created = await of.client.POST('/v1/transactions/{id}/refunds', { params: { path: { id: paid } }, body: { amountCents: 100 } });
+  if (!created.data) throw new Error(JSON.stringify(created.error));
+  return created.data.refundId;
+}
+
 let recipients = 0;
 async function pendingRecipient(): Promise<string> {
   recipients += 1;
@@ -318,6 +326,20 @@ const cases: Record<OperationId, AdminCase> = {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/withdrawals/${await withdrawal(merchant)}/settle`), body: {} }),
     expect: 200,
     audit: { action: 'sandbox.withdrawal.settle', before: true, after: true },
+  },
+  sandboxSettleRefund: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/refunds/${await refund(merchant)}/settle`) }),
+    expect: 200,
+    audit: { action: 'sandbox.refund.settle', before: true, after: true },
+  },
+  sandboxRejectRefund: {
+    prepare: async () => ({
+      method: 'POST',
+      path: admin(`/sandbox/refunds/${await refund(merchant)}/reject`),
+      body: { refusedCode: 'PROVIDER_REJECTED', refusedReason: 'Conta do pagador encerrada.' },
+    }),
+    expect: 200,
+    audit: { action: 'sandbox.refund.reject', before: true, after: true },
   },
   sandboxRejectWithdrawal: {
     prepare: async () => ({
@@ -544,6 +566,7 @@ describe('the automation token', () => {
       eventId: 'evt_000000000000000000000000',
       recipientId: '000000000000000000000000',
       holdId: 'hold_000000000000000000000000',
+      refundId: 'rf_000000000000000000000000',
       transactionId: 'tx_000000000000000000000000',
       operatorId: 'op_000000000000000000000000',
     };

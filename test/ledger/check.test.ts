@@ -63,7 +63,7 @@ describe('the ledger check', () => {
     const full = await problems(true, merchant.accountId);
     expect(full).toContain(`${available} balance 8900 != the sum of its entries 8899`);
     expect(full.some((problem) => /^transfer \d+ \(charge_paid of tx_[0-9a-f]{24}\) has 2 entries summing to -1$/.test(problem))).toBe(true);
-    expect(full.some((problem) => /^transaction tx_[0-9a-f]{24} \(pix_in paid\): expected net 10000 − returned 0 credited and fee 0 posted; the ledger has available 9999,/.test(problem))).toBe(true);
+    expect(full.some((problem) => /^transaction tx_[0-9a-f]{24} \(pix_in paid\): expected net 10000 − returned 0 − refunding 0 credited, fee 0 posted, 0 pending out; the ledger has available 9999,/.test(problem))).toBe(true);
     await bypassingImmutability(() =>
       sql`UPDATE ledger_entries SET amount_cents = amount_cents + 1
         WHERE id = (SELECT min(id) FROM ledger_entries WHERE account_id = ${available})`.execute(db),
@@ -100,7 +100,7 @@ describe('the ledger check', () => {
         'the balances of all ledger accounts sum to 100, not 0',
         `${merchant.accountId}:held balance 100 != the sum of its entries 0`,
         `${merchant.accountId}:held 100 != the account's active holds 0`,
-        `transaction ${charge.data!.transactionId} (pix_in paid): expected net 2000 − returned 0 credited and fee 0 posted; the ledger has available 0, pending_out 0, fee 0, 0 open pending, 0 posted, 0 transfers`,
+        `transaction ${charge.data!.transactionId} (pix_in paid): expected net 2000 − returned 0 − refunding 0 credited, fee 0 posted, 0 pending out; the ledger has available 0, pending_out 0, fee 0, 0 open pending, 0 posted, 0 transfers`,
       ]),
     );
     // Until repaired, the next check reports them again (no checkpoint moves past a violation).
@@ -125,7 +125,7 @@ describe('the ledger check', () => {
       await sql`COMMIT`.execute(connection);
     });
     expect(await problems(false, merchant.accountId)).toEqual([
-      `transaction ${id} (pix_in paid): expected net 3000 − returned 0 credited and fee 0 posted; the ledger has available 0, pending_out 0, fee 0, 0 open pending, 0 posted, 0 transfers`,
+      `transaction ${id} (pix_in paid): expected net 3000 − returned 0 − refunding 0 credited, fee 0 posted, 0 pending out; the ledger has available 0, pending_out 0, fee 0, 0 open pending, 0 posted, 0 transfers`,
     ]);
     await sql`UPDATE transactions SET status = 'pending' WHERE id = ${id}`.execute(db);
     expect(await problems(true)).toEqual([]);

@@ -245,6 +245,21 @@ DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
             r"Destinatário desativado pelo time .*\. Saque cancelado\.",
         ],
     },
+    "createRefund": {
+        403: [
+            r"Conta não está aprovada para uso da API\.",
+            r"Conta suspensa\. Contate o suporte\.",
+            r"IP de origem não autorizado.*",
+        ],
+        # The charge's state and the balance, which no schema can express.
+        422: [
+            r"Apenas cobranças \(pix_in\) podem ser devolvidas\.",
+            r"Cobrança com status '.*' não pode ser devolvida: apenas cobranças pagas \(paid ou partially_refunded\)\.",
+            r"Valor acima do disponível para devolução desta cobrança: restam R\$ .* \(\d+ centavos\)\.",
+            r"Prazo de devolução encerrado: uma cobrança pode ser devolvida em até 90 dias após o pagamento\.",
+            r"Saldo insuficiente para realizar a devolução\.",
+        ],
+    },
     "createRecipient": {
         400: [
             r"document não é um (CPF|CNPJ) válido \(dígito verificador incorreto\)\.",

@@ -16,7 +16,7 @@ import type {
   Transaction,
 } from '../types.ts';
 
-const OPERATIONS: Readonly<Record<ProviderOperation, true>> = { registerCharge: true, sendWithdrawal: true, queryWithdrawal: true };
+const OPERATIONS: Readonly<Record<ProviderOperation, true>> = { registerCharge: true, sendWithdrawal: true, queryWithdrawal: true, sendRefund: true, queryRefund: true };
 const OUTCOMES: Readonly<Record<ProviderOutcome, true>> = { succeed: true, fail: true, timeout: true, timeout_unsent: true, cut: true };
 
 const chargePath = (input: CommandInput, action: string) =>

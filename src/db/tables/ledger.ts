@@ -29,6 +29,9 @@ export type TransferReason =
   | 'withdrawal_posted'
   | 'withdrawal_voided'
   | 'withdrawal_returned'
+  | 'refund_reserved'
+  | 'refund_posted'
+  | 'refund_voided'
   | 'hold_placed'
   | 'hold_released'
   | 'correction'
@@ -40,6 +43,8 @@ export interface LedgerTransfersTable {
   reason: TransferReason;
   transaction_id: string | null;
   hold_id: string | null;
+  /** The refund this transfer reserves, posts or voids (its charge is `transaction_id`). */
+  refund_id: Generated<string | null>;
   pending: boolean;
   /** The pending transfer this one posts or voids. */
   pending_id: number | null;

@@ -1,0 +1,45 @@
+import type { RefundStatus } from '../../refunds/refund.states.ts';
+
+/** Refunds (devoluções) of paid charges, their externalRefs, and the simulated provider's record of them. */
+
+export interface RefundsTable {
+  id: string;
+  account_id: string;
+  /** The refunded charge. */
+  transaction_id: string;
+  amount_cents: number;
+  status: RefundStatus;
+  external_ref: string | null;
+  description: string | null;
+  provider_ref: string | null;
+  refund_end_to_end_id: string | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  next_check_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  refunded_at: Date | null;
+}
+
+export interface RefundIdempotencyKeysTable {
+  account_id: string;
+  external_ref: string;
+  refund_id: string;
+  expires_at: Date;
+}
+
+export type SimRefundState = 'accepted' | 'refunded' | 'rejected';
+
+export interface SimPspRefundsTable {
+  refund_id: string;
+  end_to_end_id: string;
+  amount_cents: number;
+  description: string | null;
+  state: SimRefundState;
+  settle_at: Date | null;
+  refund_end_to_end_id: string | null;
+  refused_code: string | null;
+  refused_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -1,0 +1,391 @@
+/**
+ * Refunds (devoluções) of paid charges: POST /v1/transactions/{id}/refunds, the dashboard's "Devolver",
+ * and their reconciliation with the provider (docs/decisions.md "Refunds").
+ *
+ * Money, through the ledger: accepted → a pending transfer of the amount from the withdrawable balance
+ * (available less holds) to pending_out; confirmed by the payer's bank → posted to psp_settlement;
+ * refused or never sent → voided back to available. No fee is charged and the charge's fee is kept.
+ */
+import type { Transaction } from 'kysely';
+import type { components } from '../../generated/api-types.ts';
+import type { AccountContext } from '../accounts/auth.ts';
+import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
+import type { Database, RefundRow, TransactionRow } from '../db/schema.ts';
+import { enqueueEvent } from '../events/outbox.ts';
+import { postRefund, reserveRefund, voidRefund } from '../ledger/ledger.repository.ts';
+import { messages } from '../messages/merchant.ts';
+import type { Deps } from '../platform/deps.ts';
+import { newId } from '../primitives/ids.ts';
+import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout, type ProviderRefundStatus } from '../provider/port.ts';
+import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
+import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
+import { TransactionNotFound } from '../transactions/transaction.errors.ts';
+import { findTransaction, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { recheckDelayMs } from '../withdrawals/withdrawal.settlement.ts';
+import {
+  RefundAboveRefundable,
+  RefundChargeNotPaid,
+  RefundInsufficientBalance,
+  RefundNotCharge,
+  RefundProviderFailure,
+  RefundRateLimited,
+  RefundWindowExpired,
+} from './refund.errors.ts';
+import {
+  claimRefundKey,
+  findLiveRefundByKey,
+  findRefund,
+  inFlightRefundCents,
+  insertRefund,
+  listRefundsDue,
+  listVisibleRefunds,
+  lockRefund,
+  releaseRefundKey,
+  updateRefund,
+} from './refund.repository.ts';
+import { isHiddenRefundStatus, isInFlightRefund, refundStep } from './refund.states.ts';
+
+export type CreateRefundRequest = components['schemas']['CreateRefundRequest'];
+export type RefundCreated = components['schemas']['RefundCreated'];
+export type RefundIdempotent = components['schemas']['RefundIdempotent'];
+export type ApiRefund = components['schemas']['Refund'];
+
+export type CreateRefundOutcome = { kind: 'created'; body: RefundCreated } | { kind: 'replayed'; body: RefundIdempotent };
+
+const DAY_MS = 86_400_000;
+/** A charge can be refunded up to 90 days after it was paid (API Pix; Stripe and the others alike). */
+export const REFUND_WINDOW_MS = 90 * DAY_MS;
+/** A refund's externalRef is kept 7 days after the refund was created, as the other operations'. */
+export const REFUND_KEY_RETENTION_MS = 7 * DAY_MS;
+/** PixGate's refund rate limit, per account: per fixed UTC hour, no per-second bucket. */
+export const REFUND_RATE_LIMIT: Window = { bucket: 'refund:hour', windowMs: 3_600_000, limit: 120 };
+/** A refund still `initiating` this long is presumed interrupted (a crash): reconciliation asks the provider. */
+export const STUCK_REFUND_MS = 30_000;
+/** How long recording the provider's answer keeps trying while the database is out of reach. */
+const OUTCOME_RETRY_MS = 5_000;
+
+// ---- Reading -------------------------------------------------------------------------------------------
+
+/** A refund as the merchant API shows it: fields that do not apply are omitted, never null. */
+export function toApiRefund(row: RefundRow): ApiRefund {
+  if (isHiddenRefundStatus(row.status)) throw new Error(`internal refund status ${row.status} of ${row.id} must not be exposed`);
+  const refund: ApiRefund = {
+    refundId: row.id,
+    amountCents: Number(row.amount_cents),
+    status: row.status,
+    createdAt: row.created_at.getTime(),
+  };
+  if (row.status === 'refunded') {
+    if (row.refunded_at) refund.refundedAt = row.refunded_at.getTime();
+    if (row.refund_end_to_end_id) refund.refundEndToEndId = row.refund_end_to_end_id;
+  }
+  if (row.status === 'failed') {
+    if (row.refused_code !== null) refund.refusedCode = row.refused_code;
+    if (row.refused_reason !== null) refund.refusedReason = row.refused_reason;
+  }
+  if (row.external_ref !== null) refund.externalRef = row.external_ref;
+  if (row.description !== null) refund.description = row.description;
+  return refund;
+}
+
+/** The refunds of one of the account's charges the merchant sees, newest first (empty: never refunded). */
+export async function listRefunds(deps: Pick<Deps, 'db'>, accountId: string, chargeId: string): Promise<ApiRefund[]> {
+  return (await listVisibleRefunds(deps.db, accountId, chargeId)).map(toApiRefund);
+}
+
+/** Whether a transaction may have refunds worth reading (a charge that was paid). */
+export function mayHaveRefunds(row: Pick<TransactionRow, 'type' | 'paid_at' | 'status'>): boolean {
+  return row.type === 'pix_in' && (isReturnable(row.status) || row.status === 'refunded');
+}
+
+// ---- Creating ------------------------------------------------------------------------------------------
+
+type MismatchedRefundField = NonNullable<RefundIdempotent['mismatchedFields']>[number];
+
+function refundMismatches(row: RefundRow, transactionId: string, body: CreateRefundRequest): MismatchedRefundField[] {
+  const fields: MismatchedRefundField[] = [];
+  if (row.transaction_id !== transactionId) fields.push('transactionId');
+  if (body.amountCents !== undefined && body.amountCents !== Number(row.amount_cents)) fields.push('amountCents');
+  if ((body.description ?? null) !== row.description) fields.push('description');
+  return fields;
+}
+
+function createdBody(row: RefundRow): RefundCreated {
+  const body: RefundCreated = {
+    refundId: row.id,
+    transactionId: row.transaction_id,
+    amountCents: Number(row.amount_cents),
+    status: 'processing',
+    createdAt: row.created_at.getTime(),
+  };
+  if (row.external_ref !== null) body.externalRef = row.external_ref;
+  if (row.description !== null) body.description = row.description;
+  return body;
+}
+
+function replayedAnswer(deps: Deps, auth: AccountContext, row: RefundRow, transactionId: string, body: CreateRefundRequest): CreateRefundOutcome {
+  const mismatched = refundMismatches(row, transactionId, body);
+  reportIdempotencyMismatch(deps, 'createRefund', { accountId: auth.accountId, transactionId: row.transaction_id, noun: 'refund' }, mismatched);
+  // An `initiating` original is being answered right now: the retry sees it as accepted.
+  const shown = isHiddenRefundStatus(row.status) ? { ...row, status: 'processing' as const } : row;
+  return {
+    kind: 'replayed',
+    body: { ...toApiRefund(shown), transactionId: row.transaction_id, idempotent: true, ...(mismatched.length > 0 ? { mismatchedFields: mismatched } : {}) },
+  };
+}
+
+type Reservation = { kind: 'existing'; refund: RefundRow } | { kind: 'reserved'; refund: RefundRow; charge: TransactionRow; slot: Slot };
+
+/**
+ * POST /v1/transactions/{id}/refunds, in two phases so no money is lost or doubled even if the process dies
+ * between them:
+ * 1. one database transaction under the charge's row lock (refunds of one charge are serialised, so their
+ *    sum can never pass the amount): the checks in the contract's order, the externalRef claimed, a rate-
+ *    limit slot taken, the refund recorded `initiating` with its pending transfer (422 when the
+ *    withdrawable balance does not cover it). Any refusal rolls all of it back.
+ * 2. the provider is asked, then its answer recorded: accepted (or no answer in time) → `processing`, 201;
+ *    refused → `aborted`, the pending transfer voided, slot and externalRef given back, 502. A refund left
+ *    `initiating` by a crash is finished by reconciliation, which asks the provider.
+ */
+export async function createRefund(deps: Deps, auth: AccountContext, transactionId: string, body: CreateRefundRequest): Promise<CreateRefundOutcome> {
+  const now = new Date(deps.clock.now());
+  const externalRef = body.externalRef;
+  if (externalRef !== undefined) {
+    const existing = await findLiveRefundByKey(deps.db, auth.accountId, externalRef, now);
+    if (existing && existing.status !== 'aborted') return replayedAnswer(deps, auth, existing, transactionId, body);
+  }
+  const reservation = await reserve(deps, auth, transactionId, body, now);
+  if (reservation.kind === 'existing') return replayedAnswer(deps, auth, reservation.refund, transactionId, body);
+
+  const { refund, charge, slot } = reservation;
+  const answer = await askProvider(deps, refund, charge);
+  const recorded = await recordAnswer(deps, refund, answer);
+  if (recorded.status === 'aborted') {
+    await release(deps.db, auth.accountId, slot).catch((error: unknown) =>
+      deps.logger.warn('refund aborted but its rate-limit slot not given back', { refundId: refund.id, error: error instanceof Error ? error.message : String(error) }),
+    );
+    throw new RefundProviderFailure();
+  }
+  return { kind: 'created', body: createdBody(recorded) };
+}
+
+async function reserve(deps: Deps, auth: AccountContext, transactionId: string, body: CreateRefundRequest, now: Date): Promise<Reservation> {
+  const nowMs = now.getTime();
+  return deps.db.transaction().execute(async (trx): Promise<Reservation> => {
+    const charge = await lockVisibleTransaction(trx, auth.accountId, transactionId);
+    if (charge.type !== 'pix_in') throw new RefundNotCharge();
+    if (!isReturnable(charge.status)) throw new RefundChargeNotPaid(charge.status);
+    const remaining = Number(charge.amount_cents) - Number(charge.refunded_cents ?? 0) - (await inFlightRefundCents(trx, charge.id));
+    const amountCents = body.amountCents ?? remaining;
+    if (amountCents > remaining || amountCents <= 0) throw new RefundAboveRefundable(Math.max(0, remaining));
+    if (charge.paid_at === null || nowMs - charge.paid_at.getTime() > REFUND_WINDOW_MS) throw new RefundWindowExpired();
+
+    const id = newId('rf');
+    if (body.externalRef !== undefined) {
+      const claim = await claimRefundKey(trx, {
+        accountId: auth.accountId,
+        externalRef: body.externalRef,
+        refundId: id,
+        expiresAt: new Date(nowMs + REFUND_KEY_RETENTION_MS),
+        now,
+      });
+      if (!claim.claimed) return { kind: 'existing', refund: claim.existing };
+    }
+    const slot = await tryConsume(trx, auth.accountId, REFUND_RATE_LIMIT, nowMs);
+    if (!slot) throw new RefundRateLimited();
+
+    refundStep(undefined, 'initiating');
+    const refund = await insertRefund(trx, {
+      id,
+      account_id: auth.accountId,
+      transaction_id: charge.id,
+      amount_cents: amountCents,
+      status: 'initiating',
+      external_ref: body.externalRef ?? null,
+      description: body.description ?? null,
+      next_check_at: new Date(nowMs + STUCK_REFUND_MS),
+      created_at: now,
+      updated_at: now,
+    });
+    if (!(await reserveRefund(trx, refund, now))) throw new RefundInsufficientBalance();
+    return { kind: 'reserved', refund, charge, slot };
+  });
+}
+
+/** The merchant's own transaction, locked; another merchant's or an internal one is not found. */
+async function lockVisibleTransaction(trx: Transaction<Database>, accountId: string, id: string): Promise<TransactionRow> {
+  // Read through the merchant's scope first, so the lock is never taken on another merchant's row.
+  if (!(await findTransaction(trx, accountId, id))) throw new TransactionNotFound();
+  const row = await lockTransaction(trx, id);
+  if (!row) throw new TransactionNotFound();
+  return row;
+}
+
+type ProviderAnswer = { kind: 'accepted'; providerRef: string | null } | { kind: 'refused' };
+
+async function askProvider(deps: Deps, refund: RefundRow, charge: TransactionRow): Promise<ProviderAnswer> {
+  try {
+    const { providerRef } = await deps.provider.sendRefund({
+      refundId: refund.id,
+      endToEndId: charge.end_to_end_id ?? '',
+      amountCents: Number(refund.amount_cents),
+      description: refund.description ?? undefined,
+    });
+    return { kind: 'accepted', providerRef };
+  } catch (error) {
+    if (error instanceof ProviderFailure) return { kind: 'refused' };
+    if (error instanceof ProviderConfirmationLost) return { kind: 'accepted', providerRef: error.providerRef };
+    if (error instanceof ProviderTimeout) {
+      // No answer in time: the provider may hold it. It stays reserved and reconciliation asks.
+      deps.logger.warn('refund sent but the provider did not answer in time: reconciliation asks it', { refundId: refund.id });
+      return { kind: 'accepted', providerRef: null };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Records the provider's answer to a refund still `initiating` (a retry, reconciliation or a crash-restart
+ * may have moved it on: then it is left as it is). Tried again on fresh connections for a few seconds
+ * while the database is out of reach; after that the refund stays `initiating` and reconciliation
+ * finishes it from the provider's own record.
+ */
+async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswer): Promise<RefundRow> {
+  const apply = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const nowMs = deps.clock.now();
+      const now = new Date(nowMs);
+      const row = await lockRefund(trx, refund.id);
+      if (!row) throw new Error(`refund ${refund.id} vanished`);
+      if (row.status !== 'initiating') return row;
+      if (answer.kind === 'refused') return abortRefund(trx, row, now);
+      refundStep(row.status, 'processing');
+      return updateRefund(trx, row.id, {
+        status: 'processing',
+        provider_ref: answer.providerRef,
+        updated_at: now,
+        next_check_at: new Date(nowMs + recheckDelayMs(0)),
+      });
+    });
+  try {
+    return await retryWhileUnavailable(apply, { timeoutMs: OUTCOME_RETRY_MS, firstPauseMs: 100 });
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    deps.logger.error('refund sent but its outcome not recorded: the database is out of reach; reconciliation finishes it', {
+      refundId: refund.id,
+      transactionId: refund.transaction_id,
+      outcome: answer.kind,
+    });
+    if (answer.kind === 'refused') throw new RefundProviderFailure();
+    // The provider took it: it is shown as accepted; reconciliation records it.
+    return { ...refund, status: 'processing' };
+  }
+}
+
+/** The provider refused the refund at once: nothing happened; amount and externalRef are given back. */
+async function abortRefund(trx: Transaction<Database>, row: RefundRow, now: Date): Promise<RefundRow> {
+  refundStep(row.status, 'aborted');
+  await voidRefund(trx, row, now);
+  if (row.external_ref !== null) await releaseRefundKey(trx, row.account_id, row.id);
+  return updateRefund(trx, row.id, { status: 'aborted', updated_at: now, next_check_at: null });
+}
+
+// ---- Settling ------------------------------------------------------------------------------------------
+
+/**
+ * Brings one refund in line with what the provider knows, in one database transaction with its event. The
+ * provider is asked first, outside the transaction; then the charge and the refund are locked (in that
+ * order, as creation takes them) and the observation applied only if it still moves the refund forward.
+ */
+export async function syncRefund(deps: Deps, refundId: string): Promise<RefundRow | undefined> {
+  const before = await findRefund(deps.db, refundId);
+  if (!before || !isInFlightRefund(before.status)) return before;
+  const observed = await deps.provider.queryRefund(refundId);
+  return deps.db.transaction().execute(async (trx) => {
+    const nowMs = deps.clock.now();
+    const now = new Date(nowMs);
+    const charge = await lockTransaction(trx, before.transaction_id);
+    const row = await lockRefund(trx, refundId);
+    if (!row || !charge || !isInFlightRefund(row.status)) return row;
+    const result = await applyObservation(trx, row, charge, observed, now);
+    if (isInFlightRefund(result.status)) {
+      return updateRefund(trx, result.id, { next_check_at: new Date(nowMs + recheckDelayMs(nowMs - result.created_at.getTime())) });
+    }
+    return result;
+  });
+}
+
+async function applyObservation(trx: Transaction<Database>, row: RefundRow, charge: TransactionRow, observed: ProviderRefundStatus, now: Date): Promise<RefundRow> {
+  switch (observed.state) {
+    case 'unknown':
+      return row;
+    case 'not_found':
+      // Never reached the provider: an `initiating` one (its process died) never happened; a `processing`
+      // one (the provider's answer was lost) did not happen either.
+      if (row.status === 'initiating') return abortRefund(trx, row, now);
+      return failRefund(trx, row, now, 'RECONCILED_NOT_SENT', messages.refundNotSentReason);
+    case 'accepted':
+      if (row.status !== 'initiating') return row;
+      refundStep(row.status, 'processing');
+      return updateRefund(trx, row.id, { status: 'processing', provider_ref: observed.providerRef, updated_at: now });
+    case 'rejected':
+      return failRefund(trx, row, now, observed.refusedCode, observed.refusedReason, observed.providerRef);
+    case 'refunded':
+      return confirmRefund(trx, row, charge, observed, now);
+  }
+}
+
+/** The provider refused it: `failed`, its amount available again, the charge unchanged (no event). */
+async function failRefund(trx: Transaction<Database>, row: RefundRow, now: Date, refusedCode: string, refusedReason: string, providerRef?: string): Promise<RefundRow> {
+  refundStep(row.status, 'failed');
+  await voidRefund(trx, row, now);
+  return updateRefund(trx, row.id, {
+    status: 'failed',
+    refused_code: refusedCode,
+    refused_reason: refusedReason,
+    ...(providerRef !== undefined ? { provider_ref: providerRef } : {}),
+    updated_at: now,
+    next_check_at: null,
+  });
+}
+
+/**
+ * The payer's bank confirmed the refund: it is posted, the charge becomes `partially_refunded` or
+ * `refunded` with the refund's end-to-end id, and the event carries the refund's id.
+ */
+async function confirmRefund(
+  trx: Transaction<Database>,
+  row: RefundRow,
+  charge: TransactionRow,
+  observed: Extract<ProviderRefundStatus, { state: 'refunded' }>,
+  now: Date,
+): Promise<RefundRow> {
+  refundStep(row.status, 'refunded');
+  const refundedAt = new Date(Math.min(observed.refundedAtMs, now.getTime()));
+  await postRefund(trx, row, now);
+  const refunded = await updateRefund(trx, row.id, {
+    status: 'refunded',
+    provider_ref: observed.providerRef,
+    refund_end_to_end_id: observed.refundEndToEndId,
+    refunded_at: refundedAt,
+    updated_at: now,
+    next_check_at: null,
+  });
+  const total = Number(charge.refunded_cents ?? 0) + Number(row.amount_cents);
+  const status = refundedStatus(total, Number(charge.amount_cents));
+  chargeStep(charge.status, status);
+  const updated = await updateTransaction(trx, charge.id, {
+    status,
+    refunded_cents: total,
+    refund_end_to_end_id: observed.refundEndToEndId,
+    updated_at: now,
+  });
+  await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now, { refundId: row.id });
+  return refunded;
+}
+
+/** Refunds whose turn to be reconciled has come. */
+export function refundsDue(deps: Pick<Deps, 'db' | 'clock'>, batchSize: number): Promise<string[]> {
+  return listRefundsDue(deps.db, new Date(deps.clock.now()), batchSize);
+}
