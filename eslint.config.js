@@ -41,7 +41,8 @@ const gatewayDoesNotUseSdk = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', 'dist/', '.data/', '.venv/', 'reports/', 'scratch/'] },
+  // kit/dist/: the integration kit compiled from src/sdk/ (npm run build:kit).
+  { ignores: ['node_modules/', 'generated/', 'dist/', 'kit/dist/', '.data/', '.venv/', 'reports/', 'scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -72,6 +73,11 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices, gatewayDoesNotUseSdk] }],
       'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
     },
+  },
+  {
+    // Plain JavaScript for Node (examples/merchant.mjs, the kit used without TypeScript): Node's globals.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: globals.node },
   },
   {
     // The web applications run in the browser: its globals, and the rules of hooks.

@@ -224,8 +224,13 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description Lists the account's charges and withdrawals, newest first (by creation time), at most `limit` items
-         *     (default 50, maximum 100). No cursor pagination exists. Items are Transaction objects: `pixPayload` only
+         * @description Lists the account's charges and withdrawals, newest first (by creation time, then `transactionId`), at
+         *     most `limit` items (default 50, maximum 100). Since 2026-11-26 every transaction can be read page by page:
+         *     an answer with more matching transactions carries `nextCursor`, to be sent as `cursor` for the next page
+         *     (with the same filters); the order is stable, so no transaction is skipped or repeated across pages even
+         *     while new ones are created. Filters (since 2026-11-26, all optional, combined): `createdFrom` /
+         *     `createdTo` (Unix milliseconds, inclusive / exclusive), `status` (one status), `externalRef` (exact), and
+         *     `type`. Items are Transaction objects: `pixPayload` only
          *     on `pix_in` items (omitted on withdrawals), `paidAt` null until a final state, settlement fields
          *     (`endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`) omitted until settled, `refusedCode`/
          *     `refusedReason` omitted when no reason is available.
@@ -233,7 +238,8 @@ export interface paths {
          *     Invalid values are rejected, never clamped or ignored: `type` other than `pix_in`/`withdrawal` gives 400
          *     `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`; `limit` outside 1..100 or not an integer
          *     gives 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`; an unknown query parameter gives
-         *     400 `Parâmetro de consulta não permitido: '<NAME>'.`.
+         *     400 `Parâmetro de consulta não permitido: '<NAME>'.`; the new parameters have their own messages (see
+         *     each).
          *
          *     Use it after a withdrawal timeout without `externalRef`: wait a few seconds, list
          *     `?type=withdrawal&limit=10` and track by transactionId instead of resending.
@@ -391,6 +397,40 @@ export interface paths {
          *     Rate limit: none enforced on this read (fair use, no number given); it never answers 429.
          */
         get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/balance/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement of the balance
+         * @description The statement (extrato): every movement of the account's available balance, newest first, for
+         *     reconciliation. Each entry says what moved it (`type`), by how much (`amountCents`, signed) and the balance
+         *     right after it (`balanceAfterCents`); summing every entry gives `available` of GET /v1/balance, and each
+         *     entry's `balanceAfterCents` is the previous one's plus its amount. A charge is two entries (`charge_paid`,
+         *     its amount, then `fee`), so is a withdrawal (`withdrawal`, then `withdrawal_fee`); a refund is a `refund`
+         *     entry when it is accepted (and a `refund_returned` entry if it fails). Precautionary holds do not move the
+         *     available balance and are not entries (the withdrawable amount is `available` minus active holds).
+         *
+         *     Pages: at most `limit` entries (default 50, maximum 100), `nextCursor` when more match (send it as
+         *     `cursor`); `createdFrom` (inclusive) and `createdTo` (exclusive), in Unix milliseconds, select a period.
+         *     Invalid values are 400 with the message of each parameter; an unknown query parameter is 400
+         *     `Parâmetro de consulta não permitido: '<NAME>'.`.
+         *
+         *     Added 2026-11-26 (additive: a new read-only operation). Rate limit: none enforced on this read (fair use,
+         *     no number given); it never answers 429.
+         */
+        get: operations["listBalanceEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -931,11 +971,6 @@ export interface components {
             note: string;
         };
         /**
-         * @description `pix_in` is a charge (money in); `withdrawal` is money out.
-         * @enum {string}
-         */
-        TransactionType: "pix_in" | "withdrawal";
-        /**
          * @description - `pending`: charge created, waiting for payment (charges always start here).
          *     - `processing`: withdrawal accepted and debited, being sent (automatic mode, or after approval).
          *     - `pending_approval`: withdrawal waiting for review by the PixGate team; NOT debited yet.
@@ -949,6 +984,11 @@ export interface components {
          * @enum {string}
          */
         TransactionStatus: "pending" | "processing" | "pending_approval" | "paid" | "failed" | "failed_unknown" | "cancelled" | "expired" | "refunded" | "partially_refunded";
+        /**
+         * @description `pix_in` is a charge (money in); `withdrawal` is money out.
+         * @enum {string}
+         */
+        TransactionType: "pix_in" | "withdrawal";
         /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
@@ -1057,8 +1097,9 @@ export interface components {
         };
         /**
          * TransactionList
-         * @description Answer of GET /v1/transactions: the newest transactions first (by `createdAt`), at most `limit` of them.
-         *     No cursor pagination exists. New optional fields may be added (additive changes).
+         * @description Answer of GET /v1/transactions: the newest transactions first (by `createdAt`, then `transactionId`), at
+         *     most `limit` of them. `nextCursor` (since 2026-11-26) is present when more transactions match: pass it as
+         *     `cursor` for the next page; absent on the last page. New optional fields may be added (additive changes).
          */
         TransactionList: {
             /**
@@ -1071,6 +1112,12 @@ export interface components {
              * @example 2
              */
             count: number;
+            /**
+             * @description Since 2026-11-26. Present only when more transactions match the filters: send it as `cursor` (with the
+             *     same filters) for the next page. Opaque.
+             * @example MTc5NTE4MzM5MjM0NTAwMC50eF8wYjk2YTc1NDRmODFlYWNkZjkzMWJhMzc
+             */
+            nextCursor?: string;
         };
         /**
          * @description Id of a refund (devolução) of a charge, `rf_` + 24 lower-case hexadecimal characters (96 random bits).
@@ -1236,6 +1283,69 @@ export interface components {
             currency: "BRL";
             /** @description Unix time in MILLISECONDS of this response. */
             updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * BalanceEntry
+         * @description One movement of the available balance (since 2026-11-26), as GET /v1/balance/entries lists it. `amountCents`
+         *     is signed (credits positive, debits negative) and `balanceAfterCents` is the available balance right after
+         *     it: each entry's `balanceAfterCents` is the previous entry's plus its `amountCents`, and all entries sum
+         *     to `available` (GET /v1/balance). Holds do not move the available balance, so they are not entries.
+         */
+        BalanceEntry: {
+            /**
+             * @description Stable id of the entry (a charge's fee and a withdrawal's fee are entries of their own, `_fee`).
+             * @example be_1843
+             */
+            entryId: string;
+            /**
+             * @description - `charge_paid`: a charge was paid: its `amountCents` (credit).
+             *     - `fee`: PixGate's fee on that charge (debit), right after it.
+             *     - `withdrawal`: a withdrawal left the balance: its `amountCents` (debit), when it was accepted (or
+             *       approved); `withdrawal_fee`: its fee (debit).
+             *     - `withdrawal_returned`: money of a withdrawal came back: the whole `amountCents + feeCents` of one that
+             *       failed or was cancelled after being debited, or the part the beneficiary's bank returned (credit).
+             *     - `refund`: a refund of a charge left the balance when it was accepted (debit).
+             *     - `refund_returned`: a refund that failed: its amount came back (credit).
+             *     - `chargeback`: money taken back by the payer's bank (MED) or a dispute, or returned by the sandbox.
+             *     - `adjustment`: a correction by the PixGate team.
+             *     New types may be added: treat an unknown one by its sign.
+             * @enum {string}
+             */
+            type: "charge_paid" | "fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_returned" | "refund" | "refund_returned" | "chargeback" | "adjustment";
+            /**
+             * @description Signed amount in cents (credit > 0, debit < 0).
+             * @example -990
+             */
+            amountCents: number;
+            /**
+             * @description The available balance right after this entry, in cents.
+             * @example 18010
+             */
+            balanceAfterCents: number;
+            /** @description The charge or withdrawal the entry belongs to (absent on adjustments). */
+            transactionId?: components["schemas"]["TransactionId"];
+            /** @description The refund, on `refund` and `refund_returned` entries. */
+            refundId?: components["schemas"]["RefundId"];
+            /** @description When the movement was booked (Unix milliseconds). */
+            createdAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * BalanceEntryList
+         * @description Answer of GET /v1/balance/entries: the newest entries first, at most `limit` of them; `nextCursor` when more
+         *     match (send it as `cursor` for the next page).
+         */
+        BalanceEntryList: {
+            entries: components["schemas"]["BalanceEntry"][];
+            /**
+             * @description Number of items in `entries`.
+             * @example 3
+             */
+            count: number;
+            /**
+             * @description Present only when more entries match the filters; opaque.
+             * @example MTg0Mi4w
+             */
+            nextCursor?: string;
         };
         /**
          * EventName
@@ -2177,6 +2287,44 @@ export interface components {
          */
         LimitQuery: number;
         /**
+         * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+         *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+         *     first to the last sees every item that existed when the walk started exactly once, however many are
+         *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+         *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+         */
+        CursorQuery: string;
+        /**
+         * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+         *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+         *     '<VALUE>'.`.
+         * @example 1795148400000
+         */
+        CreatedFromQuery: number;
+        /**
+         * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+         *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+         *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+         *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+         * @example 1795234800000
+         */
+        CreatedToQuery: number;
+        /**
+         * @description Since 2026-11-26. Only transactions in this status: one of the values of `status` (exact, lower case; one
+         *     value per request). Any other value: 400 `status inválido. Use um de: pending, processing,
+         *     pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded.
+         *     Recebido: '<VALUE>'.`.
+         * @example paid
+         */
+        TransactionStatusQuery: components["schemas"]["TransactionStatus"];
+        /**
+         * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
+         *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
+         *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+         * @example pedido-2026-000123
+         */
+        ExternalRefQuery: string;
+        /**
          * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
          *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
          *     `Transação não encontrada.`.
@@ -2196,6 +2344,12 @@ export interface components {
          * @example 256
          */
         QrSizeQuery: number;
+        /**
+         * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
+         *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
+         * @example 100
+         */
+        StatementLimitQuery: number;
     };
     requestBodies: never;
     headers: never;
@@ -2536,6 +2690,44 @@ export interface operations {
                  * @example 10
                  */
                 limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+                 *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+                 *     '<VALUE>'.`.
+                 * @example 1795148400000
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+                 *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+                 *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+                 *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+                 * @example 1795234800000
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+                /**
+                 * @description Since 2026-11-26. Only transactions in this status: one of the values of `status` (exact, lower case; one
+                 *     value per request). Any other value: 400 `status inválido. Use um de: pending, processing,
+                 *     pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded.
+                 *     Recebido: '<VALUE>'.`.
+                 * @example paid
+                 */
+                status?: components["parameters"]["TransactionStatusQuery"];
+                /**
+                 * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
+                 *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
+                 *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+                 * @example pedido-2026-000123
+                 */
+                externalRef?: components["parameters"]["ExternalRefQuery"];
             };
             header?: never;
             path?: never;
@@ -2552,7 +2744,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionList"];
                 };
             };
-            /** @description Invalid `type` or `limit`, or an unknown query parameter. Do not retry unchanged. */
+            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status` or `externalRef`, or an unknown query parameter. Do not retry unchanged. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,6 +2988,68 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadQuery"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBalanceEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+                 *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+                 *     '<VALUE>'.`.
+                 * @example 1795148400000
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+                 *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+                 *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+                 *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+                 * @example 1795234800000
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+                /**
+                 * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
+                 *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["StatementLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest entries first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceEntryList"];
+                };
+            };
+            /** @description Invalid `cursor`, `createdFrom`, `createdTo` or `limit`, or an unknown query parameter. Do not retry unchanged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];

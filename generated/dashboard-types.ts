@@ -1123,8 +1123,9 @@ export interface components {
         };
         /**
          * TransactionList
-         * @description Answer of GET /v1/transactions: the newest transactions first (by `createdAt`), at most `limit` of them.
-         *     No cursor pagination exists. New optional fields may be added (additive changes).
+         * @description Answer of GET /v1/transactions: the newest transactions first (by `createdAt`, then `transactionId`), at
+         *     most `limit` of them. `nextCursor` (since 2026-11-26) is present when more transactions match: pass it as
+         *     `cursor` for the next page; absent on the last page. New optional fields may be added (additive changes).
          */
         TransactionList: {
             /**
@@ -1137,6 +1138,12 @@ export interface components {
              * @example 2
              */
             count: number;
+            /**
+             * @description Since 2026-11-26. Present only when more transactions match the filters: send it as `cursor` (with the
+             *     same filters) for the next page. Opaque.
+             * @example MTc5NTE4MzM5MjM0NTAwMC50eF8wYjk2YTc1NDRmODFlYWNkZjkzMWJhMzc
+             */
+            nextCursor?: string;
         };
         /**
          * DeliveryAttempt

@@ -25,8 +25,8 @@ export function overviewRoutes(router: Router, deps: Deps): void {
     // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100.
     const type = req.query.type as TransactionType | undefined;
     const limit = req.query.limit === undefined ? DEFAULT_LIMIT : Number(req.query.limit);
-    const rows = await listAccountTransactions(deps, principalOf(res).account.id, { type, limit });
-    res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length });
+    const { rows, nextCursor } = await listAccountTransactions(deps, principalOf(res).account.id, { type, limit });
+    res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length, ...(nextCursor ? { nextCursor } : {}) });
   });
 
   api.get('/dashboard/api/v1/transactions/{transactionId}', async (req, res) => {

@@ -2,6 +2,7 @@ import type { AccountRow, OutboxEventRow, TransactionRow, WebhookAttemptRow } fr
 import { listTransactionEvents } from '../events/event.repository.ts';
 import { readBalance, type BalanceView } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
+import type { ListedTransaction } from '../transactions/transaction.repository.ts';
 import { getAccountTransaction, listAccountTransactions } from '../transactions/transaction.service.ts';
 import { attemptsOf } from '../webhooks/delivery.service.ts';
 
@@ -11,12 +12,12 @@ const LATEST_COUNT = 10;
 const ATTEMPTS_PER_TRANSACTION = 500;
 
 /** The dashboard's overview: the balance in its parts and the newest transactions. */
-export async function overviewOf(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<{ balance: BalanceView; latest: TransactionRow[] }> {
+export async function overviewOf(deps: Pick<Deps, 'db'>, account: AccountRow): Promise<{ balance: BalanceView; latest: ListedTransaction[] }> {
   const [balance, latest] = await Promise.all([
     readBalance(deps.db, account.id),
     listAccountTransactions(deps, account.id, { limit: LATEST_COUNT }),
   ]);
-  return { balance, latest };
+  return { balance, latest: latest.rows };
 }
 
 /** One transaction of the account with its webhook events and every delivery attempt of each. */

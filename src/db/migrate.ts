@@ -13,6 +13,7 @@ import * as moneyPath from './migrations/010_money_path.ts';
 import * as checkByTransactionId from './migrations/011_check_by_transaction_id.ts';
 import * as backOfficeWithdrawalsIndex from './migrations/012_back_office_withdrawals_index.ts';
 import * as refunds from './migrations/013_refunds.ts';
+import * as listingIndexes from './migrations/014_listing_indexes.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011_check_by_transaction_id': checkByTransactionId,
   '012_back_office_withdrawals_index': backOfficeWithdrawalsIndex,
   '013_refunds': refunds,
+  '014_listing_indexes': listingIndexes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

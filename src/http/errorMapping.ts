@@ -99,6 +99,8 @@ on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsC
 on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
 
 // Transactions.
+on(transaction.InvalidCursor, { status: 400, merchant: () => messages.cursorInvalid });
+on(transaction.EmptyCreatedRange, { status: 400, merchant: () => messages.createdRangeEmpty });
 on(transaction.TransactionNotFound, {
   status: 404,
   merchant: () => messages.transactionNotFound,

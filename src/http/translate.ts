@@ -115,9 +115,19 @@ const recipientRules: Rule[] = [
   { path: '/body/label', message: () => messages.label },
 ];
 
+/** The page and period parameters GET /v1/transactions and GET /v1/balance/entries share. */
+const pageRules: Rule[] = [
+  { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+  { path: '/query/cursor', message: () => messages.cursorInvalid },
+  { path: '/query/createdFrom', message: ({ value }) => messages.createdFrom(value ?? '') },
+  { path: '/query/createdTo', message: ({ value }) => messages.createdTo(value ?? '') },
+];
+
 const listRules: Rule[] = [
   { path: '/query/type', message: ({ value }) => messages.listType(value ?? '') },
-  { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+  ...pageRules,
+  { path: '/query/status', message: ({ value }) => messages.listStatus(value ?? '') },
+  { path: '/query/externalRef', message: () => messages.externalRef },
 ];
 
 const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];
@@ -143,6 +153,7 @@ const rulesByOperation: Record<string, Rule[]> = {
   getTransaction: getRules,
   getTransactionQrCode: qrCodeRules,
   createRefund: refundRules,
+  listBalanceEntries: pageRules,
 };
 
 export interface RequestView {

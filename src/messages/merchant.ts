@@ -164,6 +164,13 @@ export const messages = {
   // 400, GET /v1/transactions (ours: the contract leaves invalid values "not shown")
   listType: (value: unknown) => `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '${echo(value)}'.`,
   listLimit: (value: unknown) => `limit deve ser inteiro entre 1 e 100. Recebido: '${echo(value)}'.`,
+  // GET /v1/transactions and GET /v1/balance/entries, since 2026-11-26 (ours: docs/decisions.md "Statements and listing")
+  cursorInvalid: 'cursor inválido: use o nextCursor da página anterior.',
+  createdFrom: (value: unknown) => `createdFrom deve ser inteiro (Unix em milissegundos). Recebido: '${echo(value)}'.`,
+  createdTo: (value: unknown) => `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '${echo(value)}'.`,
+  createdRangeEmpty: 'createdTo deve ser maior que createdFrom.',
+  listStatus: (value: unknown) =>
+    `status inválido. Use um de: pending, processing, pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded. Recebido: '${echo(value)}'.`,
   // 400, GET /v1/transactions/{id}/qrcode (ours: added 2026-11-23)
   qrFormat: (value: unknown) => `format deve ser 'png' ou 'svg'. Recebido: '${echo(value)}'.`,
   qrSize: (value: unknown) => `size deve ser inteiro entre 128 e 1024. Recebido: '${echo(value)}'.`,

@@ -12,10 +12,16 @@
  * got no answer at all (network error) rejects with fetch's own error: repeat a POST with the same
  * `externalRef`, it is idempotent.
  *
+ * Every operation of the contract is there as soon as `npm run generate` adds it to `paths`, e.g. a refund:
+ *
+ *   await pixgate.POST('/v1/transactions/{id}/refunds', { params: { path: { id } }, body: { amountCents: 500 } });
+ *
  * This module is part of the published integration kit: it imports nothing of the gateway, only the
- * generated types (docs/architecture.md).
+ * generated types (docs/architecture.md). `npm run build:kit` compiles it to JavaScript with declarations
+ * for the kit's package (kit/, docs/integration.md).
  */
-import createFetchClient, { type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
+import createFetchClient from 'openapi-fetch';
+import type { FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { paths } from '../../generated/api-types.ts';
 
 export type { components, operations, paths } from '../../generated/api-types.ts';

@@ -12,7 +12,8 @@
  * never act on it.
  *
  * This module is part of the published integration kit: it imports nothing of the gateway, only the
- * generated types (docs/architecture.md).
+ * generated types (docs/architecture.md). `npm run build:kit` compiles it to JavaScript with declarations
+ * for the kit's package (kit/, docs/integration.md).
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { components } from '../../generated/event-types.ts';
@@ -60,14 +61,15 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 /**
  * Checks the signature and the 5-minute tolerance of one delivery and returns its event.
  *
- * @param rawBody the request body exactly as received (before any JSON parsing).
+ * @param rawBody the request body exactly as received (before any JSON parsing): a string, or its bytes
+ *   (a Node `Buffer`, or a `Uint8Array` such as `new Uint8Array(await request.arrayBuffer())`).
  * @param headers the request headers: `webhook-id`, `webhook-timestamp`, `webhook-signature` (their
  *   `X-Service-Event-Id`, `X-Service-Timestamp`, `X-Service-Signature` twins are accepted too).
  * @param secret the URL's signing secret (`whsec_…`).
  * @throws WebhookVerificationError when a header is missing, the timestamp is more than 5 minutes away, no
  *   signature matches, or the body is not a JSON object with an `event`.
  */
-export function verifyWebhook(rawBody: string | Buffer, headers: WebhookHeaders, secret: string): WebhookEvent | WebhookTestEvent {
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent | WebhookTestEvent {
   const signed: Record<string, string> = {};
   for (const [standard, twin] of [
     ['webhook-id', 'x-service-event-id'],
@@ -77,7 +79,10 @@ export function verifyWebhook(rawBody: string | Buffer, headers: WebhookHeaders,
     const value = header(headers, standard) ?? header(headers, twin);
     if (value !== undefined) signed[standard] = value;
   }
-  const body: unknown = new Webhook(secret).verify(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'), signed);
+  // Bytes are decoded as UTF-8 exactly as Buffer#toString would (a byte order mark kept, not dropped), and
+  // typed as Uint8Array so the declarations need no Node types (a Buffer is one).
+  const text = typeof rawBody === 'string' ? rawBody : new TextDecoder('utf-8', { ignoreBOM: true }).decode(rawBody);
+  const body: unknown = new Webhook(secret).verify(text, signed);
   if (typeof body !== 'object' || body === null || Array.isArray(body) || typeof (body as { event?: unknown }).event !== 'string') {
     throw new WebhookVerificationError('Signed body is not a PixGate event');
   }

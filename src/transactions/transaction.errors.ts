@@ -14,3 +14,9 @@ export class IllegalTransition extends Error {
     this.name = 'IllegalTransition';
   }
 }
+
+/** A page cursor this list did not issue (edited, truncated, or another list's). */
+export class InvalidCursor extends DomainError {}
+
+/** A period whose end (`createdTo`) is not after its start (`createdFrom`). */
+export class EmptyCreatedRange extends DomainError {}

@@ -9,12 +9,37 @@ const SETTLED: ReadonlySet<TransactionStatus> = new Set(['paid', 'refunded', 'pa
 
 export type TransactionView = 'single' | 'list' | 'event';
 
+/** The columns the merchant API shows (what a list selects: no customer, key, provider or review data). */
+export const SHOWN_COLUMNS = [
+  'id',
+  'type',
+  'status',
+  'amount_cents',
+  'fee_cents',
+  'net_cents',
+  'paid_at',
+  'created_at',
+  'updated_at',
+  'external_ref',
+  'pix_payload',
+  'expires_at',
+  'end_to_end_id',
+  'payer',
+  'beneficiary',
+  'refund_end_to_end_id',
+  'refunded_cents',
+  'refused_code',
+  'refused_reason',
+] as const satisfies readonly (keyof TransactionRow)[];
+
+export type ShownTransaction = Pick<TransactionRow, (typeof SHOWN_COLUMNS)[number]>;
+
 /**
  * The one row-to-API mapper of transactions. It applies the contract's omission rules: settlement fields
  * appear only on settled transactions and are omitted (never null) otherwise; `refusedCode`/`refusedReason`
  * only when known; `pixPayload` is null for withdrawals in the single read and omitted in the list.
  */
-export function toApiTransaction(row: TransactionRow, view: TransactionView): ApiTransaction {
+export function toApiTransaction(row: ShownTransaction, view: TransactionView): ApiTransaction {
   const status = row.status;
   if (status === 'initiating' || status === 'aborted') {
     // Reads leave these rows out (see transaction.repository.ts); reaching here is a bug, not input.
@@ -53,7 +78,7 @@ export function toApiTransaction(row: TransactionRow, view: TransactionView): Ap
 }
 
 /** The single read (GET /v1/transactions/{id}): `pixPayload` always present, null for withdrawals. */
-export function toApiTransactionDetail(row: TransactionRow): ApiTransactionDetail {
+export function toApiTransactionDetail(row: ShownTransaction): ApiTransactionDetail {
   const tx = toApiTransaction(row, 'single');
   return { ...tx, pixPayload: tx.pixPayload ?? null };
 }

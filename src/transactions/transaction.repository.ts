@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
 import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
+import { SHOWN_COLUMNS, type ShownTransaction } from './transaction.mapper.ts';
 import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS, WITHDRAWAL } from '../withdrawals/withdrawal.states.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -49,18 +50,75 @@ export function lockTransaction(trx: Transaction<Database>, id: string): Promise
   return trx.selectFrom('transactions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export function listTransactions(
-  db: Db,
-  accountId: string,
-  options: { type?: TransactionType | undefined; limit: number },
-): Promise<TransactionRow[]> {
-  let query = db
-    .selectFrom('transactions')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('status', 'not in', HIDDEN_STATUSES);
-  if (options.type) query = query.where('type', '=', options.type);
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+export interface TransactionFilter {
+  type?: TransactionType | undefined;
+  status?: StoredTransactionStatus | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+  externalRef?: string | undefined;
+  /** Keyset position: rows strictly after (older than) this one in the list's order. */
+  after?: { createdAtUs: string; id: string } | undefined;
+  limit: number;
+}
+
+/** A listed transaction: the columns the API shows, and its creation time in microseconds (the cursor's). */
+export type ListedTransaction = ShownTransaction & { account_id: string; created_at_us: string };
+
+/**
+ * A page of the account's transactions, newest first by (created_at, id): a keyset order, so a page read
+ * after inserts continues exactly where the previous one stopped. Only the columns the API shows are read
+ * (no customer, no review data), and the position comes back in microseconds, as stored. The filters and
+ * the position are index ranges of transactions_account_created, _account_type_created,
+ * _account_status_created or _account_external_ref (migration 014).
+ */
+export function listTransactions(db: Db, accountId: string, filter: TransactionFilter): Promise<ListedTransaction[]> {
+  return filteredTransactions(db, accountId, filter)
+    .select([...SHOWN_COLUMNS, 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')])
+    .execute();
+}
+
+function filteredTransactions(db: Db, accountId: string, filter: TransactionFilter) {
+  let query = db.selectFrom('transactions').where('account_id', '=', accountId).where('status', 'not in', HIDDEN_STATUSES);
+  if (filter.type) query = query.where('type', '=', filter.type);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.externalRef !== undefined) query = query.where('external_ref', '=', filter.externalRef);
+  if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
+  if (filter.after) {
+    const at = sql<Date>`'epoch'::timestamptz + ${filter.after.createdAtUs}::bigint * interval '1 microsecond'`;
+    query = query.where(sql<boolean>`(created_at, id) < (${at}, ${filter.after.id})`);
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit);
+}
+
+/**
+ * A listed transaction as the merchant API's JSON text, built by Postgres: the fields and omission rules of
+ * `toApiTransaction(row, 'list')` (transaction.mapper.ts), which test/transactions/listJson.test.ts compares
+ * it with on every status of both types. The list is the API's widest read; turning rows into objects and
+ * back into JSON was most of its cost in the gateway (timestamps parsed into Dates, one object per column),
+ * which this moves into the query that reads the rows anyway. Keys come in jsonb's order.
+ */
+const LIST_ITEM_JSON = sql<string>`(jsonb_build_object(
+    'transactionId', id, 'type', type, 'status', status, 'amountCents', amount_cents, 'feeCents', fee_cents,
+    'netCents', net_cents, 'paidAt', floor(extract(epoch from paid_at) * 1000)::bigint,
+    'createdAt', floor(extract(epoch from created_at) * 1000)::bigint, 'updatedAt', floor(extract(epoch from updated_at) * 1000)::bigint)
+  || jsonb_strip_nulls(jsonb_build_object(
+    'externalRef', external_ref,
+    'pixPayload', CASE WHEN type = 'pix_in' THEN pix_payload END,
+    'expiresAt', CASE WHEN type = 'pix_in' THEN floor(extract(epoch from expires_at))::bigint END,
+    'endToEndId', CASE WHEN status IN ('paid', 'refunded', 'partially_refunded') THEN end_to_end_id END,
+    'payer', CASE WHEN type = 'pix_in' AND status IN ('paid', 'refunded', 'partially_refunded') THEN payer END,
+    'beneficiary', CASE WHEN type = 'withdrawal' AND status IN ('paid', 'refunded', 'partially_refunded') THEN beneficiary END,
+    'refundEndToEndId', CASE WHEN status IN ('refunded', 'partially_refunded') THEN refund_end_to_end_id END,
+    'refundedCents', CASE WHEN status IN ('refunded', 'partially_refunded') THEN refunded_cents END,
+    'refusedCode', refused_code,
+    'refusedReason', refused_reason)))::text`;
+
+/** A page of the account's transactions as the API's JSON (see `listTransactions` for the order and filters). */
+export function listTransactionsJson(db: Db, accountId: string, filter: TransactionFilter): Promise<{ id: string; created_at_us: string; json: string }[]> {
+  return filteredTransactions(db, accountId, filter)
+    .select(['id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us'), LIST_ITEM_JSON.as('json')])
+    .execute();
 }
 
 export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type'>>;

@@ -5,8 +5,8 @@ import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { listRefunds, mayHaveRefunds } from '../refunds/refund.service.ts';
-import { toApiTransaction, toApiTransactionDetail } from './transaction.mapper.ts';
-import { getAccountTransaction, listAccountTransactions } from './transaction.service.ts';
+import { toApiTransactionDetail } from './transaction.mapper.ts';
+import { getAccountTransaction, listAccountTransactionsJson } from './transaction.service.ts';
 
 const DEFAULT_LIMIT = 50;
 
@@ -14,11 +14,22 @@ const DEFAULT_LIMIT = 50;
 export function transactionRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
   api.get('/v1/transactions', async (req, res) => {
-    // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100.
-    const type = req.query.type as TransactionType | undefined;
-    const limit = req.query.limit === undefined ? DEFAULT_LIMIT : Number(req.query.limit);
-    const rows = await listAccountTransactions(deps, authOf(res).accountId, { type, limit });
-    res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length });
+    // Validated by the spec: type, status and the integers are checked and coerced before this runs.
+    const query = req.query;
+    const { items, nextCursor } = await listAccountTransactionsJson(deps, authOf(res).accountId, {
+      type: query.type as TransactionType | undefined,
+      status: query.status,
+      createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
+      createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
+      externalRef: query.externalRef,
+      cursor: query.cursor,
+      limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+    });
+    // The items are JSON already (built by the database, see listTransactionsJson): written as they are.
+    const next = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
+    const body = `{"transactions":[${items.join(',')}],"count":${items.length}${next}}`;
+    res.type('application/json').setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
   });
 
   api.get('/v1/transactions/{id}', async (req, res) => {

@@ -1,15 +1,71 @@
-import type { TransactionRow, TransactionType } from '../db/schema.ts';
+import type { StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
+import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
 import type { Deps } from '../platform/deps.ts';
-import { TransactionNotFound } from './transaction.errors.ts';
-import { findTransaction, findTransactionById, listTransactions } from './transaction.repository.ts';
+import { EmptyCreatedRange, InvalidCursor, TransactionNotFound } from './transaction.errors.ts';
+import { findTransaction, findTransactionById, listTransactions, listTransactionsJson, type ListedTransaction, type TransactionFilter } from './transaction.repository.ts';
 
-/** GET /v1/transactions: newest first, internal states left out. */
-export function listAccountTransactions(
+export interface ListOptions {
+  type?: TransactionType | undefined;
+  status?: string | undefined;
+  createdFrom?: number | undefined;
+  createdTo?: number | undefined;
+  externalRef?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** A transactions cursor: the last row's creation time in microseconds and its id. */
+const CURSOR_SHAPE = [/^\d{1,17}$/, /^tx_[0-9a-f]{24}$/] as const;
+
+/** The period of a list: `createdTo` must come after `createdFrom` (both optional, Unix milliseconds). */
+export function createdRange(from: number | undefined, to: number | undefined): { createdFrom?: Date; createdTo?: Date } {
+  if (from !== undefined && to !== undefined && to <= from) throw new EmptyCreatedRange();
+  return { ...(from !== undefined ? { createdFrom: new Date(from) } : {}), ...(to !== undefined ? { createdTo: new Date(to) } : {}) };
+}
+
+function filterOf(options: ListOptions): TransactionFilter {
+  let after: TransactionFilter['after'];
+  if (options.cursor !== undefined) {
+    const parts = decodeCursor(options.cursor, CURSOR_SHAPE);
+    if (!parts) throw new InvalidCursor();
+    after = { createdAtUs: parts[0]!, id: parts[1]! };
+  }
+  return {
+    type: options.type,
+    status: options.status as StoredTransactionStatus | undefined,
+    externalRef: options.externalRef,
+    ...createdRange(options.createdFrom, options.createdTo),
+    after,
+    // One row more than asked, to know whether another page exists.
+    limit: options.limit + 1,
+  };
+}
+
+/** The page and the cursor after it: the last returned row's position, when a further row was read. */
+function pageOf<R extends { id: string; created_at_us: string }>(rows: R[], limit: number): { rows: R[]; nextCursor?: string } {
+  if (rows.length <= limit) return { rows };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1]!;
+  return { rows: page, nextCursor: encodeCursor([last.created_at_us, last.id]) };
+}
+
+/** The account's transactions, newest first, internal states left out, page by page (the dashboard's list and exports). */
+export async function listAccountTransactions(
   deps: Pick<Deps, 'db'>,
   accountId: string,
-  options: { type?: TransactionType | undefined; limit: number },
-): Promise<TransactionRow[]> {
-  return listTransactions(deps.db, accountId, options);
+  options: ListOptions,
+): Promise<{ rows: ListedTransaction[]; nextCursor?: string }> {
+  return pageOf(await listTransactions(deps.db, accountId, filterOf(options)), options.limit);
+}
+
+/** GET /v1/transactions: the same page as the API's JSON, one text per transaction, built by the database. */
+export async function listAccountTransactionsJson(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  options: ListOptions,
+): Promise<{ items: string[]; nextCursor?: string }> {
+  const { rows, nextCursor } = pageOf(await listTransactionsJson(deps.db, accountId, filterOf(options)), options.limit);
+  return { items: rows.map((row) => row.json), ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 
 /** GET /v1/transactions/{id}: another merchant's transaction is answered exactly like an unknown one. */

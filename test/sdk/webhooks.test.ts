@@ -66,11 +66,13 @@ describe('pixgate/webhooks verifyWebhook', () => {
     expectTypeOf(event.event).toEqualTypeOf<'transaction.paid'>();
   });
 
-  it('takes Node headers (any case, arrays), fetch Headers, a Buffer body and the X-Service-* names', () => {
+  it('takes Node headers (any case, arrays), fetch Headers, a Buffer or Uint8Array body and the X-Service-* names', () => {
     const body = JSON.stringify(paid);
     const headers = signed(body, new Date());
     const upper = { 'Webhook-Id': [headers['webhook-id']], 'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'], 'webhook-signature': headers['webhook-signature'] };
     expect(verifyWebhook(Buffer.from(body), upper, SECRET)).toEqual(paid);
+    // The bytes of a fetch-style request (`new Uint8Array(await request.arrayBuffer())`), not only a Buffer.
+    expect(verifyWebhook(new TextEncoder().encode(body), headers, SECRET)).toEqual(paid);
     expect(verifyWebhook(body, new Headers(headers), SECRET)).toEqual(paid);
     const legacy = {
       'x-service-event-id': headers['webhook-id'],
