@@ -5,14 +5,18 @@
 
 export const operationRoles = {
   createDashboardApiKey: ['owner', 'admin', 'developer'],
+  createDashboardRefund: ['owner', 'admin'],
   createDashboardWebhook: ['owner', 'admin', 'developer'],
   createDashboardWithdrawal: ['owner', 'admin'],
   deleteDashboardWebhook: ['owner', 'admin', 'developer'],
+  exportDashboardStatement: ['owner', 'admin', 'developer', 'viewer'],
+  exportDashboardTransactions: ['owner', 'admin', 'developer', 'viewer'],
   getDashboardTransaction: ['owner', 'admin', 'developer', 'viewer'],
   getOverview: ['owner', 'admin', 'developer', 'viewer'],
   inviteUser: ['owner', 'admin'],
   listDashboardApiKeys: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardRecipients: ['owner', 'admin', 'developer', 'viewer'],
+  listDashboardStatement: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardTransactions: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardWebhooks: ['owner', 'admin', 'developer', 'viewer'],
   listDeliveries: ['owner', 'admin', 'developer', 'viewer'],

@@ -352,9 +352,36 @@ export interface paths {
         };
         /**
          * List transactions
-         * @description The account's transactions, newest first, with the filters of GET /v1/transactions (`type`, `limit`).
+         * @description The account's transactions, newest first, with the filters and pages of GET /v1/transactions (`type`,
+         *     `limit`, and since 2026-11-26 `status`, `createdFrom`, `createdTo`, `externalRef`, `cursor`; the answer's
+         *     `nextCursor` leads to the next page).
          */
         get: operations["listDashboardTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export transactions (CSV)
+         * @description The account's transactions created in a period of São Paulo days, newest first, as a CSV file for a
+         *     spreadsheet: UTF-8 with a byte-order mark, `;` between fields (what a spreadsheet in Portuguese expects,
+         *     since `,` is the decimal separator), a header row, amounts in reais as `1234,56`, dates and times in São
+         *     Paulo (`26/11/2026 14:03:05`). Optional `type` and `status` narrow it as in the list. Streamed page by page
+         *     as it is read, so any period costs the same memory. Columns: Transação; Tipo; Situação; Valor (R$); Tarifa
+         *     (R$); Líquido (R$); Devolvido (R$); Referência; Criada em; Paga em; Identificador fim a fim.
+         */
+        get: operations["exportDashboardTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -375,6 +402,74 @@ export interface paths {
          * @description One transaction with the webhook events it produced and every delivery attempt of each (60 days).
          */
         get: operations["getDashboardTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/transactions/{transactionId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a charge
+         * @description "Devolver" on a paid charge: POST /v1/transactions/{id}/refunds's body plus `totpCode`, the current code of
+         *     the user's authenticator app. Everything else is exactly the API's: the same service, rules (paid or
+         *     partially refunded, within 90 days, at most what is still refundable, covered by the withdrawable balance),
+         *     Portuguese messages, answers and events. Needs two-factor turned on (409 otherwise) and the owner or admin
+         *     role, as a withdrawal does.
+         */
+        post: operations["createDashboardRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statement of the balance
+         * @description GET /v1/balance/entries for the signed-in user's account: every movement of the available balance, newest
+         *     first, with the same `cursor`, `createdFrom`, `createdTo` and `limit`.
+         */
+        get: operations["listDashboardStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/statement.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the statement (CSV)
+         * @description The statement (GET /v1/balance/entries) of a period of São Paulo days, newest first, as a CSV file: UTF-8
+         *     with a byte-order mark, `;` between fields, a header row, amounts in reais as `1234,56` (debits negative),
+         *     São Paulo dates and times. Streamed page by page. Columns: Lançamento; Tipo; Valor (R$); Saldo após (R$);
+         *     Transação; Devolução; Data.
+         */
+        get: operations["exportDashboardStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -742,8 +837,8 @@ export interface components {
             field?: string;
         };
         /**
-         * @description Unix time in MILLISECONDS.
-         * @example 1795289712345
+         * @description Unix time in MILLISECONDS (UTC).
+         * @example 1795183392345
          */
         UnixMillis: number;
         /**
@@ -1146,6 +1241,60 @@ export interface components {
             nextCursor?: string;
         };
         /**
+         * @description Id of a refund (devolução) of a charge, `rf_` + 24 lower-case hexadecimal characters (96 random bits).
+         * @example rf_5d1c7e9a2b4f6081a3c5e7d9
+         */
+        RefundId: string;
+        /**
+         * @description - `processing`: accepted; the amount left the withdrawable balance and the payment provider is returning
+         *       it to the payer. The usual outcome arrives within seconds.
+         *     - `refunded`: the payer's bank confirmed the return (`refundEndToEndId` is the `D…` id of the returning
+         *       PIX). The charge became `partially_refunded` or `refunded`.
+         *     - `failed`: the provider or the payer's bank refused it (`refusedCode` / `refusedReason` when known); the
+         *       amount is back in the available balance and the charge is unchanged.
+         * @enum {string}
+         */
+        RefundStatus: "processing" | "refunded" | "failed";
+        /**
+         * @description The merchant's own identifier of the operation and its idempotency key, 1 to 100 characters, compared
+         *     exactly (case-sensitive). Scope: per account and per operation (a charge and a withdrawal may use the same
+         *     value; another merchant's value never collides). Kept 7 days after the transaction was created; within
+         *     that window a request repeating it returns the original transaction with `200` and `idempotent: true`,
+         *     creates nothing, debits nothing and does not consume rate limit (the other fields of the repeated body are
+         *     not compared). Concurrent requests with the same value produce exactly one transaction. After 7 days the
+         *     same value creates a new transaction.
+         * @example pedido-2026-000123
+         */
+        ExternalRef: string;
+        /**
+         * Refund
+         * @description A refund (devolução) of a charge, as listed in the `refunds` of GET /v1/transactions/{id} (since
+         *     2026-11-26). Fields that do not apply are omitted, never null: `refundedAt` and `refundEndToEndId` until
+         *     `refunded`; `refusedCode` / `refusedReason` unless `failed` with a known reason; `externalRef` and
+         *     `description` when none was given.
+         */
+        Refund: {
+            refundId: components["schemas"]["RefundId"];
+            /**
+             * @description Amount returned (or being returned) to the payer, in cents. No fee is charged on a refund.
+             * @example 500
+             */
+            amountCents: number;
+            status: components["schemas"]["RefundStatus"];
+            /** @description When the refund was accepted (Unix milliseconds). */
+            createdAt: components["schemas"]["UnixMillis"];
+            /** @description When the payer's bank confirmed it (Unix milliseconds); only with `refunded`. */
+            refundedAt?: components["schemas"]["UnixMillis"];
+            /** @description End-to-end id of the returning PIX (starts with `D`); only with `refunded`. */
+            refundEndToEndId?: components["schemas"]["EndToEndId"];
+            refusedCode?: components["schemas"]["RefusedCode"];
+            /** @description Why it was refused (Portuguese, may change: show it); only with `failed`, when known. */
+            refusedReason?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            /** @description The text sent to the payer's bank. */
+            description?: string;
+        };
+        /**
          * DeliveryAttempt
          * @description One attempt to deliver an event to a webhook URL, kept 60 days: the exact body sent, the HTTP status
          *     (null when no answer came), how long it took, and the error (timeout, network, refused address).
@@ -1188,6 +1337,8 @@ export interface components {
          */
         TransactionEvents: {
             transaction: components["schemas"]["Transaction"];
+            /** @description A charge's refunds, newest first (since 2026-11-26); omitted when it has none. */
+            refunds?: components["schemas"]["Refund"][];
             events: {
                 /** @example evt_9f8e7d6c5b4a39281706f5e4 */
                 eventId: string;
@@ -1196,6 +1347,127 @@ export interface components {
                 occurredAt: components["schemas"]["UnixMillis"];
                 attempts: components["schemas"]["DeliveryAttempt"][];
             }[];
+        };
+        /**
+         * DashboardRefundRequest
+         * @description The body of POST /v1/transactions/{id}/refunds plus `totpCode`: a refund moves money out of the account, so
+         *     the dashboard asks for the current code of the user's authenticator app, as for a withdrawal.
+         */
+        DashboardRefundRequest: {
+            /** @example 500 */
+            amountCents?: number;
+            externalRef?: components["schemas"]["ExternalRef"];
+            /** @example Devolução do pedido 1002 */
+            description?: string;
+            totpCode: components["schemas"]["TotpCode"];
+        };
+        /**
+         * RefundIdempotent
+         * @description Answer 200 of POST /v1/transactions/{id}/refunds when `externalRef` was already used for a refund by this
+         *     account within the 7-day window: the original refund with its current `status` (and, when known, its
+         *     outcome fields) plus `idempotent: true`. Nothing new was refunded or debited; no rate-limit slot was used.
+         *     `mismatchedFields` is present only when this request differs from the original (another charge, amount
+         *     or description): the answer is still the original refund.
+         */
+        RefundIdempotent: {
+            refundId: components["schemas"]["RefundId"];
+            transactionId: components["schemas"]["TransactionId"];
+            amountCents: number;
+            status: components["schemas"]["RefundStatus"];
+            createdAt: components["schemas"]["UnixMillis"];
+            refundedAt?: components["schemas"]["UnixMillis"];
+            refundEndToEndId?: components["schemas"]["EndToEndId"];
+            refusedCode?: components["schemas"]["RefusedCode"];
+            refusedReason?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            description?: string;
+            /** @constant */
+            idempotent: true;
+            mismatchedFields?: ("transactionId" | "amountCents" | "description")[];
+        };
+        /**
+         * RefundCreated
+         * @description Answer 201 of POST /v1/transactions/{id}/refunds: the refund was accepted (`processing`) and its amount left
+         *     the withdrawable balance. Its outcome (`refunded` or `failed`) is read with GET /v1/transactions/{id}
+         *     (`refunds`) and, when confirmed, announced by `transaction.partially_refunded` / `transaction.refunded`.
+         */
+        RefundCreated: {
+            refundId: components["schemas"]["RefundId"];
+            /** @description The refunded charge. */
+            transactionId: components["schemas"]["TransactionId"];
+            /** @example 500 */
+            amountCents: number;
+            /**
+             * @description Always `processing` in the 201 answer.
+             * @enum {string}
+             */
+            status: "processing";
+            createdAt: components["schemas"]["UnixMillis"];
+            externalRef?: components["schemas"]["ExternalRef"];
+            description?: string;
+        };
+        /**
+         * BalanceEntry
+         * @description One movement of the available balance (since 2026-11-26), as GET /v1/balance/entries lists it. `amountCents`
+         *     is signed (credits positive, debits negative) and `balanceAfterCents` is the available balance right after
+         *     it: each entry's `balanceAfterCents` is the previous entry's plus its `amountCents`, and all entries sum
+         *     to `available` (GET /v1/balance). Holds do not move the available balance, so they are not entries.
+         */
+        BalanceEntry: {
+            /**
+             * @description Stable id of the entry (a charge's fee and a withdrawal's fee are entries of their own, `_fee`).
+             * @example be_1843
+             */
+            entryId: string;
+            /**
+             * @description - `charge_paid`: a charge was paid: its `amountCents` (credit).
+             *     - `fee`: PixGate's fee on that charge (debit), right after it.
+             *     - `withdrawal`: a withdrawal left the balance: its `amountCents` (debit), when it was accepted (or
+             *       approved); `withdrawal_fee`: its fee (debit).
+             *     - `withdrawal_returned`: money of a withdrawal came back: the whole `amountCents + feeCents` of one that
+             *       failed or was cancelled after being debited, or the part the beneficiary's bank returned (credit).
+             *     - `refund`: a refund of a charge left the balance when it was accepted (debit).
+             *     - `refund_returned`: a refund that failed: its amount came back (credit).
+             *     - `chargeback`: money taken back by the payer's bank (MED) or a dispute, or returned by the sandbox.
+             *     - `adjustment`: a correction by the PixGate team.
+             *     New types may be added: treat an unknown one by its sign.
+             * @enum {string}
+             */
+            type: "charge_paid" | "fee" | "withdrawal" | "withdrawal_fee" | "withdrawal_returned" | "refund" | "refund_returned" | "chargeback" | "adjustment";
+            /**
+             * @description Signed amount in cents (credit > 0, debit < 0).
+             * @example -990
+             */
+            amountCents: number;
+            /**
+             * @description The available balance right after this entry, in cents.
+             * @example 18010
+             */
+            balanceAfterCents: number;
+            /** @description The charge or withdrawal the entry belongs to (absent on adjustments). */
+            transactionId?: components["schemas"]["TransactionId"];
+            /** @description The refund, on `refund` and `refund_returned` entries. */
+            refundId?: components["schemas"]["RefundId"];
+            /** @description When the movement was booked (Unix milliseconds). */
+            createdAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * BalanceEntryList
+         * @description Answer of GET /v1/balance/entries: the newest entries first, at most `limit` of them; `nextCursor` when more
+         *     match (send it as `cursor` for the next page).
+         */
+        BalanceEntryList: {
+            entries: components["schemas"]["BalanceEntry"][];
+            /**
+             * @description Number of items in `entries`.
+             * @example 3
+             */
+            count: number;
+            /**
+             * @description Present only when more entries match the filters; opaque.
+             * @example MTg0Mi4w
+             */
+            nextCursor?: string;
         };
         /**
          * DashboardApiKey
@@ -1550,17 +1822,6 @@ export interface components {
          */
         AmountCentsInput: number;
         /**
-         * @description The merchant's own identifier of the operation and its idempotency key, 1 to 100 characters, compared
-         *     exactly (case-sensitive). Scope: per account and per operation (a charge and a withdrawal may use the same
-         *     value; another merchant's value never collides). Kept 7 days after the transaction was created; within
-         *     that window a request repeating it returns the original transaction with `200` and `idempotent: true`,
-         *     creates nothing, debits nothing and does not consume rate limit (the other fields of the repeated body are
-         *     not compared). Concurrent requests with the same value produce exactly one transaction. After 7 days the
-         *     same value creates a new transaction.
-         * @example pedido-2026-000123
-         */
-        ExternalRef: string;
-        /**
          * DashboardWithdrawalRequest
          * @description The body of POST /v1/withdraw plus `totpCode`: a withdrawal from the dashboard needs the current code of
          *     the user's authenticator app. The rest (rules, limits, messages, events) is exactly POST /v1/withdraw's.
@@ -1750,7 +2011,71 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+         *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+         *     first to the last sees every item that existed when the walk started exactly once, however many are
+         *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+         *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+         */
+        CursorQuery: string;
+        /**
+         * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+         *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+         *     '<VALUE>'.`.
+         * @example 1795148400000
+         */
+        CreatedFromQuery: number;
+        /**
+         * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+         *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+         *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+         *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+         * @example 1795234800000
+         */
+        CreatedToQuery: number;
+        /**
+         * @description Since 2026-11-26. Only transactions in this status: one of the values of `status` (exact, lower case; one
+         *     value per request). Any other value: 400 `status inválido. Use um de: pending, processing,
+         *     pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded.
+         *     Recebido: '<VALUE>'.`.
+         * @example paid
+         */
+        TransactionStatusQuery: components["schemas"]["TransactionStatus"];
+        /**
+         * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
+         *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
+         *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+         * @example pedido-2026-000123
+         */
+        ExternalRefQuery: string;
+        /**
+         * @description First day of the export, a São Paulo calendar date (`YYYY-MM-DD`, America/Sao_Paulo): from its 00:00.
+         *     Not such a date: 400 `Data inicial inválida: use AAAA-MM-DD.`.
+         * @example 2026-11-01
+         */
+        ExportFrom: string;
+        /**
+         * @description Last day of the export, included (São Paulo date, `YYYY-MM-DD`): up to its 23:59:59.999. Not such a date:
+         *     400 `Data final inválida: use AAAA-MM-DD.`; before `from`, or more than 366 days after it: 400 `Período
+         *     inválido: a data final deve ser igual ou posterior à inicial, em até 366 dias.`.
+         * @example 2026-11-30
+         */
+        ExportTo: string;
+        /**
+         * @description `pix_in` (charges) or `withdrawal`; omitted returns both. Exact lower-case values. Any other value is
+         *     answered with 400 `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`.
+         * @example withdrawal
+         */
+        TransactionTypeQuery: "pix_in" | "withdrawal";
+        /**
+         * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
+         *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
+         * @example 100
+         */
+        StatementLimitQuery: number;
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
@@ -2861,6 +3186,44 @@ export interface operations {
                 type?: "pix_in" | "withdrawal";
                 /** @example 50 */
                 limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+                 *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+                 *     '<VALUE>'.`.
+                 * @example 1795148400000
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+                 *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+                 *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+                 *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+                 * @example 1795234800000
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+                /**
+                 * @description Since 2026-11-26. Only transactions in this status: one of the values of `status` (exact, lower case; one
+                 *     value per request). Any other value: 400 `status inválido. Use um de: pending, processing,
+                 *     pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded.
+                 *     Recebido: '<VALUE>'.`.
+                 * @example paid
+                 */
+                status?: components["parameters"]["TransactionStatusQuery"];
+                /**
+                 * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
+                 *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
+                 *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+                 * @example pedido-2026-000123
+                 */
+                externalRef?: components["parameters"]["ExternalRefQuery"];
             };
             header?: never;
             path?: never;
@@ -2910,6 +3273,71 @@ export interface operations {
                 };
             };
             /** @description A field is missing or invalid (the message names it, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportDashboardTransactions: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day of the export, a São Paulo calendar date (`YYYY-MM-DD`, America/Sao_Paulo): from its 00:00.
+                 *     Not such a date: 400 `Data inicial inválida: use AAAA-MM-DD.`.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["ExportFrom"];
+                /**
+                 * @description Last day of the export, included (São Paulo date, `YYYY-MM-DD`): up to its 23:59:59.999. Not such a date:
+                 *     400 `Data final inválida: use AAAA-MM-DD.`; before `from`, or more than 366 days after it: 400 `Período
+                 *     inválido: a data final deve ser igual ou posterior à inicial, em até 366 dias.`.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["ExportTo"];
+                /**
+                 * @description `pix_in` (charges) or `withdrawal`; omitted returns both. Exact lower-case values. Any other value is
+                 *     answered with 400 `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`.
+                 * @example withdrawal
+                 */
+                type?: components["parameters"]["TransactionTypeQuery"];
+                /**
+                 * @description Since 2026-11-26. Only transactions in this status: one of the values of `status` (exact, lower case; one
+                 *     value per request). Any other value: 400 `status inválido. Use um de: pending, processing,
+                 *     pending_approval, paid, failed, failed_unknown, cancelled, expired, refunded, partially_refunded.
+                 *     Recebido: '<VALUE>'.`.
+                 * @example paid
+                 */
+                status?: components["parameters"]["TransactionStatusQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="pixgate-transacoes-<from>-a-<to>.csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Transação;Tipo;Situação;Valor (R$);Tarifa (R$);Líquido (R$);Devolvido (R$);Referência;Criada em;Paga em;Identificador fim a fim
+                     *     tx_6a1f3c9e2b7d4058c1e9a2f4;Cobrança;paid;15,00;0,15;14,85;0,00;pedido-1;26/11/2026 11:03:05;26/11/2026 11:04:10;E99999004202611261404k3Xq9Zt2LmP
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A date that is not `YYYY-MM-DD`, or a period that is not one. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3008,6 +3436,227 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tx_6a1f3c9e2b7d4058c1e9a2f4 */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountCents": 500,
+                 *       "description": "Devolução do pedido 1002",
+                 *       "totpCode": "123456"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DashboardRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The same externalRef again: the original refund, nothing debited again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundIdempotent"];
+                };
+            };
+            /** @description Accepted (`processing`): the amount left the withdrawable balance. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundCreated"];
+                };
+            };
+            /** @description Invalid field, or a wrong authenticator code. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No CSRF token, or a role that cannot refund. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Not a transaction of this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Two-factor is off: turn it on first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The charge cannot be refunded as asked (the messages of POST /v1/transactions/{id}/refunds). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Refund rate limit. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Provider failure: nothing debited. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    listDashboardStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
+                 *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
+                 *     '<VALUE>'.`.
+                 * @example 1795148400000
+                 */
+                createdFrom?: components["parameters"]["CreatedFromQuery"];
+                /**
+                 * @description Since 2026-11-26. Only items created before this instant, Unix time in MILLISECONDS (exclusive), so
+                 *     consecutive ranges (`createdFrom` = the previous `createdTo`) never overlap. Not an integer from 0 to
+                 *     9999999999999: 400 `createdTo deve ser inteiro (Unix em milissegundos). Recebido: '<VALUE>'.`; not after
+                 *     `createdFrom`: 400 `createdTo deve ser maior que createdFrom.`.
+                 * @example 1795234800000
+                 */
+                createdTo?: components["parameters"]["CreatedToQuery"];
+                /**
+                 * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
+                 *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["StatementLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest entries first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceEntryList"];
+                };
+            };
+            /** @description Invalid cursor, period or limit. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    exportDashboardStatement: {
+        parameters: {
+            query: {
+                /**
+                 * @description First day of the export, a São Paulo calendar date (`YYYY-MM-DD`, America/Sao_Paulo): from its 00:00.
+                 *     Not such a date: 400 `Data inicial inválida: use AAAA-MM-DD.`.
+                 * @example 2026-11-01
+                 */
+                from: components["parameters"]["ExportFrom"];
+                /**
+                 * @description Last day of the export, included (São Paulo date, `YYYY-MM-DD`): up to its 23:59:59.999. Not such a date:
+                 *     400 `Data final inválida: use AAAA-MM-DD.`; before `from`, or more than 366 days after it: 400 `Período
+                 *     inválido: a data final deve ser igual ou posterior à inicial, em até 366 dias.`.
+                 * @example 2026-11-30
+                 */
+                to: components["parameters"]["ExportTo"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`Content-Disposition: attachment`). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="pixgate-extrato-<from>-a-<to>.csv"`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Lançamento;Tipo;Valor (R$);Saldo após (R$);Transação;Devolução;Data
+                     *     be_2_fee;Tarifa;-0,15;14,85;tx_6a1f3c9e2b7d4058c1e9a2f4;;26/11/2026 11:04:10
+                     *     be_2;Cobrança recebida;15,00;15,00;tx_6a1f3c9e2b7d4058c1e9a2f4;;26/11/2026 11:04:10
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A date that is not `YYYY-MM-DD`, or a period that is not one. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
             500: components["responses"]["InternalError"];
         };
     };

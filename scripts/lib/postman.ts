@@ -7,7 +7,10 @@
  *   own on import), so `npm run check:generated` can compare runs;
  * - the bearer key is the collection variable `{{apiKey}}` (the converter's own name is `bearerToken`),
  *   next to `{{baseUrl}}`; every request inherits the collection's auth;
- * - folders without requests (the `Webhooks` tag: events are sent to the merchant, not called) are left out.
+ * - folders without requests (the `Webhooks` tag: events are sent to the merchant, not called) are left out;
+ * - query parameters (all optional: filters, pages) come unticked, so a request sends none until one is
+ *   ticked; the cursor's value is empty (the converter makes one up from its pattern, which the server
+ *   refuses): paste a `nextCursor` there.
  */
 import Converter, { type Options } from 'openapi-to-postmanv2';
 import type { Json, JsonObject } from './json.ts';
@@ -52,9 +55,30 @@ function stabilise(node: Json): Json {
   return copy;
 }
 
+/** Unticks every query parameter of every request (and of the responses' original requests), and empties the cursor's made-up value. */
+function untickQueries(node: Json): void {
+  if (Array.isArray(node)) {
+    node.forEach(untickQueries);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'url' && isObject(value) && Array.isArray(value['query'])) {
+      for (const query of value['query']) {
+        if (!isObject(query)) continue;
+        query['disabled'] = true;
+        if (query['key'] === 'cursor') query['value'] = '';
+      }
+    } else {
+      untickQueries(value);
+    }
+  }
+}
+
 export async function postmanCollection(merchantDocument: Json): Promise<JsonObject> {
   if (!isObject(merchantDocument)) throw new Error('postmanCollection: the merchant document is not an object');
   const collection = stabilise(await convert(merchantDocument)) as JsonObject;
+  untickQueries(collection['item'] ?? []);
   const baseUrl = (Array.isArray(collection['variable']) ? collection['variable'] : []).filter((v) => isObject(v) && v['key'] === 'baseUrl');
   if (baseUrl.length !== 1) throw new Error('openapi-to-postmanv2 no longer writes a baseUrl variable: review scripts/lib/postman.ts');
   collection['variable'] = [...baseUrl, { key: API_KEY_VARIABLE, value: '', type: 'string', description: 'Your API key (pixg_…), sent as Authorization: Bearer.' }];

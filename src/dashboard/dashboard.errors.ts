@@ -72,3 +72,15 @@ export class InvalidSignUpDocument extends DomainError {
     this.field = field;
   }
 }
+
+/** An export's `from` or `to` that is not a calendar date `YYYY-MM-DD`. */
+export class ExportDateInvalid extends DomainError {
+  readonly field: 'from' | 'to';
+  constructor(field: 'from' | 'to') {
+    super();
+    this.field = field;
+  }
+}
+
+/** An export whose last day comes before its first, or more than 366 days after it. */
+export class ExportPeriodInvalid extends DomainError {}

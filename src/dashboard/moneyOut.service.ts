@@ -5,12 +5,14 @@ import type { RecipientRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { recipientsOfAccount } from '../recipients/recipient.review.ts';
 import { registerRecipient, type RegisterOutcome } from '../recipients/recipient.service.ts';
+import { createRefund, type CreateRefundOutcome } from '../refunds/refund.service.ts';
 import { createWithdrawal, type CreateWithdrawalOutcome } from '../withdrawals/withdrawal.service.ts';
 import { TotpNotEnabled } from './dashboard.errors.ts';
 import type { DashboardPrincipal } from './session.service.ts';
 import { verifyUserTotp } from './twoFactor.service.ts';
 
 type DashboardWithdrawalRequest = components['schemas']['DashboardWithdrawalRequest'];
+type DashboardRefundRequest = components['schemas']['DashboardRefundRequest'];
 
 /** The contract's account checks of the API, for money moved from the dashboard: approved KYC, not blocked. */
 function requireUsableAccount(principal: DashboardPrincipal): void {
@@ -28,6 +30,18 @@ export async function dashboardWithdrawal(deps: Deps, principal: DashboardPrinci
   const { totpCode, ...withdrawal } = body;
   await verifyUserTotp(deps, principal.user, totpCode);
   return createWithdrawal(deps, { accountId: principal.account.id, account: principal.account }, withdrawal);
+}
+
+/**
+ * "Devolver" on a charge: money leaves the account as with a withdrawal, so the current TOTP code of the user
+ * first (two-factor must be on), then exactly POST /v1/transactions/{id}/refunds's service.
+ */
+export async function dashboardRefund(deps: Deps, principal: DashboardPrincipal, transactionId: string, body: DashboardRefundRequest): Promise<CreateRefundOutcome> {
+  requireUsableAccount(principal);
+  if (!principal.user.totp_enabled_at) throw new TotpNotEnabled();
+  const { totpCode, ...refund } = body;
+  await verifyUserTotp(deps, principal.user, totpCode);
+  return createRefund(deps, { accountId: principal.account.id, account: principal.account }, transactionId, refund);
 }
 
 /** Exactly POST /v1/recipients, for the account of the signed-in user. */

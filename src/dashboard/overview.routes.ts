@@ -5,13 +5,14 @@ import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { listBalanceEntries } from '../balance/statement.service.ts';
 import { listAccountTransactions } from '../transactions/transaction.service.ts';
 import { toBalanceOverview, toDashboardAccount, toDeliveryAttempt } from './dashboard.mapper.ts';
 import { overviewOf, transactionWithEvents } from './overview.service.ts';
 
 const DEFAULT_LIMIT = 50;
 
-/** Dashboard, openapi/dashboard/paths/overview and transactions. */
+/** Dashboard, openapi/dashboard/paths/overview, transactions and statement. */
 export function overviewRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
 
@@ -22,17 +23,36 @@ export function overviewRoutes(router: Router, deps: Deps): void {
   });
 
   api.get('/dashboard/api/v1/transactions', async (req, res) => {
-    // Validated by the spec: type is pix_in|withdrawal, limit an integer 1..100.
-    const type = req.query.type as TransactionType | undefined;
-    const limit = req.query.limit === undefined ? DEFAULT_LIMIT : Number(req.query.limit);
-    const { rows, nextCursor } = await listAccountTransactions(deps, principalOf(res).account.id, { type, limit });
+    // Validated by the spec: GET /v1/transactions's parameters, checked and coerced before this runs.
+    const query = req.query;
+    const { rows, nextCursor } = await listAccountTransactions(deps, principalOf(res).account.id, {
+      type: query.type as TransactionType | undefined,
+      status: query.status,
+      createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
+      createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
+      externalRef: query.externalRef,
+      cursor: query.cursor,
+      limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+    });
     res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length, ...(nextCursor ? { nextCursor } : {}) });
   });
 
+  api.get('/dashboard/api/v1/statement', async (req, res) => {
+    const query = req.query;
+    const { entries, nextCursor } = await listBalanceEntries(deps, principalOf(res).account.id, {
+      createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
+      createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
+      cursor: query.cursor,
+      limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+    });
+    res.json({ entries, count: entries.length, ...(nextCursor ? { nextCursor } : {}) });
+  });
+
   api.get('/dashboard/api/v1/transactions/{transactionId}', async (req, res) => {
-    const { transaction, events, attempts } = await transactionWithEvents(deps, principalOf(res).account.id, req.params.transactionId);
+    const { transaction, refunds, events, attempts } = await transactionWithEvents(deps, principalOf(res).account.id, req.params.transactionId);
     res.json({
       transaction: toApiTransaction(transaction, 'list'),
+      ...(refunds.length > 0 ? { refunds } : {}),
       events: events.map((event) => ({
         eventId: event.id,
         event: event.event,

@@ -2,6 +2,7 @@ import type { AccountRow, OutboxEventRow, TransactionRow, WebhookAttemptRow } fr
 import { listTransactionEvents } from '../events/event.repository.ts';
 import { readBalance, type BalanceView } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
+import { listRefunds, mayHaveRefunds, type ApiRefund } from '../refunds/refund.service.ts';
 import type { ListedTransaction } from '../transactions/transaction.repository.ts';
 import { getAccountTransaction, listAccountTransactions } from '../transactions/transaction.service.ts';
 import { attemptsOf } from '../webhooks/delivery.service.ts';
@@ -20,14 +21,15 @@ export async function overviewOf(deps: Pick<Deps, 'db'>, account: AccountRow): P
   return { balance, latest: latest.rows };
 }
 
-/** One transaction of the account with its webhook events and every delivery attempt of each. */
+/** One transaction of the account with its refunds, its webhook events and every delivery attempt of each. */
 export async function transactionWithEvents(
   deps: Pick<Deps, 'db'>,
   accountId: string,
   transactionId: string,
-): Promise<{ transaction: TransactionRow; events: OutboxEventRow[]; attempts: WebhookAttemptRow[] }> {
+): Promise<{ transaction: TransactionRow; refunds: ApiRefund[]; events: OutboxEventRow[]; attempts: WebhookAttemptRow[] }> {
   const transaction = await getAccountTransaction(deps, accountId, transactionId);
+  const refunds = mayHaveRefunds(transaction) ? await listRefunds(deps, accountId, transaction.id) : [];
   const events = await listTransactionEvents(deps.db, accountId, transaction.id);
   const attempts = await attemptsOf(deps, accountId, { eventIds: events.map((event) => event.id), limit: ATTEMPTS_PER_TRANSACTION });
-  return { transaction, events, attempts };
+  return { transaction, refunds, events, attempts };
 }

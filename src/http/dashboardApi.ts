@@ -1,5 +1,6 @@
 import express, { type RequestHandler, Router } from 'express';
 import { apiKeyRoutes } from '../dashboard/apiKeys.routes.ts';
+import { exportRoutes } from '../dashboard/exports.routes.ts';
 import { moneyOutRoutes } from '../dashboard/moneyOut.routes.ts';
 import { overviewRoutes } from '../dashboard/overview.routes.ts';
 import { sandboxRoutes } from '../dashboard/sandbox.routes.ts';
@@ -42,6 +43,7 @@ export function dashboardApi(deps: Deps, spec: OpenApiDocument): Router {
   twoFactorRoutes(router, deps);
   userRoutes(router, deps);
   overviewRoutes(router, deps);
+  exportRoutes(router, deps);
   apiKeyRoutes(router, deps);
   webhookRoutes(router, deps);
   moneyOutRoutes(router, deps);

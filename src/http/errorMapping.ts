@@ -99,8 +99,8 @@ on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsC
 on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
 
 // Transactions.
-on(transaction.InvalidCursor, { status: 400, merchant: () => messages.cursorInvalid });
-on(transaction.EmptyCreatedRange, { status: 400, merchant: () => messages.createdRangeEmpty });
+on(transaction.InvalidCursor, { status: 400, merchant: () => messages.cursorInvalid, field: () => 'cursor' });
+on(transaction.EmptyCreatedRange, { status: 400, merchant: () => messages.createdRangeEmpty, field: () => 'createdTo' });
 on(transaction.TransactionNotFound, {
   status: 404,
   merchant: () => messages.transactionNotFound,
@@ -200,6 +200,8 @@ on(dashboard.SignInThrottled, { status: 429, merchant: () => messages.signInThro
 on(dashboard.SessionRequired, { status: 401, merchant: () => messages.sessionRequired });
 on(dashboard.SecondFactorRequired, { status: 401, merchant: () => messages.secondFactorRequired });
 on(dashboard.CsrfTokenInvalid, { status: 403, merchant: () => messages.csrfTokenInvalid });
+on(dashboard.ExportDateInvalid, { status: 400, merchant: ({ field }) => (field === 'from' ? messages.exportFromInvalid : messages.exportToInvalid), field: ({ field }) => field });
+on(dashboard.ExportPeriodInvalid, { status: 400, merchant: () => messages.exportPeriodInvalid, field: () => 'to' });
 on(dashboard.InvalidTotpCode, {
   status: 400,
   merchant: (e) => (e.field === 'recoveryCode' ? messages.invalidRecoveryCode : messages.invalidTotpCode),

@@ -263,6 +263,17 @@ const dashboardRules: Record<string, Rule[]> = {
   registerDashboardRecipient: recipientRules,
   createDashboardWithdrawal: [...withdrawalRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],
   listDashboardTransactions: listRules,
+  listDashboardStatement: pageRules,
+  createDashboardRefund: [...refundRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],
+  exportDashboardTransactions: [
+    { path: '/query/from', message: () => messages.exportFromInvalid },
+    { path: '/query/to', message: () => messages.exportToInvalid },
+    ...listRules,
+  ],
+  exportDashboardStatement: [
+    { path: '/query/from', message: () => messages.exportFromInvalid },
+    { path: '/query/to', message: () => messages.exportToInvalid },
+  ],
 };
 
 function limitOf(issue: ValidatorIssue): string {

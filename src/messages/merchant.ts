@@ -182,6 +182,10 @@ export const messages = {
   secondFactorRequired: 'Informe o código do aplicativo autenticador para continuar.',
   csrfTokenInvalid: 'Token de segurança (CSRF) ausente ou inválido. Recarregue a página e tente de novo.',
   invalidTotpCode: 'Código inválido, expirado ou já usado. Use o código atual do aplicativo autenticador.',
+  // Dashboard CSV exports (ours, since 2026-11-26)
+  exportFromInvalid: 'Data inicial inválida: use AAAA-MM-DD.',
+  exportToInvalid: 'Data final inválida: use AAAA-MM-DD.',
+  exportPeriodInvalid: 'Período inválido: a data final deve ser igual ou posterior à inicial, em até 366 dias.',
   invalidRecoveryCode: 'Código de recuperação inválido ou já usado.',
   totpNotEnabled: 'Ative a verificação em duas etapas (aplicativo autenticador) antes de continuar.',
   totpAlreadyEnabled: 'A verificação em duas etapas já está ativa.',

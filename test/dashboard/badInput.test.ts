@@ -84,12 +84,17 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   createDashboardWithdrawal: () => ({
     body: { amountCents: 1_000, pixKey: world.owner.responsibleCpf, pixKeyType: 'cpf', externalRef: 'saque-ruim', totpCode: '123456' },
   }),
+  createDashboardRefund: () => ({
+    params: { transactionId: 'tx_000000000000000000000000' },
+    body: { amountCents: 100, externalRef: 'devolucao-ruim', description: 'Troca', totpCode: '123456' },
+  }),
 };
 
 /** The dashboard operations that are the merchant API's own: the same body gets the same message. */
 const MERCHANT_TWINS: Record<string, { path: string; omit: string[] }> = {
   registerDashboardRecipient: { path: '/v1/recipients', omit: [] },
   createDashboardWithdrawal: { path: '/v1/withdraw', omit: ['totpCode'] },
+  createDashboardRefund: { path: '/v1/transactions/tx_000000000000000000000000/refunds', omit: ['totpCode'] },
 };
 
 /** Texts of the form validation (src/http/translate.ts), as patterns over the field's label. */
@@ -232,9 +237,27 @@ describe('bad input on every dashboard operation with a body or parameters', () 
       { query: { event: 'e'.repeat(61) }, field: 'event' },
     ],
     listOutbox: [{ query: { limit: '101' }, field: 'limit' }],
+    listDashboardStatement: [
+      { query: { limit: '0' }, field: 'limit', error: messages.listLimit('0') },
+      { query: { cursor: 'não é cursor' }, field: 'cursor', error: messages.cursorInvalid },
+      { query: { createdFrom: 'ontem' }, field: 'createdFrom', error: messages.createdFrom('ontem') },
+      { query: { createdFrom: '10', createdTo: '5' }, field: 'createdTo', error: messages.createdRangeEmpty },
+    ],
+    exportDashboardTransactions: [
+      { query: { from: 'ontem', to: '2026-11-30' }, field: 'from', error: messages.exportFromInvalid },
+      { query: { from: '2026-11-01', to: '30/11/2026' }, field: 'to', error: messages.exportToInvalid },
+      { query: { from: '2026-11-01', to: '2026-11-30', status: 'pago' }, field: 'status', error: messages.listStatus('pago') },
+      { query: { from: '2026-11-30', to: '2026-11-01' }, field: 'to', error: messages.exportPeriodInvalid },
+    ],
+    exportDashboardStatement: [
+      { query: { from: '2026-13-01', to: '2026-11-30' }, field: 'from', error: messages.exportFromInvalid },
+      { query: { from: '2026-11-01' }, field: 'to', error: messages.exportToInvalid },
+    ],
   };
   it('has bad queries for every operation with query parameters', () => {
-    const withQuery = operations.filter((operation) => ['listDashboardTransactions', 'listDeliveries', 'listOutbox'].includes(operation.operationId));
+    const withQuery = operations.filter((operation) =>
+      ['listDashboardTransactions', 'listDeliveries', 'listOutbox', 'listDashboardStatement', 'exportDashboardTransactions', 'exportDashboardStatement'].includes(operation.operationId),
+    );
     expect(withQuery).toHaveLength(Object.keys(queries).length);
   });
   for (const [operationId, cases] of Object.entries(queries)) {

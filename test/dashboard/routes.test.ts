@@ -264,6 +264,40 @@ const cases: Record<string, OperationCase> = {
       }
     },
   },
+  exportDashboardTransactions: {
+    request: () => ({ method: 'GET', path: path('/transactions.csv'), query: { from: '2026-01-01', to: '2026-12-31' } }),
+    crossAccount: async ({ a, b }) => {
+      const answer = await rawCall(gateway, { method: 'GET', path: path('/transactions.csv'), query: { from: '2026-01-01', to: '2026-12-31' } }, authOf(a.owner));
+      expect(answer.status).toBe(200);
+      for (const id of [a.paidChargeId, a.pendingChargeId, a.withdrawalId]) expect(String(answer.body)).toContain(id);
+      for (const id of [b.paidChargeId, b.pendingChargeId, b.withdrawalId]) expect(String(answer.body)).not.toContain(id);
+    },
+  },
+  listDashboardStatement: {
+    request: () => ({ method: 'GET', path: path('/statement') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/statement'), query: { limit: '100' } }, (b) => [b.paidChargeId, b.withdrawalId], (a) => [a.paidChargeId, a.withdrawalId]),
+  },
+  exportDashboardStatement: {
+    request: () => ({ method: 'GET', path: path('/statement.csv'), query: { from: '2026-01-01', to: '2026-12-31' } }),
+    crossAccount: async ({ a, b }) => {
+      const answer = await rawCall(gateway, { method: 'GET', path: path('/statement.csv'), query: { from: '2026-01-01', to: '2026-12-31' } }, authOf(a.owner));
+      expect(answer.status).toBe(200);
+      expect(String(answer.body)).toContain(a.paidChargeId);
+      for (const id of [b.paidChargeId, b.withdrawalId]) expect(String(answer.body)).not.toContain(id);
+    },
+  },
+  createDashboardRefund: {
+    request: (a) => ({ method: 'POST', path: path('/transactions/{transactionId}/refunds', { transactionId: a.paidChargeId }), body: { amountCents: 100, totpCode: '123456' } }),
+    crossAccount: async ({ a, b }) => {
+      // B's paid charge, refunded by A with a valid code: not found, as POST /v1/transactions/{id}/refunds answers.
+      await refusedWithoutChange(
+        { method: 'POST', path: path('/transactions/{transactionId}/refunds', { transactionId: b.paidChargeId }), body: { amountCents: 100, totpCode: nextCode(a.owner) } },
+        a.owner,
+        notFound(messages.transactionNotFound),
+        { codeSpent: true },
+      );
+    },
+  },
   listDashboardApiKeys: {
     request: () => ({ method: 'GET', path: path('/api-keys') }),
     crossAccount: listDoesNotShow({ method: 'GET', path: path('/api-keys') }, (b) => [b.keyId], (a) => [a.keyId]),

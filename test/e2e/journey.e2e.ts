@@ -320,6 +320,58 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await screen(operator, 'console-08-operadores');
   });
 
+  it('refunds part of the paid charge with Devolver, after a confirmation, and shows it in the statement, the filters and the export', async () => {
+    await open(merchant, dashboard(`/transacoes/${chargeId}`), `Cobrança ${chargeId}`);
+    const refund = merchant.getByRole('region', { name: 'Devolver' });
+    await refund.getByLabel('Valor (R$)').fill('100,00');
+    await refund.getByLabel('Descrição para o pagador').fill('Troca do pedido e2e');
+    await refund.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(merchantTotpSecret));
+    await refund.getByRole('button', { name: 'Devolver' }).click();
+    await refund.getByText('Confirme: R$ 100,00 serão devolvidos ao pagador').waitFor();
+    await screen(merchant, 'dashboard-30-devolver-confirmacao');
+    await refund.getByRole('button', { name: 'Confirmar devolução de R$ 100,00' }).click();
+    await refund.getByText(/Devolução de R\$ 100,00 pedida/).waitFor();
+    await merchant.getByRole('region', { name: 'Devoluções' }).getByText('Troca do pedido e2e').waitFor();
+    // The simulated PSP confirms it a few seconds later; the charge becomes partially refunded.
+    await eventually('the refund to be confirmed', async () => {
+      await merchant.reload();
+      await merchant.getByRole('heading', { level: 1, name: `Cobrança ${chargeId}` }).waitFor();
+      return (await merchant.getByRole('region', { name: 'Devoluções' }).getByText('Devolvida').count()) > 0 ? true : undefined;
+    }, 40_000);
+    await merchant.getByRole('region', { name: 'Dados da transação' }).getByText('Devolvido em parte').waitFor();
+    await screen(merchant, 'dashboard-31-devolucao-confirmada');
+
+    await open(merchant, dashboard('/extrato'), 'Extrato');
+    await merchant.getByRole('cell', { name: 'Devolução', exact: true }).first().waitFor();
+    await merchant.getByRole('cell', { name: '-R$ 100,00' }).first().waitFor();
+    await screen(merchant, 'dashboard-32-extrato');
+    // A period the export would refuse: the page says why and offers no download (a download cannot show a 400).
+    await merchant.getByLabel('De', { exact: true }).fill('2026-12-31');
+    await merchant.getByLabel('Até', { exact: true }).fill('2026-01-01');
+    await merchant.getByText('Período inválido: a data final deve ser igual ou posterior à inicial, em até 366 dias.').waitFor();
+    expect(await merchant.getByRole('button', { name: /Exportar CSV/ }).isDisabled()).toBe(true);
+    expect(await merchant.getByRole('link', { name: /Exportar CSV/ }).count()).toBe(0);
+
+    await open(merchant, dashboard('/transacoes'), 'Transações');
+    await merchant.getByLabel('Situação').selectOption('partially_refunded');
+    // The charge is in the unfiltered list too: wait for the filtered page to replace it.
+    await merchant.getByRole('row').nth(2).waitFor({ state: 'detached' });
+    await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
+    expect(await merchant.getByRole('row').count()).toBe(2); // the header and the one charge
+    await merchant.getByLabel('Buscar por transação ou referência').fill('pedido-e2e-1');
+    await merchant.getByRole('button', { name: 'Buscar' }).click();
+    await merchant.getByText('Transações com a referência pedido-e2e-1.').waitFor();
+    await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
+    await screen(merchant, 'dashboard-33-transacoes-filtros');
+
+    const link = await merchant.getByRole('link', { name: /Exportar CSV/ }).getAttribute('href');
+    const csv = await merchantContext.request.get(`${gateway.baseUrl}${link ?? ''}`);
+    expect(csv.status()).toBe(200);
+    const body = await csv.body();
+    expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(body.toString('utf8')).toContain(`${chargeId};Cobrança;partially_refunded;500,00;`);
+  });
+
   it('captures the remaining pages, and returns to sign-in when the session is gone', async () => {
     for (const [route, heading, name] of [
       ['/usuarios', 'Usuários', 'dashboard-21-usuarios'],

@@ -44,3 +44,36 @@ const STATUS_LABELS: Record<string, string> = {
 export function statusLabel(status: string): string {
   return STATUS_LABELS[status] ?? status;
 }
+
+const DAY_MS = 86_400_000;
+const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** Today in São Paulo, or `offsetDays` from it, as `YYYY-MM-DD`. */
+export function saoPauloDate(offsetDays = 0): string {
+  return SAO_PAULO_DAY.format(new Date(Date.now() + offsetDays * DAY_MS));
+}
+
+/** A calendar date `YYYY-MM-DD` plus `days` (calendar arithmetic, no time zone involved). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from one calendar date `YYYY-MM-DD` to another (negative when `to` comes first). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/**
+ * The instant a São Paulo day `YYYY-MM-DD` begins, for the lists' `createdFrom` / `createdTo`: the zone has
+ * kept −03:00 since 2019 (the CSV exports, on the server, apply the zone's full rules).
+ */
+export function saoPauloDayStart(date: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const ms = Date.parse(`${date}T00:00:00-03:00`);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** `2026-11-26` as `26/11/2026`. */
+export function formatDate(date: string): string {
+  return date.split('-').reverse().join('/');
+}

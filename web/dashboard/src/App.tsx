@@ -9,6 +9,7 @@ import { OutboxPage } from './pages/Outbox.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
 import { RecipientsPage } from './pages/Recipients.tsx';
 import { SecurityPage } from './pages/Security.tsx';
+import { StatementPage } from './pages/Statement.tsx';
 import { TransactionPage, TransactionsPage } from './pages/Transactions.tsx';
 import { UsersPage } from './pages/Users.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
@@ -20,6 +21,7 @@ const PUBLIC = new Set(['/entrar', '/cadastro', '/verificar-email', '/esqueci-a-
 const NAV = [
   ['/visao-geral', 'Visão geral'],
   ['/transacoes', 'Transações'],
+  ['/extrato', 'Extrato'],
   ['/chaves-de-api', 'Chaves de API'],
   ['/webhooks', 'Webhooks'],
   ['/entregas', 'Entregas'],
@@ -131,6 +133,8 @@ export function App() {
           <TransactionPage transactionId={transactionId} session={current} />
         ) : route.path.startsWith('/transacoes') ? (
           <TransactionsPage />
+        ) : route.path === '/extrato' ? (
+          <StatementPage />
         ) : route.path === '/chaves-de-api' ? (
           <ApiKeysPage session={current} />
         ) : route.path === '/webhooks' ? (
