@@ -1,4 +1,5 @@
 import { expect, it, vi } from 'vitest';
+import type * as transactionService from '../../src/transactions/transaction.service.ts';
 import { signUpOwner } from '../support/dashboardAccounts.ts';
 import { useGateway, validCustomer } from '../support/gateway.ts';
 
@@ -10,7 +11,7 @@ import { useGateway, validCustomer } from '../support/gateway.ts';
 const failing = vi.hoisted(() => ({ on: false }));
 
 vi.mock('../../src/transactions/transaction.service.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/transactions/transaction.service.ts')>();
+  const original = await importOriginal<typeof transactionService>();
   return {
     ...original,
     listAccountTransactions: async (...args: Parameters<typeof original.listAccountTransactions>) => {
