@@ -23,7 +23,13 @@ function csvSink(res: Response, filename: string): CsvSink {
       res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
       res.setHeader('Cache-Control', 'no-store');
     }
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!res.write(chunk)) {
+      // Whichever comes first; the other listener is removed (a long export waits many times).
+      const done = new AbortController();
+      const waits = [once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })].map((wait) => wait.catch(() => undefined));
+      await Promise.race(waits);
+      done.abort();
+    }
     return !res.destroyed;
   };
 }

@@ -373,6 +373,12 @@ async function confirmRefund(
     next_check_at: null,
   });
   const total = Number(charge.refunded_cents ?? 0) + Number(row.amount_cents);
+  if (!isReturnable(charge.status)) {
+    // A chargeback took the rest of the charge while this refund was in flight: the money left all the same,
+    // so it is recorded on the charge, whose status (already `refunded`) does not move again.
+    await updateTransaction(trx, charge.id, { refunded_cents: total, refund_end_to_end_id: observed.refundEndToEndId, updated_at: now });
+    return refunded;
+  }
   const status = refundedStatus(total, Number(charge.amount_cents));
   chargeStep(charge.status, status);
   const updated = await updateTransaction(trx, charge.id, {

@@ -68,19 +68,26 @@ export interface AccountMoney {
 }
 
 export async function accountMoney(db: Kysely<Database>, accountId: string): Promise<AccountMoney> {
-  const balance = await readBalance(db, accountId);
-  const sums = await sql<{ debited: number; credited: number; sent_open: number }>`
-    SELECT
-      coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'paid', 'failed_unknown')), 0)::bigint AS debited,
-      coalesce(sum(net_cents) FILTER (WHERE type = 'pix_in' AND status = 'paid'), 0)::bigint AS credited,
-      coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'failed_unknown') AND provider_state = 'sent'), 0)::bigint AS sent_open
-    FROM transactions WHERE account_id = ${accountId}`.execute(db);
-  return {
-    availableCents: balance.availableCents,
-    reservedCents: balance.reservedCents - Number(sums.rows[0]?.sent_open ?? 0),
-    debitedCents: Number(sums.rows[0]?.debited ?? 0),
-    creditedCents: Number(sums.rows[0]?.credited ?? 0),
-  };
+  // One snapshot: the jobs keep settling withdrawals meanwhile, and a withdrawal paid between a read of the
+  // balance and a read of the transactions would look like a reservation nobody holds.
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const balance = await readBalance(trx, accountId);
+      const sums = await sql<{ debited: number; credited: number; sent_open: number }>`
+        SELECT
+          coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'paid', 'failed_unknown')), 0)::bigint AS debited,
+          coalesce(sum(net_cents) FILTER (WHERE type = 'pix_in' AND status = 'paid'), 0)::bigint AS credited,
+          coalesce(sum(net_cents) FILTER (WHERE type = 'withdrawal' AND status IN ('processing', 'failed_unknown') AND provider_state = 'sent'), 0)::bigint AS sent_open
+        FROM transactions WHERE account_id = ${accountId}`.execute(trx);
+      return {
+        availableCents: balance.availableCents,
+        reservedCents: balance.reservedCents - Number(sums.rows[0]?.sent_open ?? 0),
+        debitedCents: Number(sums.rows[0]?.debited ?? 0),
+        creditedCents: Number(sums.rows[0]?.credited ?? 0),
+      };
+    });
 }
 
 /** Withdrawals still in flight to the PSP (reserved, not yet debited or released). */
