@@ -245,6 +245,13 @@ DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
             r"Destinatário desativado pelo time .*\. Saque cancelado\.",
         ],
     },
+    # A cursor this server did not issue, and a period whose end is not after its start.
+    "listTransactions": {
+        400: [r"cursor inválido: use o nextCursor da página anterior\.", r"createdTo deve ser maior que createdFrom\."],
+    },
+    "listBalanceEntries": {
+        400: [r"cursor inválido: use o nextCursor da página anterior\.", r"createdTo deve ser maior que createdFrom\."],
+    },
     "createRefund": {
         403: [
             r"Conta não está aprovada para uso da API\.",
