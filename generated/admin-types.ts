@@ -771,6 +771,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/provider/unmatched-pix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the received Pix left to an operator
+         * @description Pix received at the payment provider and not credited as a charge's payment (see UnmatchedPix), still
+         *     open, oldest first. Each one was logged and counted (`pixgate_psp_unmatched_pix_total`) when it arrived.
+         */
+        get: operations["listUnmatchedPix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/provider/unmatched-pix/{endToEndId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve an unmatched Pix
+         * @description Records what an operator did with an unmatched Pix's money (returned it to the payer at the provider, or
+         *     settled it by hand) and closes it; audited. Nothing moves in PixGate's ledger: the money never entered a
+         *     balance. 404 for an end-to-end id that is not an unmatched Pix; 409 when it is resolved already.
+         */
+        post: operations["resolveUnmatchedPix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/sandbox/charges/{transactionId}/pay": {
         parameters: {
             query?: never;
@@ -2531,6 +2574,8 @@ export interface components {
          *     - `REJECTED_BY_COMPLIANCE`: a `pending_approval` withdrawal was rejected by the PixGate team; never
          *       debited.
          *     - `BENEFICIARY_ACCOUNT_CLOSED` / `BENEFICIARY_ACCOUNT_BLOCKED`: the receiving account cannot receive.
+         *     - `BENEFICIARY_ACCOUNT_INVALID`: the receiving account does not exist, is of a type that cannot receive
+         *       this payment, or does not accept it.
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.
@@ -2791,6 +2836,83 @@ export interface components {
                  */
                 problem: string;
             }[];
+        };
+        /**
+         * UnmatchedPix
+         * @description A Pix received on PixGate's key at the payment provider that was not credited as a charge's payment: its
+         *     txid names no charge of PixGate's (`unknown_charge`), its amount differs from the charge's
+         *     (`amount_mismatch`), or the charge could no longer be paid when it arrived: already paid, cancelled or
+         *     expired (`charge_not_payable`). The money is at the provider, in no merchant's balance: an operator
+         *     returns it to the payer (a devolução at the provider) or settles it by hand, then resolves it here.
+         */
+        UnmatchedPix: {
+            /**
+             * @description End-to-end id of the received Pix.
+             * @example E09089356202611270130a1b2c3d4e5f
+             */
+            endToEndId: string;
+            /**
+             * @description The provider's charge id (txid) the Pix named; omitted when it named none.
+             * @example pgtx3f9c0a5e1b2d4c6e8f0a1b2c
+             */
+            chargeRef?: string;
+            /**
+             * @description The charge that txid names; omitted when none.
+             * @example tx_3f9c0a5e1b2d4c6e8f0a1b2c
+             */
+            transactionId?: string;
+            amountCents: components["schemas"]["Cents"];
+            /**
+             * @description When the provider received it (Unix ms).
+             * @example 1795225800000
+             */
+            receivedAt: number;
+            /** @enum {string} */
+            reason: "unknown_charge" | "amount_mismatch" | "charge_not_payable";
+            /** @description The payer, when the provider reported one. */
+            payer?: {
+                name: string;
+                document: string;
+                /** @enum {string} */
+                documentType: "cpf" | "cnpj";
+                bankAccount?: {
+                    ispb?: string;
+                    branch?: string;
+                    account?: string;
+                };
+            };
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /**
+             * @description When PixGate recorded it (Unix ms).
+             * @example 1795225800500
+             */
+            createdAt: number;
+            /** @description When an operator resolved it (Unix ms); omitted while open. */
+            resolvedAt?: number;
+            /** @description Who resolved it; omitted while open. */
+            resolvedBy?: string;
+            /** @description What the operator did; omitted while open. */
+            resolutionNote?: string;
+        };
+        /**
+         * UnmatchedPixList
+         * @description The open unmatched Pix, oldest first, at most `limit`, with the sum of their amounts.
+         */
+        UnmatchedPixList: {
+            items: components["schemas"]["UnmatchedPix"][];
+            /** @description Number of items in `items`. */
+            count: number;
+            /** @description What every open one adds up to (money at the provider that no balance holds). */
+            openCents: number;
+        };
+        /**
+         * ResolveUnmatchedPixRequest
+         * @description What the operator did with the money (returned to the payer, credited by hand, ...), for the audit log.
+         */
+        ResolveUnmatchedPixRequest: {
+            /** @example Devolvido ao pagador pela devolução rf_manual_0042 na Efí. */
+            note: string;
         };
         /**
          * PayChargeRequest
@@ -4913,6 +5035,100 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listUnmatchedPix: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open ones. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPixList"];
+                };
+            };
+            /** @description `limit` outside 1..100 or not an integer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    resolveUnmatchedPix: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description End-to-end id of the unmatched Pix. */
+                endToEndId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveUnmatchedPixRequest"];
+            };
+        };
+        responses: {
+            /** @description Resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnmatchedPix"];
+                };
+            };
+            /** @description A missing or malformed note, or a malformed end-to-end id. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not an unmatched Pix. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Resolved already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
         };
     };
     sandboxPayCharge: {

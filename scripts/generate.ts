@@ -9,6 +9,7 @@
  *   admin-types.ts              TypeScript types of the back-office API (when it exists)
  *   event-types.ts              TypeScript types of the webhook payload schemas
  *   dashboard-openapi.json, dashboard-types.ts  the dashboard's API, bundled and typed
+ *   upstream-openapi.json, upstream-types.ts    the payment provider's API as PixGate calls it (the adapter's types)
  *   admin-roles.ts, dashboard-roles.ts          the x-roles of each operation, by operationId
  *   postman-collection.json     the merchant API as a Postman collection ({{baseUrl}}, {{apiKey}})
  *   docs/api.html, docs/dashboard.html, docs/webhooks.html, docs/index.html
@@ -39,6 +40,7 @@ import {
   EVENT_SCHEMAS_DIR,
   GENERATED_DIR,
   MERCHANT_OPENAPI,
+  UPSTREAM_OPENAPI,
   adminPresent,
   relativeToRoot,
 } from './lib/paths.ts';
@@ -183,10 +185,12 @@ function readme(hasAdmin: boolean): string {
     ['`openapi.json`, `openapi.yaml`', 'Merchant OpenAPI 3.1, bundled into one file (what Prism and the tests read), with `x-codeSamples` on every operation.', true],
     ['`admin-openapi.json`', 'Back-office OpenAPI, bundled.', hasAdmin],
     ['`dashboard-openapi.json`', 'Merchant dashboard OpenAPI (cookie session, CSRF), bundled.', true],
+    ['`upstream-openapi.json`', "The payment provider's API as PixGate calls it (API Pix 2.9.0 and Efí's send API, the subset used), bundled: what the fake provider and Prism read.", true],
     ['`asyncapi.json`', 'Webhook AsyncAPI 3.0, bundled: shared schemas included, no external references.', true],
     ['`api-types.ts`', 'TypeScript types of the merchant API (`paths`, `components`, `operations`).', true],
     ['`admin-types.ts`', 'TypeScript types of the back-office API.', hasAdmin],
     ['`dashboard-types.ts`', 'TypeScript types of the dashboard API (what the dashboard page calls).', true],
+    ['`upstream-types.ts`', "TypeScript types of the provider's API (what the Efí adapter sends and reads).", true],
     ['`admin-roles.ts`', 'The roles (`x-roles`) of each back-office operation, by operationId (the console reads it).', hasAdmin],
     ['`dashboard-roles.ts`', 'The roles (`x-roles`) of each dashboard operation, by operationId (the dashboard reads it).', true],
     ['`postman-collection.json`', 'The merchant API as a Postman collection (openapi-to-postmanv2, requests filled from the documented examples): import it, set the variables `baseUrl` and `apiKey`.', true],
@@ -222,6 +226,8 @@ async function generate(stageDir: string): Promise<void> {
     step('bundled openapi/dashboard/dashboard.yaml', () => bundle(DASHBOARD_OPENAPI) as Promise<Json>),
     step('bundled asyncapi/asyncapi.yaml', () => bundle(ASYNCAPI, { bareConfig: true }) as Promise<Json>),
   ]);
+  const upstream = (await step('bundled openapi/upstream/psp.yaml', () => bundle(UPSTREAM_OPENAPI, { bareConfig: true }))) as Json;
+  assertSelfContained(upstream, 'upstream-openapi.json');
   assertSelfContained(merchant, 'openapi.json');
   if (admin !== undefined) assertSelfContained(admin, 'admin-openapi.json');
   assertSelfContained(dashboard, 'dashboard-openapi.json');
@@ -240,11 +246,13 @@ async function generate(stageDir: string): Promise<void> {
   if (admin !== undefined) files.set('admin-openapi.json', stableJson(admin));
   files.set('dashboard-openapi.json', stableJson(dashboard));
   files.set('asyncapi.json', stableJson(asyncapi));
+  files.set('upstream-openapi.json', stableJson(upstream));
 
   await step('generated TypeScript types', async () => {
     files.set('api-types.ts', await typesFor(merchant, 'openapi/openapi.yaml'));
     if (admin !== undefined) files.set('admin-types.ts', await typesFor(admin, 'openapi/admin/admin.yaml'));
     files.set('dashboard-types.ts', await typesFor(dashboard, 'openapi/dashboard/dashboard.yaml'));
+    files.set('upstream-types.ts', await typesFor(upstream, 'openapi/upstream/psp.yaml'));
     files.set('event-types.ts', await typesFor(events, 'openapi/components/schemas/events/*'));
     if (admin !== undefined) files.set('admin-roles.ts', rolesModule(admin, 'openapi/admin/admin.yaml'));
     files.set('dashboard-roles.ts', rolesModule(dashboard, 'openapi/dashboard/dashboard.yaml'));

@@ -3,7 +3,8 @@
  * reports an error or a warning.
  *
  *   openapi   redocly lint (redocly.yaml) of openapi/openapi.yaml, and of openapi/admin/admin.yaml when it exists,
- *             of openapi/dashboard/dashboard.yaml, and of the Arazzo workflows (workflows/pixgate.arazzo.yaml)
+ *             of openapi/dashboard/dashboard.yaml, of the provider's API as PixGate calls it
+ *             (openapi/upstream/psp.yaml, its own rules), and of the Arazzo workflows (workflows/pixgate.arazzo.yaml)
  *   asyncapi  node scripts/validate-asyncapi.ts (@asyncapi/parser)
  *   types     tsc -p tsconfig.json (server, tests, scripts) and tsc -p web/tsconfig.json (the web applications)
  *   eslint    eslint . --max-warnings 0
@@ -11,7 +12,7 @@
  * `node scripts/lint.ts openapi asyncapi` runs only the named steps (`npm run lint:api` does that).
  */
 import { existsSync } from 'node:fs';
-import { ADMIN_OPENAPI, ADMIN_REDOCLY_CONFIG, DASHBOARD_OPENAPI, DASHBOARD_REDOCLY_CONFIG, MERCHANT_OPENAPI, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
+import { ADMIN_OPENAPI, ADMIN_REDOCLY_CONFIG, DASHBOARD_OPENAPI, DASHBOARD_REDOCLY_CONFIG, MERCHANT_OPENAPI, UPSTREAM_OPENAPI, UPSTREAM_REDOCLY_CONFIG, adminPresent, fromRoot, relativeToRoot } from './lib/paths.ts';
 import { lintOpenApi } from './lib/redocly.ts';
 import { runNodeScript, runTool } from './lib/run.ts';
 
@@ -27,7 +28,7 @@ async function openapiStep(): Promise<StepResult> {
   const files = [MERCHANT_OPENAPI];
   if (adminPresent()) files.push(ADMIN_OPENAPI);
   else console.log(`notice: ${relativeToRoot(ADMIN_OPENAPI)} does not exist yet: not linted`);
-  files.push(DASHBOARD_OPENAPI, WORKFLOWS);
+  files.push(DASHBOARD_OPENAPI, UPSTREAM_OPENAPI, WORKFLOWS);
   if (!existsSync(MERCHANT_OPENAPI)) return { ok: false, detail: `${relativeToRoot(MERCHANT_OPENAPI)} not found` };
   const results = await Promise.all(
     files.map((file) =>
@@ -35,6 +36,8 @@ async function openapiStep(): Promise<StepResult> {
         ? lintOpenApi(file, WORKFLOWS_REDOCLY_CONFIG)
         : file === DASHBOARD_OPENAPI
         ? lintOpenApi(file, DASHBOARD_REDOCLY_CONFIG)
+        : file === UPSTREAM_OPENAPI
+        ? lintOpenApi(file, UPSTREAM_REDOCLY_CONFIG)
         : file === ADMIN_OPENAPI
           ? lintOpenApi(file, ADMIN_REDOCLY_CONFIG)
           : lintOpenApi(file),

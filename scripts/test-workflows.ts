@@ -13,6 +13,8 @@
  * 5. Stops everything and removes the temporary folder, also on an error or Ctrl-C.
  *
  * `npm run test:workflows -- --only gateway` or `--only mock` runs one half. `-v` is passed to respect.
+ * `--psp efi` runs the gateway on PSP=efi against the fake provider (scripts/fakepsp) started here: the same
+ * workflows on real rails, the sandbox actions driving the fake, then the back office's full ledger check.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -48,8 +50,13 @@ const { values: options } = parseArgs({
   options: {
     only: { type: 'string' },
     verbose: { type: 'boolean', short: 'v', default: false },
+    psp: { type: 'string', default: 'simulated' },
   },
 });
+if (options.psp !== 'simulated' && options.psp !== 'efi') {
+  console.error(`test:workflows: --psp must be simulated or efi, got '${options.psp}'`);
+  process.exit(2);
+}
 if (options.only !== undefined && options.only !== 'gateway' && options.only !== 'mock') {
   console.error(`test:workflows: --only must be gateway or mock, got '${options.only}'`);
   process.exit(2);
@@ -82,13 +89,41 @@ async function respect(label: string, options: RespectOptions): Promise<number> 
   return result.code;
 }
 
+/** `--psp efi`: the fake provider, and the environment that points the gateway at it. */
+async function fakeProvider(work: string): Promise<Record<string, string>> {
+  const { startFakePsp } = await import('./fakepsp/index.ts');
+  const secret = randomBytes(12).toString('hex');
+  const fake = await startFakePsp({ clientId: 'workflows', clientSecret: secret, pixKey: 'workflows@pixgate.test' });
+  cleanups.push(() => fake.close());
+  const dir = path.join(work, 'fakepsp');
+  mkdirSync(dir, { recursive: true });
+  const files = await fake.writeCertificates(dir);
+  console.log(`test:workflows: the fake provider on ${fake.url}`);
+  return {
+    PSP: 'efi',
+    PSP_BASE_URL: fake.url,
+    PSP_CLIENT_ID: 'workflows',
+    PSP_CLIENT_SECRET: secret,
+    PSP_CERT: files.gatewayClientCert,
+    PSP_KEY: files.gatewayClientKey,
+    PSP_CA: files.ca,
+    PSP_PIX_KEY: 'workflows@pixgate.test',
+    PSP_WEBHOOK_HOST: '127.0.0.1',
+    PSP_WEBHOOK_PORT: '0',
+    PSP_WEBHOOK_CERT: files.webhookServerCert,
+    PSP_WEBHOOK_KEY: files.webhookServerKey,
+    PSP_WEBHOOK_CLIENT_CA: files.webhookClientCa,
+  };
+}
+
 async function againstGateway(work: string): Promise<number> {
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+  const pspEnv = options.psp === 'efi' ? await fakeProvider(work) : {};
   const server = await startGatewayProcess({
     dataDir: path.join(work, 'pglite'),
     adminToken,
-    logFile: path.join(REPORTS_DIR, 'workflows-server.log'),
-    env: { LOG_LEVEL: 'warn' },
+    logFile: path.join(REPORTS_DIR, options.psp === 'efi' ? 'workflows-server-efi.log' : 'workflows-server.log'),
+    env: { LOG_LEVEL: 'warn', ...pspEnv },
   });
   cleanups.push(() => server.stop());
   console.log(`test:workflows: gateway on ${server.baseUrl}, back office on ${server.adminBaseUrl} (embedded database in a temporary folder)`);
@@ -106,9 +141,16 @@ async function againstGateway(work: string): Promise<number> {
       holderCpf: MERCHANT_A.responsibleCpf,
       runId: `wf-${randomBytes(4).toString('hex')}`,
     },
-    jsonReport: path.join(REPORTS_DIR, 'workflows-gateway.json'),
+    jsonReport: path.join(REPORTS_DIR, options.psp === 'efi' ? 'workflows-gateway-efi.json' : 'workflows-gateway.json'),
     verbose: options.verbose,
   });
+  const check = await fetch(`${server.adminBaseUrl}/admin/v1/ledger/check?full=true`, { headers: { Authorization: `Bearer ${adminToken}` } });
+  const ledger = (await check.json()) as { consistent?: boolean; violations?: unknown[] };
+  if (ledger.consistent !== true) {
+    console.error(`test:workflows: the ledger check after the workflows is not green: ${JSON.stringify(ledger).slice(0, 600)}`);
+    return code === 0 ? 1 : code;
+  }
+  console.log('test:workflows: the full ledger check after the workflows is green');
   const errors = server.errorLines();
   if (errors.length > 0) {
     console.error(`test:workflows: the gateway logged ${errors.length} error(s):`);

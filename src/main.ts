@@ -2,7 +2,10 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import { createAdminApp, createApp } from './app.ts';
+import { outboxLink } from './dashboard/outbox.service.ts';
+import { outboxAvailable } from './dashboard/sandbox.service.ts';
 import { startJobs } from './jobs/jobs.ts';
+import { startProviderCallbacks } from './jobs/providerFacts.ts';
 import { createOperator, hasOperators } from './operators/operator.service.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
@@ -83,9 +86,9 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   config = { ...config, recipientIdSecret: recipientIdSecret(config) };
   if (config.nodeEnv === 'production' && config.webhookAllowPrivate) {
-    logger.warn('WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may reach private addresses (SSRF guard off)');
+    logger.warn('WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may reach loopback addresses (private, link-local and metadata addresses stay refused)');
   }
-  const { deps, database } = await buildRuntime(config, logger);
+  const { deps, database, providers } = await buildRuntime(config, logger);
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
   const seededOperator = config.seedDemo ? await seedFirstOperator(deps) : undefined;
   const admin = operatorToken(config);
@@ -94,13 +97,20 @@ async function main(): Promise<void> {
 
   const merchant = await listen(createApp(deps, { lifecycle }), config.port, config.host);
   const internal = await listen(createAdminApp(deps, { operatorToken: admin.value, lifecycle }), config.adminPort, config.adminHost);
+  const callbacks = providers.efi ? await startProviderCallbacks(deps, providers.efi) : undefined;
   const where = database.kind === 'pglite' ? `embedded PGlite at ${config.dataDir}` : 'Postgres (DATABASE_URL)';
   console.log(`PixGate listening on ${merchant.url} (database: ${where})`);
   console.log(`Back office listening on ${internal.url} (back office, console, /metrics; never expose it to merchants)`);
+  console.log(
+    callbacks
+      ? `Provider:    ${deps.provider.name} at ${providers.efi?.config.baseUrl}; its callbacks (mutual TLS) on ${callbacks.url}${deps.sandbox ? ' (the fake provider: sandbox actions drive it)' : ''}`
+      : 'Provider:    simulated (the sandbox; PSP=efi for a real one, see docs/providers.md)',
+  );
   if (seeded) console.log(`\n${seeded}`);
   if (seededOperator) console.log(`\n${seededOperator}`);
   console.log(`API docs:    ${merchant.url}/docs/`);
   console.log(`Dashboard:   ${merchant.url}/dashboard/`);
+  if (outboxAvailable(deps)) console.log(`Mail outbox: ${outboxLink(deps)} (no SMTP_URL: e-mails stay here; the link opens every one of them, keep it to yourself)`);
   console.log(`Console:     ${internal.url}/console/ (operators)`);
   console.log(`Back office: ${internal.url}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'}; reference ${internal.url}/docs/)`);
   console.log(`Health:      ${merchant.url}/health, ${merchant.url}/ready; metrics ${internal.url}/metrics`);
@@ -135,6 +145,8 @@ async function main(): Promise<void> {
     await Promise.all([closed(merchant.server), jobs?.stop()]);
     // The internal listener stays up while draining, so probes and operators see /ready 503 and /metrics.
     await closed(internal.server);
+    await callbacks?.close();
+    await providers.close();
     clearTimeout(deadline);
     await database.close();
     logger.info('stopped', { signal });

@@ -24,6 +24,9 @@ export const ADMIN_OPENAPI = fromRoot('openapi', 'admin', 'admin.yaml');
 /** The merchant dashboard's own API (cookie session, CSRF), linted with its own rules. */
 export const DASHBOARD_OPENAPI = fromRoot('openapi', 'dashboard', 'dashboard.yaml');
 export const DASHBOARD_REDOCLY_CONFIG = fromRoot('openapi', 'dashboard', 'redocly.yaml');
+/** The payment provider's API as PixGate calls it (API Pix 2.9.0 and Efí's send API, the subset used). */
+export const UPSTREAM_OPENAPI = fromRoot('openapi', 'upstream', 'psp.yaml');
+export const UPSTREAM_REDOCLY_CONFIG = fromRoot('openapi', 'upstream', 'redocly.yaml');
 /** The back office has a public operation too (the console sign-in): linted with its own rules. */
 export const ADMIN_REDOCLY_CONFIG = fromRoot('openapi', 'admin', 'redocly.yaml');
 export const ASYNCAPI = fromRoot('asyncapi', 'asyncapi.yaml');

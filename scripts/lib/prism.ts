@@ -16,6 +16,11 @@ export interface PrismOptions {
   inherit?: boolean;
   /** How long to wait for Prism to answer HTTP. */
   readyTimeoutMs?: number;
+  /**
+   * `prism proxy` to this upstream instead of `prism mock`, with `--errors`: a request that breaks the spec
+   * is answered 422 and never forwarded, a response that breaks it becomes a 500 problem.
+   */
+  proxyTo?: string;
 }
 
 export interface PrismServer {
@@ -61,11 +66,12 @@ export function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts `prism mock` and resolves once it answers HTTP requests; kills it if it never does. */
+/** Starts `prism mock` (or `prism proxy`) and resolves once it answers HTTP requests; kills it if it never does. */
 export async function startPrism(options: PrismOptions): Promise<PrismServer> {
   const host = options.host ?? '127.0.0.1';
   const baseUrl = `http://${host}:${options.port}`;
-  const child = spawn(process.execPath, [TOOLS.prism, 'mock', options.spec, '--host', host, '--port', String(options.port)], {
+  const mode = options.proxyTo === undefined ? ['mock', options.spec] : ['proxy', options.spec, options.proxyTo, '--errors', '--cors', 'false'];
+  const child = spawn(process.execPath, [TOOLS.prism, ...mode, '--host', host, '--port', String(options.port)], {
     env: toolEnv(),
     stdio: options.inherit ? 'inherit' : ['ignore', 'pipe', 'pipe'],
   });

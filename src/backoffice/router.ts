@@ -13,6 +13,7 @@ import { backofficeAccess } from '../http/backofficeAccess.ts';
 import { operatorRoutes } from './operators.routes.ts';
 import { sessionRoutes } from './session.routes.ts';
 import { recipientRoutes } from './recipients.routes.ts';
+import { providerRoutes } from './provider.routes.ts';
 import { sandboxRoutes } from './sandbox.routes.ts';
 import { webhookRoutes } from './webhooks.routes.ts';
 import { withdrawalRoutes } from './withdrawals.routes.ts';
@@ -40,6 +41,7 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
   holdRoutes(router, deps);
   withdrawalRoutes(router, deps);
   ledgerRoutes(router, deps);
+  providerRoutes(router, deps);
   sandboxRoutes(router, deps);
   router.use(errorMiddleware(deps.logger, 'operator'));
   return router;

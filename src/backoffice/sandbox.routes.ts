@@ -1,11 +1,12 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
 import type { TransactionRow } from '../db/schema.ts';
-import { endCharge, failCharge, payCharge, refundCharge } from '../charges/charge.sandbox.ts';
+import { endCharge, failCharge, refundCharge } from '../charges/charge.sandbox.ts';
+import { removeAtProviderFirst, sandboxPayCharge } from '../charges/charge.sandboxPayment.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { reconcileWithdrawals } from '../jobs/reconcileWithdrawals.ts';
 import type { Deps } from '../platform/deps.ts';
-import { requireSimulatedProvider } from '../provider/simulated.ts';
+import { requireSandbox } from '../provider/sandbox.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { findAnyTransaction } from '../transactions/transaction.service.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
@@ -37,47 +38,60 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   };
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/pay', async (req, res) => {
-    requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.pay', req.params.transactionId, () => payCharge(deps, req.params.transactionId, req.body ?? {})));
+    requireSandbox(deps);
+    res.json(await done(req, res, 'sandbox.charge.pay', req.params.transactionId, () => sandboxPayCharge(deps, req.params.transactionId, req.body ?? {})));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/expire', async (req, res) => {
-    requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.expire', req.params.transactionId, () => endCharge(deps, req.params.transactionId, 'expired')));
+    requireSandbox(deps);
+    res.json(await done(req, res, 'sandbox.charge.expire', req.params.transactionId, async () => {
+      await removeAtProviderFirst(deps, req.params.transactionId);
+      return endCharge(deps, req.params.transactionId, 'expired');
+    }));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/cancel', async (req, res) => {
-    requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.cancel', req.params.transactionId, () => endCharge(deps, req.params.transactionId, 'cancelled')));
+    requireSandbox(deps);
+    res.json(await done(req, res, 'sandbox.charge.cancel', req.params.transactionId, async () => {
+      await removeAtProviderFirst(deps, req.params.transactionId);
+      return endCharge(deps, req.params.transactionId, 'cancelled');
+    }));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/fail', async (req, res) => {
-    requireSimulatedProvider(deps);
+    requireSandbox(deps);
     res.json(await done(req, res, 'sandbox.charge.fail', req.params.transactionId, () => failCharge(deps, req.params.transactionId)));
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
-    requireSimulatedProvider(deps);
-    res.json(await done(req, res, 'sandbox.charge.refund', req.params.transactionId, () => refundCharge(deps, req.params.transactionId, req.body.amountCents)));
+    const sandbox = requireSandbox(deps);
+    res.json(
+      await done(req, res, 'sandbox.charge.refund', req.params.transactionId, async () => {
+        const refunded = await refundCharge(deps, req.params.transactionId, req.body.amountCents);
+        // The payer's bank took the money back at the provider too (a MED refund there).
+        if (refunded.end_to_end_id !== null) await sandbox.chargeback({ endToEndId: refunded.end_to_end_id, amountCents: req.body.amountCents });
+        return refunded;
+      }),
+    );
   });
 
   api.post('/admin/v1/sandbox/provider/outcomes', async (req, res) => {
-    const provider = requireSimulatedProvider(deps);
-    provider.queueOutcome(req.body.operation, req.body.outcome, req.body.count ?? 1);
+    const provider = requireSandbox(deps);
+    await provider.queueOutcome(req.body.operation, req.body.outcome, req.body.count ?? 1);
     await audited(deps, req, res, { action: 'sandbox.provider.queue', target: { type: 'provider', id: null }, after: req.body });
     res.json({ pending: provider.pendingOutcomes() });
   });
 
   api.delete('/admin/v1/sandbox/provider/outcomes', async (req, res) => {
-    const provider = requireSimulatedProvider(deps);
-    provider.clearOutcomes();
+    const provider = requireSandbox(deps);
+    await provider.clearOutcomes();
     await audited(deps, req, res, { action: 'sandbox.provider.clear', target: { type: 'provider', id: null } });
     res.json({ pending: provider.pendingOutcomes() });
   });
 
   // Refunds: the charge is the audited transaction (its refunds change with it).
   const refundAction = async (req: Parameters<typeof audited>[1], res: Parameters<typeof audited>[2], action: string, refundId: string, change: Parameters<typeof applyRefundSandboxAction>[2]) => {
-    requireSimulatedProvider(deps);
+    requireSandbox(deps);
     const chargeId = await chargeOfRefund(deps, refundId);
     if (chargeId === undefined) throw new RefundNotFound();
     return done(req, res, action, chargeId, () => applyRefundSandboxAction(deps, refundId, change));
@@ -112,7 +126,7 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/sandbox/reconcile', async (req, res) => {
-    requireSimulatedProvider(deps);
+    requireSandbox(deps);
     const examined = await reconcileWithdrawals(deps);
     await audited(deps, req, res, { action: 'sandbox.reconcile', target: { type: 'worker', id: null }, after: { examined } });
     res.json({ examined });

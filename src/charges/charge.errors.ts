@@ -83,3 +83,9 @@ export class RefundExceedsCharge extends DomainError {}
 
 /** The withdrawable balance does not cover a refund. */
 export class RefundNotCovered extends DomainError {}
+
+/** No unmatched received Pix has this end-to-end id. */
+export class UnmatchedPixNotFound extends DomainError {}
+
+/** The unmatched received Pix was resolved already. */
+export class UnmatchedPixAlreadyResolved extends DomainError {}

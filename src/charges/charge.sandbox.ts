@@ -30,7 +30,12 @@ async function lockCharge(trx: Parameters<typeof lockTransaction>[0], id: string
 export async function payCharge(
   deps: Deps,
   transactionId: string,
-  input: { payer?: PartyJson | undefined; endToEndId?: string | undefined },
+  input: {
+    payer?: PartyJson | undefined;
+    endToEndId?: string | undefined;
+    /** When the provider received the payment (a callback may arrive later): the expiry is judged then. */
+    receivedAtMs?: number | undefined;
+  },
 ): Promise<TransactionRow> {
   const nowMs = deps.clock.now();
   const now = new Date(nowMs);
@@ -38,7 +43,7 @@ export async function payCharge(
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'pending') throw new ChargeInWrongStatus('pay', row.status);
     // Past its expiresAt a charge is expired, even before the expiry job has marked it.
-    if (row.expires_at && row.expires_at.getTime() <= nowMs) throw new ChargeInWrongStatus('pay', 'expired');
+    if (row.expires_at && row.expires_at.getTime() <= (input.receivedAtMs ?? nowMs)) throw new ChargeInWrongStatus('pay', 'expired');
     chargeStep(row.status, 'paid');
     const endToEndId =
       input.endToEndId ?? generateEndToEndId({ ispb: (input.payer ?? SANDBOX_PAYER).bankAccount.ispb, atMs: nowMs, kind: 'E' });

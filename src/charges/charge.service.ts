@@ -148,8 +148,15 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
     const transactionId = newId('tx');
     const createdAt = new Date(nowMs);
     const expiresAtMs = nowMs + expiresInDays * DAY_MS;
-    const registered = await deps.provider.registerCharge({ transactionId, amountCents: body.amountCents, expiresAtMs });
-    const pixPayload = buildDynamicBrCode({
+    const registered = await deps.provider.registerCharge({
+      transactionId,
+      accountId: auth.accountId,
+      externalRef,
+      amountCents: body.amountCents,
+      createdAtMs: nowMs,
+      expiresAtMs,
+    });
+    const pixPayload = registered.pixPayload ?? buildDynamicBrCode({
       locationUrl: registered.locationUrl,
       merchantName: merchantNameOf(account),
       merchantCity: MERCHANT_CITY,
@@ -171,11 +178,17 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
     } else {
       const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
       if (!(await insertChargeClaimingKey(deps.db, { ...charge, externalRef }, key))) {
-        // Another request holds this externalRef: answer with its charge (the PSP's registration of ours
-        // is simply never used: a dynamic charge nobody was shown expires unpaid upstream).
+        // Another request holds this externalRef: answer with its charge (on a real provider the same txid,
+        // so the same charge upstream).
         const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
         if (!existing) throw new Error(`externalRef ${externalRef} claimed but its charge is not readable`);
         await release(deps.db, auth.accountId, slot);
+        // A retry with other values registered a charge of its own upstream: removed, nobody was shown it.
+        if (existing.provider_ref !== registered.providerRef) {
+          void deps.provider.removeCharge({ transactionId, providerRef: registered.providerRef }).catch((error: unknown) =>
+            deps.logger.warn('unused charge not removed at the provider; it expires unpaid there', { providerRef: registered.providerRef, error: String(error) }),
+          );
+        }
         return replay(existing);
       }
     }

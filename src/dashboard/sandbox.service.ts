@@ -1,4 +1,5 @@
-import { endCharge, failCharge, payCharge } from '../charges/charge.sandbox.ts';
+import { endCharge, failCharge } from '../charges/charge.sandbox.ts';
+import { removeAtProviderFirst, sandboxPayCharge } from '../charges/charge.sandboxPayment.ts';
 import type { TransactionRow } from '../db/schema.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
@@ -12,11 +13,11 @@ import { SandboxUnavailable } from './dashboard.errors.ts';
  * simulated PSP would report, so a merchant sees the webhooks arrive without real money. They go through
  * the same services as the back office's sandbox.
  */
-export function sandboxAvailable(deps: Pick<Deps, 'config' | 'simulatedProvider'>): boolean {
-  return deps.config.nodeEnv !== 'production' && deps.simulatedProvider !== undefined;
+export function sandboxAvailable(deps: Pick<Deps, 'config' | 'sandbox'>): boolean {
+  return deps.config.nodeEnv !== 'production' && deps.sandbox !== undefined;
 }
 
-function requireSandbox(deps: Pick<Deps, 'config' | 'simulatedProvider'>): void {
+function requireSandbox(deps: Pick<Deps, 'config' | 'sandbox'>): void {
   if (!sandboxAvailable(deps)) throw new SandboxUnavailable();
 }
 
@@ -31,10 +32,12 @@ export async function sandboxCharge(deps: Deps, accountId: string, transactionId
   const charge = await ownTransaction(deps, accountId, transactionId, 'pix_in');
   switch (action) {
     case 'pay':
-      return payCharge(deps, charge.id, {});
+      return sandboxPayCharge(deps, charge.id, {});
     case 'expire':
+      await removeAtProviderFirst(deps, charge.id);
       return endCharge(deps, charge.id, 'expired');
     case 'cancel':
+      await removeAtProviderFirst(deps, charge.id);
       return endCharge(deps, charge.id, 'cancelled');
     case 'fail':
       return failCharge(deps, charge.id);

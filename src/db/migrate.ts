@@ -14,6 +14,7 @@ import * as checkByTransactionId from './migrations/011_check_by_transaction_id.
 import * as backOfficeWithdrawalsIndex from './migrations/012_back_office_withdrawals_index.ts';
 import * as refunds from './migrations/013_refunds.ts';
 import * as listingIndexes from './migrations/014_listing_indexes.ts';
+import * as providerRails from './migrations/015_provider_rails.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '012_back_office_withdrawals_index': backOfficeWithdrawalsIndex,
   '013_refunds': refunds,
   '014_listing_indexes': listingIndexes,
+  '015_provider_rails': providerRails,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,6 +21,7 @@ import type {
 } from './tables/ledger.ts';
 import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable, WithdrawalTotalsTable } from './tables/moneyOut.ts';
 import type { RefundIdempotencyKeysTable, RefundsTable, SimPspRefundsTable } from './tables/refunds.ts';
+import type { UnmatchedPixTable } from './tables/provider.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
@@ -28,6 +29,7 @@ export type * from './tables/accounts.ts';
 export type * from './tables/dashboard.ts';
 export type * from './tables/ledger.ts';
 export type * from './tables/moneyOut.ts';
+export type * from './tables/provider.ts';
 export type * from './tables/refunds.ts';
 export type * from './tables/transactions.ts';
 export type * from './tables/webhooks.ts';
@@ -57,6 +59,7 @@ export interface Database {
   refunds: RefundsTable;
   refund_idempotency_keys: RefundIdempotencyKeysTable;
   sim_psp_refunds: SimPspRefundsTable;
+  unmatched_pix: UnmatchedPixTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

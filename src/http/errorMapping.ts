@@ -169,6 +169,8 @@ on(withdrawal.WithdrawalNotOverdue, { status: 409, operator: (e) => ops.withdraw
 on(withdrawal.ResolutionNeedsSettlement, { status: 400, operator: () => ops.resolutionNeedsSettlement });
 on(withdrawal.ProviderActionRefused, { status: 409, merchant: (e) => messages.providerActionRefused(e.status), operator: (e) => ops.providerActionRefused(e.status) });
 on(provider.SimulatedProviderRequired, { status: 409, operator: () => ops.simulatedProviderRequired });
+on(charge.UnmatchedPixNotFound, { status: 404, operator: () => ops.unmatchedPixNotFound });
+on(charge.UnmatchedPixAlreadyResolved, { status: 409, operator: () => ops.unmatchedPixAlreadyResolved });
 
 // Holds.
 on(hold.HoldNotFound, { status: 404, operator: () => ops.holdNotFound });

@@ -1,6 +1,7 @@
 import type { Deps } from '../platform/deps.ts';
 import { startDelivering } from './deliverWebhooks.ts';
 import { expireDueCharges } from './expireCharges.ts';
+import { pollReceivedPix } from './providerFacts.ts';
 import { purgeHistory } from './purgeHistory.ts';
 import { reconcileRefunds } from './reconcileRefunds.ts';
 import { reconcileWithdrawals } from './reconcileWithdrawals.ts';
@@ -18,6 +19,8 @@ export function startJobs(deps: Deps): { stop(): Promise<void> } {
     { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
     { name: 'reconcile-refunds', everyMs: 2_000, run: (jobDeps) => reconcileRefunds(jobDeps) },
     { name: 'purge-history', everyMs: 3_600_000, run: purgeHistory },
+    // The safety net for lost provider callbacks (nothing to list on the simulated provider).
+    ...(deps.provider.name === 'simulated' ? [] : [{ name: 'poll-received-pix', everyMs: 60_000, run: (jobDeps: Deps) => pollReceivedPix(jobDeps) }]),
   ]);
   const delivering = startDelivering(deps);
   return {

@@ -39,7 +39,9 @@ export const operatorMessages = {
   chargeNotRefundable: (status: string) => `Charge cannot be refunded: status ${status}.`,
   refundExceedsCharge: 'Refund exceeds the charge amount.',
   refundNotCovered: 'The withdrawable balance does not cover the refund.',
-  simulatedProviderRequired: 'Sandbox provider actions need the simulated PSP.',
+  simulatedProviderRequired: 'Sandbox provider actions need the simulated PSP or the fake provider.',
+  unmatchedPixNotFound: 'Pix não encontrado entre os não conciliados.',
+  unmatchedPixAlreadyResolved: 'Este Pix já foi resolvido.',
 
   // Withdrawals
   withdrawalNotFound: 'Withdrawal not found.',

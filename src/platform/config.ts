@@ -68,7 +68,41 @@ export interface Config {
   logLevel: LogLevel;
   /** After SIGTERM, how long requests and jobs in flight may take before they are abandoned. */
   shutdownTimeoutMs: number;
+  /** The payment provider: the simulation (sandbox, default outside production) or Efí (API Pix + send API). */
+  psp: PspConfig;
 }
+
+/** `PSP=efi`: where the provider is, the account's credentials and certificates, and the callback listener. */
+export interface EfiConfig {
+  kind: 'efi';
+  /** API Pix paths under /v2, send paths under /v3/gn and /v2/gn. */
+  baseUrl: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** PEM files of the client certificate and its key (mutual TLS), and of the provider server's CA. */
+  certFile: string;
+  keyFile: string;
+  caFile: string | undefined;
+  /** PixGate's own Pix key at the provider: receives charges, pays withdrawals. */
+  pixKey: string;
+  webhook: {
+    host: string;
+    port: number;
+    certFile: string;
+    keyFile: string;
+    /** CA of the provider's client certificate: any other is refused at the handshake. */
+    clientCaFile: string;
+    /** Public address registered at start (`PUT /v2/webhook/{pixKey}`); the provider appends `/pix`. */
+    url: string | undefined;
+  };
+  timeoutMs: number;
+  attempts: number;
+}
+
+export type PspConfig = { kind: 'simulated' } | EfiConfig;
+
+export const PSP_KINDS = ['simulated', 'efi'] as const;
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -179,6 +213,8 @@ const simSettle = makeValidator<number | 'never'>((input) => {
   throw new Error('neither a number of milliseconds nor never');
 });
 
+const efi = (env: { PSP?: string }) => env.PSP === 'efi';
+
 /** What each variable expects, as the error message says it (`desc`) with an example. */
 function specs() {
   return {
@@ -228,6 +264,28 @@ function specs() {
     WEBHOOK_TIMEOUT_MS: integer(1, 120_000)({ default: 10_000, desc: 'an integer number of milliseconds 1..120000', example: '10000' }),
     LOG_LEVEL: choice(LOG_LEVELS)({ default: 'info', desc: `one of ${LOG_LEVELS.join(', ')}`, example: 'info' }),
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000)({ default: 25_000, desc: 'an integer number of milliseconds 0..600000', example: '25000' }),
+    PSP: choice(PSP_KINDS)({
+      default: undefined,
+      desc: 'simulated or efi (required in production: the simulation is never chosen by default there)',
+      example: 'efi',
+      requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
+    }),
+    PSP_BASE_URL: httpUrl({ default: undefined, desc: 'the provider\'s https base URL (required with PSP=efi)', example: 'https://pix-h.api.efipay.com.br', requiredWhen: efi }),
+    PSP_TOKEN_URL: httpUrl({ default: undefined, desc: 'the OAuth2 token URL (default: PSP_BASE_URL + /oauth/token)', example: 'https://pix-h.api.efipay.com.br/oauth/token' }),
+    PSP_CLIENT_ID: text({ default: undefined, desc: 'the OAuth2 client id (required with PSP=efi)', example: 'Client_Id_…', requiredWhen: efi }),
+    PSP_CLIENT_SECRET: text({ default: undefined, desc: 'the OAuth2 client secret (required with PSP=efi)', example: 'Client_Secret_…', requiredWhen: efi }),
+    PSP_CERT: text({ default: undefined, desc: 'a PEM file of the client certificate (required with PSP=efi)', example: '/etc/pixgate/efi-cert.pem', requiredWhen: efi }),
+    PSP_KEY: text({ default: undefined, desc: 'a PEM file of the client certificate\'s key (required with PSP=efi)', example: '/etc/pixgate/efi-key.pem', requiredWhen: efi }),
+    PSP_CA: text({ default: undefined, desc: 'a PEM file of the CA of the provider\'s server certificate (default: the system CAs)', example: '/etc/pixgate/efi-ca.pem' }),
+    PSP_PIX_KEY: text({ default: undefined, desc: 'PixGate\'s own Pix key at the provider (required with PSP=efi)', example: 'pagamentos@pixgate.com.br', requiredWhen: efi }),
+    PSP_WEBHOOK_HOST: text({ default: '0.0.0.0', desc: 'an address for the provider callback listener', example: '0.0.0.0' }),
+    PSP_WEBHOOK_PORT: integer(0, 65535)({ default: 3443, desc: 'a TCP port 0..65535 of the provider callback listener', example: '3443' }),
+    PSP_WEBHOOK_CERT: text({ default: undefined, desc: 'a PEM file of the callback listener\'s certificate (required with PSP=efi)', example: '/etc/pixgate/webhook-cert.pem', requiredWhen: efi }),
+    PSP_WEBHOOK_KEY: text({ default: undefined, desc: 'a PEM file of the callback listener\'s key (required with PSP=efi)', example: '/etc/pixgate/webhook-key.pem', requiredWhen: efi }),
+    PSP_WEBHOOK_CLIENT_CA: text({ default: undefined, desc: 'a PEM file of the CA of the provider\'s client certificate (required with PSP=efi)', example: '/etc/pixgate/efi-webhook-chain.crt', requiredWhen: efi }),
+    PSP_WEBHOOK_URL: httpUrl({ default: undefined, desc: 'the public https address of the callback listener (default: its own address)', example: 'https://pix-callbacks.pixgate.com.br/efi' }),
+    PSP_TIMEOUT_MS: integer(100, 120_000)({ default: 10_000, desc: 'an integer number of milliseconds 100..120000', example: '10000' }),
+    PSP_ATTEMPTS: integer(1, 10)({ default: 3, desc: 'an integer 1..10 (attempts of a repeatable provider call)', example: '3' }),
   } satisfies Record<string, Spec<unknown>>;
 }
 
@@ -238,7 +296,7 @@ function problemOf(name: string, raw: string | undefined, error: Error, spec: Sp
   const expected = `expected ${spec.desc ?? 'a valid value'}${spec.example ? ` (e.g. ${spec.example})` : ''}`;
   if (error instanceof EnvMissingError || raw === undefined) return `${name} is required: ${expected}`;
   // Secrets are never echoed back, not even in an error.
-  const hidden = name.endsWith('_SECRET') || name.endsWith('_TOKEN') || name.endsWith('_KEY') || name === 'DATABASE_URL' || name === 'SMTP_URL';
+  const hidden = name.endsWith('_SECRET') || name === 'PSP_CLIENT_ID' || name.endsWith('_TOKEN') || name.endsWith('_KEY') || name === 'DATABASE_URL' || name === 'SMTP_URL';
   const shown = hidden ? '(value hidden)' : JSON.stringify(raw);
   return `${name}=${shown} is invalid: ${expected}`;
 }
@@ -289,5 +347,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dashboardUrl: clean.DASHBOARD_URL,
     logLevel: clean.LOG_LEVEL,
     shutdownTimeoutMs: clean.SHUTDOWN_TIMEOUT_MS,
+    psp: pspConfig(clean),
+  };
+}
+
+function pspConfig(clean: ReturnType<typeof cleanEnv<ReturnType<typeof specs>>>): PspConfig {
+  if (clean.PSP !== 'efi') return { kind: 'simulated' };
+  // envalid's requiredWhen guarantees these with PSP=efi; the checks only narrow the types.
+  const required = (name: string, value: string | undefined): string => {
+    if (value === undefined) throw new ConfigError([`${name} is required with PSP=efi`]);
+    return value;
+  };
+  const baseUrl = required('PSP_BASE_URL', clean.PSP_BASE_URL).replace(/\/$/, '');
+  return {
+    kind: 'efi',
+    baseUrl,
+    tokenUrl: clean.PSP_TOKEN_URL ?? `${baseUrl}/oauth/token`,
+    clientId: required('PSP_CLIENT_ID', clean.PSP_CLIENT_ID),
+    clientSecret: required('PSP_CLIENT_SECRET', clean.PSP_CLIENT_SECRET),
+    certFile: resolve(required('PSP_CERT', clean.PSP_CERT)),
+    keyFile: resolve(required('PSP_KEY', clean.PSP_KEY)),
+    caFile: clean.PSP_CA === undefined ? undefined : resolve(clean.PSP_CA),
+    pixKey: required('PSP_PIX_KEY', clean.PSP_PIX_KEY),
+    webhook: {
+      host: clean.PSP_WEBHOOK_HOST,
+      port: clean.PSP_WEBHOOK_PORT,
+      certFile: resolve(required('PSP_WEBHOOK_CERT', clean.PSP_WEBHOOK_CERT)),
+      keyFile: resolve(required('PSP_WEBHOOK_KEY', clean.PSP_WEBHOOK_KEY)),
+      clientCaFile: resolve(required('PSP_WEBHOOK_CLIENT_CA', clean.PSP_WEBHOOK_CLIENT_CA)),
+      url: clean.PSP_WEBHOOK_URL,
+    },
+    timeoutMs: clean.PSP_TIMEOUT_MS,
+    attempts: clean.PSP_ATTEMPTS,
   };
 }

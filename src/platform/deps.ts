@@ -7,7 +7,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { PixProvider } from '../provider/port.ts';
-import type { SimulatedProvider } from '../provider/simulated.ts';
+import type { ProviderSandbox } from '../provider/sandbox.ts';
 
 /** Everything a request handler may use, built once at start-up and passed down explicitly. */
 export interface Deps {
@@ -15,8 +15,8 @@ export interface Deps {
   dbKind: 'postgres' | 'pglite';
   clock: Clock;
   provider: PixProvider;
-  /** Present when the PSP is the in-process simulation (sandbox actions need it). */
-  simulatedProvider: SimulatedProvider | undefined;
+  /** Present when the provider can be told what to do (the simulation, or the fake provider): sandbox actions need it. */
+  sandbox: ProviderSandbox | undefined;
   authenticator: Authenticator;
   config: Config;
   logger: Logger;

@@ -79,6 +79,31 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Every call to the payment provider (PSP=efi), by upstream operation and outcome (ok, 4xx, 5xx, 429, timeout, dropped, breaker_open). */
+  readonly providerCalls = new Histogram({
+    name: 'pixgate_psp_request_duration_seconds',
+    help: 'Calls to the payment provider, by upstream operation and outcome',
+    labelNames: ['operation', 'outcome'],
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  /** Provider callbacks received, by outcome (accepted, refused: not a callback body). */
+  readonly providerCallbacks = new Counter({
+    name: 'pixgate_psp_callbacks_total',
+    help: 'Callbacks received from the payment provider, by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  /** Received Pix not credited as a charge's payment (unknown txid, wrong amount, charge not payable): left to an operator. */
+  readonly unmatchedPix = new Counter({
+    name: 'pixgate_psp_unmatched_pix_total',
+    help: 'Received Pix recorded for an operator instead of being credited, by reason',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+
   private readonly gauges = {
     webhookDeliveriesDue: this.gauge('pixgate_webhook_deliveries_due', 'Webhook deliveries due now, and events not fanned out to their URLs yet (the backlog).'),
     webhookOldestDueAgeSeconds: this.gauge(

@@ -7,7 +7,7 @@ import { describeDatabase, whileDatabaseStarts } from '../db/startup.ts';
 import type { Deps } from './deps.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { Metrics } from './metrics.ts';
-import { SimulatedProvider } from '../provider/simulated.ts';
+import { buildProvider, type ProviderRuntime } from '../provider/factory.ts';
 import { createMailer } from '../mail/mailer.ts';
 import { secretsKey } from './serverSecrets.ts';
 import { sealPlainWebhookSecrets } from '../webhooks/endpoint.service.ts';
@@ -16,7 +16,7 @@ import { sealPlainWebhookSecrets } from '../webhooks/endpoint.service.ts';
 export async function buildRuntime(
   config: Config,
   logger: Logger = createLogger({ level: config.logLevel }),
-): Promise<{ deps: Deps; database: DatabaseHandle }> {
+): Promise<{ deps: Deps; database: DatabaseHandle; providers: ProviderRuntime }> {
   const metrics = new Metrics();
   const database = await connectDatabase({
     databaseUrl: config.databaseUrl,
@@ -50,7 +50,13 @@ export async function buildRuntime(
     await database.close().catch(() => undefined);
     throw error;
   }
-  const provider = new SimulatedProvider(database.db, systemClock, { settleAfterMs: config.simSettleAfterMs });
+  let providers: ProviderRuntime;
+  try {
+    providers = await buildProvider(config, { db: database.db, clock: systemClock, logger, metrics });
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
   const mailer = createMailer({
     db: database.db,
     clock: systemClock,
@@ -64,8 +70,8 @@ export async function buildRuntime(
     db: database.db,
     dbKind: database.kind,
     clock: systemClock,
-    provider,
-    simulatedProvider: provider,
+    provider: providers.provider,
+    sandbox: providers.sandbox,
     authenticator: new Authenticator(database.db, systemClock, config.authCacheTtlMs, logger),
     config,
     logger,
@@ -74,5 +80,5 @@ export async function buildRuntime(
     secretsKey: secretsKey(config),
   };
   await whileDatabaseStarts(() => sealPlainWebhookSecrets(deps), startup);
-  return { deps, database };
+  return { deps, database, providers };
 }

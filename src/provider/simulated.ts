@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database, PartyJson } from '../db/schema.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
-import { SimulatedProviderRequired } from './provider.errors.ts';
+import type { FaultOutcome, ProviderOperation, ProviderSandbox } from './sandbox.ts';
 import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, recordReturn } from './simulated.repository.ts';
 import { changeAcceptedRefund, findSimRefund, insertAcceptedRefund } from './simulatedRefunds.repository.ts';
 import {
@@ -13,23 +13,16 @@ import {
   type PixProvider,
   type ProviderRefundStatus,
   type ProviderWithdrawalStatus,
+  type ProviderFact,
+  type ReceivedPix,
   type RegisterChargeInput,
+  type RemovedCharge,
   type SendRefundInput,
   type RegisteredCharge,
   type SendWithdrawalInput,
 } from './port.ts';
 
-export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal' | 'sendRefund' | 'queryRefund';
-
-/**
- * Queued answers of the simulated PSP:
- * - `succeed`: the default.
- * - `fail`: a definite failure; nothing happens upstream.
- * - `timeout`: no answer in time, but the PSP did take the order (reconciliation finds it).
- * - `timeout_unsent`: no answer in time, and the order never reached the PSP (reconciliation: not found).
- * - `cut`: the PSP took the order and its confirmation was cut short.
- */
-export type FaultOutcome = 'succeed' | 'fail' | 'timeout' | 'timeout_unsent' | 'cut';
+export type { FaultOutcome, ProviderOperation } from './sandbox.ts';
 
 interface Fault {
   outcome: FaultOutcome;
@@ -52,8 +45,9 @@ export interface SimulatedProviderOptions {
  * process. By default every call succeeds; the back office (or a test) queues outcomes per operation so
  * every branch of the contract can be produced on demand, and settles, rejects or returns transfers.
  */
-export class SimulatedProvider implements PixProvider {
+export class SimulatedProvider implements PixProvider, ProviderSandbox {
   readonly name = 'simulated';
+  readonly kind = 'simulated';
   readonly ispb = '99999008';
   private readonly faults = new Map<ProviderOperation, Fault[]>();
   private readonly db: Kysely<Database>;
@@ -67,6 +61,14 @@ export class SimulatedProvider implements PixProvider {
     this.settleAfterMs = options.settleAfterMs ?? null;
     this.timeoutDelayMs = options.timeoutDelayMs ?? 0;
   }
+
+  /** The simulation has no payer end: the sandbox applies the payment itself (src/charges/charge.sandbox.ts). */
+  async payAtProvider(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  /** Nothing to move upstream: the simulation holds no money. */
+  async chargeback(): Promise<void> {}
 
   /** Queues `count` answers of `outcome` for the next calls of `operation`. */
   queueOutcome(operation: ProviderOperation, outcome: FaultOutcome, count = 1): void {
@@ -91,6 +93,25 @@ export class SimulatedProvider implements PixProvider {
       providerRef: `sim-${randomBytes(8).toString('hex')}`,
       locationUrl: `pix.pixgate.com.br/qr/v2/${input.transactionId.replace(/^tx_/, '')}`,
     };
+  }
+
+  /** Payments of simulated charges are applied by the sandbox itself: there is nothing to remove upstream. */
+  async removeCharge(): Promise<RemovedCharge> {
+    return { state: 'removed' };
+  }
+
+  /** The simulation reports payments directly (the sandbox); it has no received Pix to read or list. */
+  async readReceivedPix(): Promise<ReceivedPix | undefined> {
+    return undefined;
+  }
+
+  async *listReceivedPix(): AsyncIterable<ReceivedPix> {
+    // Nothing to list: see readReceivedPix.
+  }
+
+  /** The simulation sends no callbacks. */
+  async verifyCallback(): Promise<ProviderFact[]> {
+    return [];
   }
 
   async sendWithdrawal(input: SendWithdrawalInput): Promise<{ providerRef: string }> {
@@ -209,7 +230,7 @@ export class SimulatedProvider implements PixProvider {
     return { providerRef };
   }
 
-  async queryRefund(refundId: string): Promise<ProviderRefundStatus> {
+  async queryRefund({ refundId }: { refundId: string; endToEndId: string }): Promise<ProviderRefundStatus> {
     const outcome = this.nextOutcome('queryRefund');
     if (outcome === 'fail' || outcome === 'timeout' || outcome === 'timeout_unsent') return { state: 'unknown' };
     let row = await findSimRefund(this.db, refundId);
@@ -272,10 +293,4 @@ export class SimulatedProvider implements PixProvider {
     if (this.timeoutDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.timeoutDelayMs));
     throw new ProviderTimeout(`simulated ${operation} timeout`);
   }
-}
-
-/** The simulated PSP of a server, for sandbox actions; refused on a server with a real PSP. */
-export function requireSimulatedProvider(deps: { simulatedProvider: SimulatedProvider | undefined }): SimulatedProvider {
-  if (!deps.simulatedProvider) throw new SimulatedProviderRequired();
-  return deps.simulatedProvider;
 }

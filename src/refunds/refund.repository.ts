@@ -118,3 +118,14 @@ export async function listRefundsDue(db: Db, now: Date, limit: number): Promise<
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** The end-to-end id of the charge a refund returns (the provider names a devolução by it). */
+export async function endToEndIdOfRefund(db: Db, refundId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('refunds')
+    .innerJoin('transactions', 'transactions.id', 'refunds.transaction_id')
+    .select('transactions.end_to_end_id')
+    .where('refunds.id', '=', refundId)
+    .executeTakeFirst();
+  return row?.end_to_end_id ?? undefined;
+}

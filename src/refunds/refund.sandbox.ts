@@ -1,6 +1,6 @@
 import type { TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { requireSimulatedProvider, type SimulatedProvider } from '../provider/simulated.ts';
+import { requireSandbox, type ProviderSandbox } from '../provider/sandbox.ts';
 import { findTransactionById } from '../transactions/transaction.repository.ts';
 import { ProviderActionRefused } from '../withdrawals/withdrawal.errors.ts';
 import { RefundNotFound } from './refund.errors.ts';
@@ -14,9 +14,9 @@ import { syncRefund } from './refund.service.ts';
 export async function applyRefundSandboxAction(
   deps: Deps,
   refundId: string,
-  change: (psp: SimulatedProvider) => Promise<boolean>,
+  change: (psp: ProviderSandbox) => Promise<boolean>,
 ): Promise<TransactionRow> {
-  const psp = requireSimulatedProvider(deps);
+  const psp = requireSandbox(deps);
   const refund = await findRefund(deps.db, refundId);
   if (!refund || refund.status === 'aborted') throw new RefundNotFound();
   if (!(await change(psp))) throw new ProviderActionRefused(refund.status);

@@ -21,7 +21,7 @@ import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout, type Provid
 import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
-import { findTransaction, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findTransaction, findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { recheckDelayMs } from '../withdrawals/withdrawal.settlement.ts';
 import {
   RefundAboveRefundable,
@@ -301,7 +301,8 @@ async function abortRefund(trx: Transaction<Database>, row: RefundRow, now: Date
 export async function syncRefund(deps: Deps, refundId: string): Promise<RefundRow | undefined> {
   const before = await findRefund(deps.db, refundId);
   if (!before || !isInFlightRefund(before.status)) return before;
-  const observed = await deps.provider.queryRefund(refundId);
+  const paidCharge = await findTransactionById(deps.db, before.transaction_id);
+  const observed = await deps.provider.queryRefund({ refundId, endToEndId: paidCharge?.end_to_end_id ?? '' });
   return deps.db.transaction().execute(async (trx) => {
     const nowMs = deps.clock.now();
     const now = new Date(nowMs);

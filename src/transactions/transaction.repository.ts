@@ -185,17 +185,27 @@ export async function insertChargeClaimingKey(
  * Locks up to `limit` pending charges past their expiry, skipping rows another process holds (a charge being
  * paid at this instant is skipped, and then found paid).
  */
-export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: number): Promise<TransactionRow[]> {
-  return trx
+export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: number, onlyIds?: string[]): Promise<TransactionRow[]> {
+  let query = trx
     .selectFrom('transactions')
     .selectAll()
+    .where('status', '=', 'pending')
+    .where('type', '=', 'pix_in')
+    .where('expires_at', '<=', now);
+  if (onlyIds !== undefined) query = query.where('id', 'in', onlyIds.length > 0 ? onlyIds : ['']);
+  return query.orderBy('expires_at').limit(limit).forUpdate().skipLocked().execute();
+}
+
+/** Pending charges past their expiry (no lock): those to remove at the provider before they are expired here. */
+export function findDueCharges(db: Db, now: Date, limit: number): Promise<Pick<TransactionRow, 'id' | 'provider_ref'>[]> {
+  return db
+    .selectFrom('transactions')
+    .select(['id', 'provider_ref'])
     .where('status', '=', 'pending')
     .where('type', '=', 'pix_in')
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
-    .forUpdate()
-    .skipLocked()
     .execute();
 }
 

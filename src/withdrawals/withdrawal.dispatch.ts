@@ -3,7 +3,7 @@ import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { voidWithdrawal } from '../ledger/ledger.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout } from '../provider/port.ts';
+import { ProviderConfirmationLost, ProviderFailure, ProviderRejected, ProviderTimeout } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { lockTransaction, releaseIdempotencyKey, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
@@ -15,6 +15,8 @@ export type SendOutcome =
   | { kind: 'confirmation_lost'; providerRef: string }
   /** A definite failure: the PSP did not take the order (or, found by reconciliation, never received it). */
   | { kind: 'refused'; notReceived?: boolean }
+  /** The PSP refused the order itself, with a reason (a 4xx before acceptance): a failed withdrawal, not a 502. */
+  | { kind: 'rejected'; refusedCode: string; refusedReason: string }
   /** No answer: the PSP may or may not have taken the order. */
   | { kind: 'indeterminate' };
 
@@ -39,6 +41,7 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
     return { kind: 'accepted', providerRef };
   } catch (error) {
     if (error instanceof ProviderFailure) return { kind: 'refused' };
+    if (error instanceof ProviderRejected) return { kind: 'rejected', refusedCode: error.refusedCode, refusedReason: error.refusedReason };
     if (error instanceof ProviderConfirmationLost) return { kind: 'confirmation_lost', providerRef: error.providerRef };
     if (!(error instanceof ProviderTimeout)) {
       deps.logger.error('withdrawal send failed unexpectedly; treated as indeterminate', {
@@ -82,6 +85,12 @@ export async function applySendOutcome(
     if (withdrawalStep(from, to) === 'void') await voidWithdrawal(trx, row, now);
     return updateTransaction(trx, row.id, { ...changes, status: to.status, provider_state: to.providerState });
   };
+  if (outcome.kind === 'rejected') {
+    const failed = await move(WITHDRAWAL.failed, { refused_code: outcome.refusedCode, refused_reason: outcome.refusedReason, paid_at: now, updated_at: now });
+    if (!announced) await enqueueEvent(trx, 'transfer.created', failed, now);
+    await enqueueEvent(trx, 'transfer.failed', failed, now);
+    return failed;
+  }
   if (outcome.kind === 'refused') {
     if (!announced) {
       // Rolled back as if never requested (502): no alert of a third-party withdrawal that never existed,

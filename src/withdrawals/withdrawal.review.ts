@@ -55,7 +55,13 @@ export async function approveWithdrawal(deps: Deps, transactionId: string, audit
 }
 
 /** Who an approved withdrawal pays: the recipient, or the account holder (Mode 1). */
-async function beneficiaryOf(deps: Deps, row: TransactionRow) {
+/** Who a withdrawal is for (the approved recipient, or the account holder), by its id. */
+export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, transactionId: string): Promise<{ name: string; document: string; documentType: 'cpf' | 'cnpj' } | undefined> {
+  const row = await findTransactionById(deps.db, transactionId);
+  return row && row.type === 'withdrawal' ? beneficiaryOf(deps, row) : undefined;
+}
+
+async function beneficiaryOf(deps: Pick<Deps, 'db'>, row: TransactionRow) {
   if (row.recipient_id) {
     const recipient = await findRecipient(deps.db, row.account_id, row.recipient_id);
     if (recipient) return { name: recipient.legal_name, document: recipient.document, documentType: recipient.document_type };

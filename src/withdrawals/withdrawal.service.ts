@@ -235,6 +235,10 @@ export async function createWithdrawal(
   const outcome = await sendToProvider(deps, phase1.row, destination.beneficiary);
   const finished = await recordSendOutcome(deps, phase1.row, outcome, slots);
   if (finished.status === WITHDRAWAL.aborted.status) throw new WithdrawalProviderFailure();
+  // The PSP refused the order itself (its reason in refusedCode): recorded as failed, nothing debited.
+  if (outcome.kind === 'rejected' && finished.status === WITHDRAWAL.failed.status) {
+    return { kind: 'created', body: { ...withdrawalBody(finished), status: WITHDRAWAL.failed.status } };
+  }
   // A retry announced it while we were talking to the PSP, and the PSP refused it: still nothing debited.
   if (finished.status === WITHDRAWAL.failed.status) throw new WithdrawalProviderFailure();
   if (outcome.kind === 'confirmation_lost') throw new WithdrawalConfirmationLost(finished.id);
@@ -376,7 +380,7 @@ async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendO
  * here from the row it will be); a withdrawal announced or approved meanwhile takes the general path.
  */
 async function recordOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome, slots: SlotRequest[]): Promise<TransactionRow> {
-  if (row.status !== WITHDRAWAL.inFlight.status) return finishSend(deps, row.id, outcome);
+  if (row.status !== WITHDRAWAL.inFlight.status || outcome.kind === 'rejected') return finishSend(deps, row.id, outcome);
   const now = new Date(deps.clock.now());
   const to: WithdrawalState = outcome.kind === 'refused' ? WITHDRAWAL.aborted : outcome.kind === 'indeterminate' ? WITHDRAWAL.unknown : WITHDRAWAL.sent;
   withdrawalStep(stateOf(row), to);

@@ -110,6 +110,9 @@ const TABLE: Record<string, StateRow> = {
       'processing/sent': 'none',
       'failed_unknown/sent': 'none',
       'aborted/-': 'void',
+      // The provider refused the order itself before accepting it (a 4xx: the key's owner, risk analysis):
+      // recorded and announced as failed, as a cap's refusal is; the reservation is voided.
+      'failed/-': 'void',
       // A retry found it in flight and announced it to the merchant (transfer.created).
       'processing/sending': 'none',
     },

@@ -1,3 +1,4 @@
+import { recordUnmatchedPix } from '../../src/charges/receivedPix.repository.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationRoles, type OperationId } from '../../generated/admin-roles.ts';
 import type { components } from '../../generated/admin-types.ts';
@@ -141,6 +142,7 @@ async function newOperatorId(): Promise<string> {
 
 const account = (path = '') => admin(`/accounts/${merchant.accountId}${path}`);
 const noRecord = (what: string) => ({ none: what });
+let unmatchedSeq = 0;
 
 const cases: Record<OperationId, AdminCase> = {
   createAccount: {
@@ -287,6 +289,26 @@ const cases: Record<OperationId, AdminCase> = {
   },
   listWithdrawalAlerts: { prepare: async () => ({ method: 'GET', path: admin('/withdrawal-alerts') }), expect: 200, audit: noRecord('a read') },
   checkLedger: { prepare: async () => ({ method: 'GET', path: admin('/ledger/check') }), expect: 200, audit: noRecord('a read') },
+  listUnmatchedPix: { prepare: async () => ({ method: 'GET', path: admin('/provider/unmatched-pix') }), expect: 200, audit: noRecord('a read') },
+  resolveUnmatchedPix: {
+    // A received Pix no charge of ours can take, as the provider's callback would have recorded it.
+    prepare: async () => {
+      const endToEndId = `E09089356202611270130${String(++unmatchedSeq).padStart(11, '0')}`;
+      await recordUnmatchedPix(gateway.deps.db, {
+        endToEndId,
+        chargeRef: 'pgunknown0000000000000000000',
+        transactionId: null,
+        amountCents: 990,
+        receivedAt: new Date(gateway.clock.now()),
+        reason: 'unknown_charge',
+        payer: null,
+        at: new Date(gateway.clock.now()),
+      });
+      return { method: 'POST', path: admin(`/provider/unmatched-pix/${endToEndId}/resolve`), body: { note: 'Devolvido ao pagador na Efí.' } };
+    },
+    expect: 200,
+    audit: { action: 'provider.unmatched_pix.resolve', before: true, after: true },
+  },
   sandboxPayCharge: {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, false)}/pay`), body: {} }),
     expect: 200,
@@ -569,6 +591,7 @@ describe('the automation token', () => {
       refundId: 'rf_000000000000000000000000',
       transactionId: 'tx_000000000000000000000000',
       operatorId: 'op_000000000000000000000000',
+      endToEndId: 'E09089356202611270130000000000000',
     };
     for (const operation of operations) {
       if (operation.security === 'public' || SESSION_OPERATIONS.includes(operation.operationId as OperationId)) continue;

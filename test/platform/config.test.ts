@@ -50,10 +50,11 @@ describe('loadConfig', () => {
   });
 
   /** What production needs set: the recipientId key, the key of sealed secrets, an SMTP server. */
-  const PRODUCTION = { NODE_ENV: 'production', RECIPIENT_ID_SECRET: 'a'.repeat(64), SECRETS_KEY: 'b'.repeat(64), SMTP_URL: 'smtps://u:p@smtp.example.com:465' };
+  const PRODUCTION = { NODE_ENV: 'production', RECIPIENT_ID_SECRET: 'a'.repeat(64), SECRETS_KEY: 'b'.repeat(64), SMTP_URL: 'smtps://u:p@smtp.example.com:465', PSP: 'simulated' };
 
-  it('production requires RECIPIENT_ID_SECRET, SECRETS_KEY and SMTP_URL', () => {
+  it('production requires RECIPIENT_ID_SECRET, SECRETS_KEY, SMTP_URL and a provider chosen on purpose', () => {
     expect(problemsOf({ NODE_ENV: 'production' }).sort()).toEqual([
+      expect.stringMatching(/^PSP is required: expected simulated or efi/),
       expect.stringMatching(/^RECIPIENT_ID_SECRET is required: expected a random secret of at least 32 characters/),
       expect.stringMatching(/^SECRETS_KEY is required: expected 64 hex digits/),
       expect.stringMatching(/^SMTP_URL is required: expected an smtp:\/\/ or smtps:\/\/ URL/),
@@ -103,6 +104,35 @@ describe('loadConfig', () => {
       simSettleAfterMs: null,
       trustProxy: 1,
     });
+  });
+
+  it('PSP=efi needs its credentials, certificates, key and callback listener, named one by one; secrets never echoed', () => {
+    const problems = problemsOf({ PSP: 'efi', PSP_CLIENT_SECRET: 'hunter2-secret', PSP_BASE_URL: 'ftp://efi' }).sort();
+    expect(problems.join('\n')).not.toContain('hunter2');
+    expect(problems).toEqual([
+      expect.stringMatching(/^PSP_BASE_URL="ftp:\/\/efi" is invalid/),
+      expect.stringMatching(/^PSP_CERT is required/),
+      expect.stringMatching(/^PSP_CLIENT_ID is required/),
+      expect.stringMatching(/^PSP_KEY is required/),
+      expect.stringMatching(/^PSP_PIX_KEY is required/),
+      expect.stringMatching(/^PSP_WEBHOOK_CERT is required/),
+      expect.stringMatching(/^PSP_WEBHOOK_CLIENT_CA is required/),
+      expect.stringMatching(/^PSP_WEBHOOK_KEY is required/),
+    ]);
+    const efi = loadConfig({
+      PSP: 'efi',
+      PSP_BASE_URL: 'https://pix-h.api.efipay.com.br/',
+      PSP_CLIENT_ID: 'id',
+      PSP_CLIENT_SECRET: 'secret',
+      PSP_CERT: 'c.pem',
+      PSP_KEY: 'k.pem',
+      PSP_PIX_KEY: 'pix@pixgate.com.br',
+      PSP_WEBHOOK_CERT: 'w.pem',
+      PSP_WEBHOOK_KEY: 'wk.pem',
+      PSP_WEBHOOK_CLIENT_CA: 'ca.pem',
+    });
+    expect(efi.psp).toMatchObject({ kind: 'efi', baseUrl: 'https://pix-h.api.efipay.com.br', tokenUrl: 'https://pix-h.api.efipay.com.br/oauth/token', attempts: 3 });
+    expect(loadConfig({}).psp).toEqual({ kind: 'simulated' });
   });
 
   it('knows every variable of the README configuration table', async () => {

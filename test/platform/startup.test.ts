@@ -67,7 +67,7 @@ async function listening(started: Started): Promise<{ baseUrl: string; adminUrl:
 
 describe('safe production defaults', () => {
   it('NODE_ENV=production on an empty database starts, prints no API key, and stops on SIGTERM', async () => {
-    const started = spawnGateway({ NODE_ENV: 'production', RECIPIENT_ID_SECRET: 'f'.repeat(64), SECRETS_KEY: 'e'.repeat(64), SMTP_URL: 'smtp://127.0.0.1:2525' });
+    const started = spawnGateway({ NODE_ENV: 'production', RECIPIENT_ID_SECRET: 'f'.repeat(64), SECRETS_KEY: 'e'.repeat(64), SMTP_URL: 'smtp://127.0.0.1:2525', PSP: 'simulated' });
     const { baseUrl, adminUrl } = await listening(started);
     expect(started.output()).not.toMatch(/pixg_/);
     expect(started.output()).not.toMatch(/Demo account/);

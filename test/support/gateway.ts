@@ -16,6 +16,7 @@ import type { Lifecycle } from '../../src/platform/lifecycle.ts';
 import { createLogger } from '../../src/platform/logger.ts';
 import { Metrics } from '../../src/platform/metrics.ts';
 import { SimulatedProvider } from '../../src/provider/simulated.ts';
+import type { EfiTestProvider, SandboxedProvider } from './efiProvider.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 import { RELAXED_LIMITS } from './limits.ts';
@@ -41,7 +42,10 @@ export interface Gateway {
   api: Client<paths>;
   admin: Client<AdminPaths>;
   clock: ManualClock;
-  provider: SimulatedProvider;
+  /** The provider's port and its sandbox: the simulation, or (PIXGATE_TEST_PSP=efi) the Efí adapter and the fake provider. */
+  provider: SandboxedProvider;
+  /** PIXGATE_TEST_PSP=efi: the fake provider and the adapter, for tests of the rails themselves. */
+  efi: EfiTestProvider | undefined;
   deps: Deps;
   /** Errors logged by the server: a test asserting "no 500" checks this stays empty. */
   loggedErrors: string[];
@@ -76,13 +80,14 @@ export interface GatewayOptions {
   config?: Partial<Config>;
   /** Every SQL statement the gateway's database handle sends (statement counts). */
   onStatement?: (sql: string) => void;
+  /** The provider: the simulation, or the Efí adapter against the fake provider (default: PIXGATE_TEST_PSP, else simulated). */
+  psp?: 'simulated' | 'efi';
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
   const { handle, drop } = await openDatabase(options.onStatement);
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
-  const provider = new SimulatedProvider(handle.db, clock);
   // The real logger (pino, redaction), writing to memory: errors are collected, nothing is printed.
   const loggedErrors: string[] = [];
   const logger = createLogger({
@@ -102,12 +107,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
   const metrics = new Metrics({ defaultMetrics: false });
   metrics.observePool(() => handle.poolStats());
+  // PIXGATE_TEST_PSP=efi: the Efí adapter against the fake provider (loaded only then).
+  const efi = (options.psp ?? (process.env.PIXGATE_TEST_PSP === 'efi' ? 'efi' : 'simulated')) === 'efi' ? await (await import('./efiProvider.ts')).startEfiTestProvider(handle.db, { clock, logger, metrics }) : undefined;
+  const provider: SandboxedProvider = efi?.provider ?? new SimulatedProvider(handle.db, clock);
   const deps: Deps = {
     db: handle.db,
     dbKind: handle.kind,
     clock,
     provider,
-    simulatedProvider: provider,
+    sandbox: provider,
     authenticator: new Authenticator(handle.db, clock, config.authCacheTtlMs),
     config,
     logger,
@@ -115,6 +123,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     mailer: createMailer({ db: handle.db, clock, logger, smtpUrl: undefined, from: 'PixGate <teste@pixgate.local>', outboxUrl: undefined }),
     secretsKey: TEST_SECRETS_KEY,
   };
+  await efi?.listen(deps);
   // The merchant host and the service team's own listener, as `npm start` runs them.
   const listen = (app: ReturnType<typeof createApp>): Promise<Server> =>
     new Promise((resolve) => {
@@ -137,6 +146,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     admin: createClient<AdminPaths>({ baseUrl: adminBaseUrl, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }),
     clock,
     provider,
+    efi,
     deps,
     loggedErrors,
     as,
@@ -147,6 +157,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
         listening.closeAllConnections();
         await new Promise<void>((resolve) => listening.close(() => resolve()));
       }
+      await efi?.close();
       await handle.close();
       await drop();
       if (violations.length > 0) throw new Error(`responses that break the spec (Prism):\n${violations.join('\n')}`);
@@ -190,6 +201,11 @@ export function useGateway(options: UseGatewayOptions = {}): Gateway {
     started = undefined;
     try {
       if (checkLedgerAtEnd) expect(await ledgerIsConsistent(gateway)).toEqual([]);
+      if (checkLedgerAtEnd && gateway.efi) {
+        // The money at the provider is what the ledger says is there, plus the Pix left to an operator.
+        const money = await gateway.efi.moneyDifference(gateway.deps.db);
+        expect(money.ledgerCents + money.unmatchedCents).toBe(money.providerCents);
+      }
       expect(gateway.loggedErrors).toEqual([]);
     } finally {
       await gateway.close();
@@ -217,6 +233,9 @@ export function useGateway(options: UseGatewayOptions = {}): Gateway {
     },
     get provider() {
       return current().provider;
+    },
+    get efi() {
+      return current().efi;
     },
     get deps() {
       return current().deps;

@@ -168,7 +168,7 @@ describe('POST /v1/withdraw provider outcomes', () => {
     await gateway.admin.POST('/admin/v1/sandbox/withdrawals/{transactionId}/settle', { params: { path: { transactionId: id } } });
     const paid = await merchant.client.GET('/v1/transactions/{id}', { params: { path: { id } } });
     expect(paid.data).toMatchObject({ status: 'paid', beneficiary: { document: HOLDER_CPF, documentType: 'cpf' } });
-    expect(paid.data?.endToEndId).toMatch(/^E99999008\d{12}[a-zA-Z0-9]{11}$/);
+    expect(paid.data?.endToEndId).toMatch(new RegExp(`^E${gateway.provider.ispb}\\d{12}[a-zA-Z0-9]{11}$`));
     expect(paid.data?.paidAt).toBe(gateway.clock.now());
   });
 

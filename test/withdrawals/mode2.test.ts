@@ -370,7 +370,7 @@ describe('settled Mode 2 withdrawals', () => {
         bankAccount: { ispb: '99999004', branch: '0001', account: expect.any(String) },
       },
     });
-    expect(tx.endToEndId).toMatch(/^E99999008\d{12}[a-zA-Z0-9]{11}$/);
+    expect(tx.endToEndId).toMatch(new RegExp(`^E${gateway.provider.ispb}\\d{12}[a-zA-Z0-9]{11}$`));
   });
 
   it('show the recipient as beneficiary after a manual approval (phone key to a person)', async () => {

@@ -163,6 +163,7 @@ export function startGateway(options: GatewayOptions): Promise<GatewayProcess> {
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'false',
       NODE_ENV: 'production',
+      PSP: 'simulated',
       SIM_SETTLE_AFTER_MS: 'never',
       ...options.env,
     },

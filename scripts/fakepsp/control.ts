@@ -1,0 +1,110 @@
+/**
+ * The control API (`/_fake/...`): the payer end and the provider's back office for a gateway in another
+ * process. Same HTTPS server and client certificate as the API, no OAuth2 token, never on the plain-HTTP
+ * port. Answers 200 with the changed object, 404 for an unknown one, 409 when the change is not possible
+ * now (problem+json), 400 for a malformed request.
+ */
+import type { CallbackDispatcher } from './callbacks.ts';
+import { checkFaultRule, type FaultBook } from './faults.ts';
+import { json, problem, type Reply } from './replies.ts';
+import { route, type RequestContext, type Route } from './router.ts';
+import type { TokenStore } from './api.ts';
+import type { FakePspState } from './state.ts';
+import { isObject, valorText } from './values.ts';
+
+export interface ControlContext {
+  state: FakePspState;
+  faults: FaultBook;
+  callbacks: CallbackDispatcher;
+  tokens: TokenStore;
+}
+
+const bodyOf = (request: RequestContext): Record<string, unknown> => (isObject(request.body) ? request.body : {});
+
+function badRequest(error: unknown): Reply {
+  return problem(400, 'RequisicaoInvalida', error instanceof Error ? error.message : String(error));
+}
+
+async function configureCallbacks(callbacks: CallbackDispatcher, body: Record<string, unknown>): Promise<Reply> {
+  const { duplicate, reverse, hold, lieNext } = body;
+  if (duplicate !== undefined && (!Number.isSafeInteger(duplicate) || (duplicate as number) < 0)) return badRequest('duplicate is a non-negative integer');
+  if (reverse !== undefined && typeof reverse !== 'boolean') return badRequest('reverse is a boolean');
+  if (hold !== undefined && typeof hold !== 'boolean') return badRequest('hold is a boolean');
+  if (lieNext !== undefined && (!isObject(lieNext) || [lieNext.valor, lieNext.status].some((value) => value !== undefined && typeof value !== 'string'))) {
+    return badRequest('lieNext is {valor?: string, status?: string}');
+  }
+  if (duplicate !== undefined) callbacks.duplicate(duplicate as number);
+  if (reverse !== undefined) callbacks.reverse(reverse as boolean);
+  if (lieNext !== undefined) callbacks.lieNext(lieNext as { valor?: string; status?: string });
+  if (hold === true) callbacks.hold();
+  if (hold === false) await callbacks.release();
+  return json(200, callbacks.settings());
+}
+
+export function controlRoutes(context: ControlContext): Route[] {
+  const { state, faults, callbacks } = context;
+  const control = true;
+  const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
+  return [
+    route('POST', '/_fake/cobs/:txid/pay', { control }, (request) => json(200, state.pay(p(request, 'txid'), request.body ?? {}))),
+    route('POST', '/_fake/pix', { control }, (request) => json(200, state.receivePix(request.body))),
+    route('POST', '/_fake/pix/:e2eid/med', { control }, (request) => json(200, state.med(p(request, 'e2eid'), bodyOf(request).valor))),
+    route('POST', '/_fake/envios/:idEnvio/settle', { control }, (request) => json(200, state.sends.settle(p(request, 'idEnvio'), bodyOf(request).recebedor))),
+    route('POST', '/_fake/envios/:idEnvio/reject', { control }, (request) =>
+      json(200, state.sends.reject(p(request, 'idEnvio'), bodyOf(request).codigo, bodyOf(request).motivo)),
+    ),
+    route('POST', '/_fake/envios/:idEnvio/return', { control }, (request) => json(200, state.sends.returnSend(p(request, 'idEnvio'), bodyOf(request).valor))),
+    route('POST', '/_fake/devolucoes/:e2eid/:id/settle', { control }, (request) => json(200, state.settleDevolucao(p(request, 'e2eid'), p(request, 'id')))),
+    route('POST', '/_fake/devolucoes/:e2eid/:id/reject', { control }, (request) =>
+      json(200, state.rejectDevolucao(p(request, 'e2eid'), p(request, 'id'), bodyOf(request).motivo)),
+    ),
+    route('POST', '/_fake/faults', { control }, (request) => {
+      try {
+        faults.add(checkFaultRule(request.body));
+      } catch (error) {
+        return badRequest(error);
+      }
+      return json(200, { faults: faults.list() });
+    }),
+    route('DELETE', '/_fake/faults', { control }, () => {
+      faults.clear();
+      return json(200, { faults: [] });
+    }),
+    route('GET', '/_fake/faults', { control }, () => json(200, { faults: faults.list() })),
+    route('POST', '/_fake/callbacks', { control }, (request) => configureCallbacks(callbacks, bodyOf(request))),
+    route('GET', '/_fake/callbacks', { control }, () => json(200, { ...callbacks.settings(), attempts: callbacks.attempts, abandoned: callbacks.abandoned })),
+    route('POST', '/_fake/callbacks/release', { control }, async () => {
+      await callbacks.release();
+      return json(200, callbacks.settings());
+    }),
+    route('POST', '/_fake/callbacks/flush', { control }, async () => {
+      await callbacks.flush();
+      return json(200, callbacks.settings());
+    }),
+    route('POST', '/_fake/dict', { control }, (request) => {
+      const { chave, nome, cpf, cnpj } = bodyOf(request);
+      if (typeof chave !== 'string' || chave === '' || typeof nome !== 'string' || nome === '') return badRequest('chave and nome are required');
+      if ((cpf !== undefined && typeof cpf !== 'string') || (cnpj !== undefined && typeof cnpj !== 'string')) return badRequest('cpf and cnpj are strings');
+      try {
+        state.dict.set(chave, { nome, ...(cpf !== undefined ? { cpf: cpf as string } : {}), ...(cnpj !== undefined ? { cnpj: cnpj as string } : {}) });
+      } catch (error) {
+        return badRequest(error);
+      }
+      return json(200, { chave, nome, ...(cpf !== undefined ? { cpf } : {}), ...(cnpj !== undefined ? { cnpj } : {}) });
+    }),
+    route('POST', '/_fake/tokens/expire', { control }, () => {
+      context.tokens.expireAll();
+      return json(200, {});
+    }),
+    route('GET', '/_fake/state', { control }, () =>
+      json(200, {
+        saldo: valorText(state.balanceCents()),
+        balanceCents: state.balanceCents(),
+        ...state.counts(),
+        webhookUrl: state.webhookUrl() ?? null,
+        faults: faults.list(),
+        callbacks: { ...callbacks.settings(), abandoned: callbacks.abandoned.length },
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,124 @@
+/**
+ * A stateful fake of PixGate's payment provider, for development and tests: the Central Bank's API Pix
+ * 2.9.0 (cob, received Pix, refunds, webhook registration and callbacks) and Efí's Pix send, over mutual
+ * TLS, as openapi/upstream/psp.yaml and psp-protocols.md describe them, plus a control API (`/_fake/...`)
+ * and in-process methods for the payer end and the provider's back office, scripted faults and callback
+ * knobs. Nothing is persisted: a restart starts empty.
+ *
+ * Files: certificates.ts (the CAs and certificates, node-forge), state.ts (money and received Pix, the
+ * balance rules), cobs.ts, sends.ts, dict.ts (the fake DICT), callbacks.ts (delivery, retries, knobs),
+ * probe.ts (the webhook registration probe), api.ts / control.ts (routes), server.ts (HTTPS front, faults),
+ * main.ts (a standalone process: `node scripts/fakepsp/main.ts`).
+ *
+ * Time: every horario, expiry, token expiry and `autoSettleMs` reads `options.clock`; callback retry delays
+ * and `slow` faults are real time (they pace network traffic), and so is certificate validity.
+ */
+import { TokenStore, apiRoutes } from './api.ts';
+import { CallbackDispatcher } from './callbacks.ts';
+import { generateCertificates, writeCertificates } from './certificates.ts';
+import { controlRoutes } from './control.ts';
+import { FaultBook } from './faults.ts';
+import { listenHttps, listenPlain, type FrontContext, type Listening } from './server.ts';
+import { FakePspState } from './state.ts';
+import type { FakePsp, FakePspOptions, ServedRequest } from './types.ts';
+
+export type * from './types.ts';
+export { FakePspError } from './replies.ts';
+export { CERTIFICATE_FILES, generateCertificates, readCertificates, writeCertificates } from './certificates.ts';
+
+const DEFAULT_ISPB = '09089356';
+const DEFAULT_RETRY_MS = [50, 100, 200, 400, 800, 1600];
+/** How often a timer settles what `autoSettleMs` made due (requests also do it). */
+const AUTO_SETTLE_POLL_MS = 25;
+
+export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
+  for (const name of ['clientId', 'clientSecret', 'pixKey'] as const) {
+    if (typeof options[name] !== 'string' || options[name] === '') throw new TypeError(`startFakePsp: ${name} is required`);
+  }
+  const ispb = options.ispb ?? DEFAULT_ISPB;
+  if (!/^[0-9A-Z]{8}$/.test(ispb)) throw new TypeError('startFakePsp: ispb is 8 characters [0-9A-Z]');
+  const autoSettleMs = options.autoSettleMs ?? null;
+  if (autoSettleMs !== null && (!Number.isFinite(autoSettleMs) || autoSettleMs < 0)) throw new TypeError('startFakePsp: autoSettleMs is >= 0 or null');
+  const clock = options.clock ?? { now: () => Date.now() };
+  const certificates = options.certificates ?? (await generateCertificates());
+  const faults = new FaultBook();
+  const queue: { dispatcher?: CallbackDispatcher } = {};
+  const state = new FakePspState({
+    pixKey: options.pixKey,
+    ispb,
+    clock,
+    autoSettleMs,
+    pixSemTxid: options.pixSemTxid ?? false,
+    notify: (item) => queue.dispatcher?.enqueue(item),
+  });
+  const callbacks = new CallbackDispatcher({
+    cert: certificates.callbackClientCert,
+    key: certificates.callbackClientKey,
+    ca: certificates.webhookServerCa,
+    retryMs: options.callbackRetryMs ?? DEFAULT_RETRY_MS,
+    webhookUrl: () => state.webhookUrl(),
+    faults,
+  });
+  queue.dispatcher = callbacks;
+  const tokens = new TokenStore(clock, options.tokenTtlSeconds ?? 3600);
+  const requests: ServedRequest[] = [];
+  const probeTls = { ca: certificates.webhookServerCa, cert: certificates.callbackClientCert, key: certificates.callbackClientKey };
+  const front: FrontContext = {
+    routes: [
+      ...apiRoutes({ state, tokens, clientId: options.clientId, clientSecret: options.clientSecret, pixKey: options.pixKey, probeTls }),
+      ...controlRoutes({ state, faults, callbacks, tokens }),
+    ],
+    state,
+    faults,
+    tokens,
+    requests,
+  };
+  const host = options.host ?? '127.0.0.1';
+  const servers: Listening[] = [await listenHttps(front, certificates, host, options.port ?? 0)];
+  const https = servers[0] as Listening;
+  let plainUrl: string | undefined;
+  if (options.plainPort !== undefined) {
+    const plain = await listenPlain(front, host, options.plainPort);
+    servers.push(plain);
+    plainUrl = plain.url;
+  }
+  const sweeper = autoSettleMs === null ? undefined : setInterval(() => state.sweep(), Math.max(1, Math.min(autoSettleMs, AUTO_SETTLE_POLL_MS)));
+  sweeper?.unref();
+
+  /** In-process calls answer like the control API: a refusal rejects with FakePspError. */
+  const run = <T>(action: () => T): Promise<T> =>
+    new Promise<T>((resolve) => {
+      state.sweep();
+      resolve(action());
+    });
+
+  const fake: FakePsp = {
+    url: https.url,
+    certificates,
+    writeCertificates: (dir) => writeCertificates(certificates, dir),
+    pay: (txid, input) => run(() => state.pay(txid, input ?? {})),
+    receivePix: (input) => run(() => state.receivePix(input)),
+    settleEnvio: (idEnvio, recebedor) => run(() => state.sends.settle(idEnvio, recebedor)),
+    rejectEnvio: (idEnvio, codigo, motivo) => run(() => state.sends.reject(idEnvio, codigo, motivo)),
+    returnEnvio: (idEnvio, valor) => run(() => state.sends.returnSend(idEnvio, valor)),
+    settleDevolucao: (e2eid, id) => run(() => state.settleDevolucao(e2eid, id)),
+    rejectDevolucao: (e2eid, id, motivo) => run(() => state.rejectDevolucao(e2eid, id, motivo)),
+    med: (e2eid, valor) => run(() => state.med(e2eid, valor)),
+    setKeyOwner: (chave, owner) => state.dict.set(chave, owner),
+    fault: (rule) => faults.add(rule),
+    clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
+    callbacks,
+    flushCallbacks: () => callbacks.flush(),
+    expireTokens: () => tokens.expireAll(),
+    balanceCents: () => state.balanceCents(),
+    requests,
+    close: async () => {
+      if (sweeper) clearInterval(sweeper);
+      await callbacks.close();
+      await Promise.all(servers.map((server) => server.close()));
+    },
+  };
+  if (plainUrl !== undefined) fake.plainUrl = plainUrl;
+  return fake;
+}

@@ -1,0 +1,340 @@
+/**
+ * What the fake provider holds: charges (cob), received Pix and their refunds, sends (Efí's Pix send) and
+ * their returns, the webhook of PixGate's key, and the balance. Every rule here is a rule of
+ * psp-protocols.md; a refusal throws `FakePspError` with the body a real provider would answer.
+ *
+ * Money (`balanceCents`, `GET /v2/gn/saldo`): what the provider holds for PixGate, from 0 at start.
+ *   + a received Pix (paid cob or a Pix not tied to a cob), when it is received;
+ *   + a return of one of our sends (the receiver's bank gives money back), when it is made;
+ *   − a send, when it becomes REALIZADO (a send the balance cannot cover ends NAO_REALIZADO, AM04);
+ *   − a refund, when it becomes DEVOLVIDO (one the balance cannot cover ends NAO_REALIZADO);
+ *   − a MED (provider-made refund, a chargeback), at once, even below zero (the provider takes it back).
+ * Nothing moves while a send or a refund is EM_PROCESSAMENTO, so a ledger that counts in-flight items as
+ * still held compares equal with it after every run.
+ *
+ * Callbacks (`notify`): a received Pix, a refund reaching DEVOLVIDO / NAO_REALIZADO (the Pix with that one
+ * refund in `devolucoes`), a MED, a send reaching REALIZADO / NAO_REALIZADO and a return of a send
+ * (`tipo: SOLICITACAO`, the return in `devolucoes`). Like Efí, a received Pix without a txid and its
+ * refunds are only reported when `pixSemTxid` is on.
+ */
+import { generateEndToEndId } from '../../src/primitives/endToEndId.ts';
+import { randomHex } from '../../src/primitives/random.ts';
+import { FakeDict, type KeyOwner, receiverOf } from './dict.ts';
+import { problem, refuse } from './replies.ts';
+import { type RefundRecord, refundView } from './refund.ts';
+import { CobBook } from './cobs.ts';
+import { SendBook } from './sends.ts';
+import type { Clock, Cob, Devolucao, EnvioAceito, ItemCallback, Pagador, Pix, PixEnviado, PixPagina, Recebedor, Webhook } from './types.ts';
+import { DAY_MS, ID_PATTERN, isObject, iso, parseHorario, valorCents, valorText } from './values.ts';
+
+export interface StateOptions {
+  pixKey: string;
+  ispb: string;
+  clock: Clock;
+  autoSettleMs: number | null;
+  pixSemTxid: boolean;
+  notify(item: ItemCallback): void;
+}
+
+interface PixRecord {
+  endToEndId: string;
+  txid?: string;
+  valorCents: number;
+  horarioMs: number;
+  pagador: Pagador;
+  refunds: RefundRecord[];
+}
+
+/** Refunds are allowed for 90 days after the Pix (psp-protocols.md section 6). */
+const REFUND_WINDOW_MS = 90 * DAY_MS;
+const MOTIVO_MAX = 140;
+const DEFAULT_PAGADOR: Pagador = { nome: 'Maria Pagadora da Silva', cpf: '12345678909', codigoBanco: '99999001', agencia: '0001', conta: '1234567-8' };
+
+export class FakePspState {
+  readonly options: StateOptions;
+  readonly dict = new FakeDict();
+  readonly cobs: CobBook;
+  readonly sends: SendBook;
+  private readonly pix = new Map<string, PixRecord>();
+  private webhook: Webhook | undefined;
+  private balance = 0;
+
+  constructor(options: StateOptions) {
+    this.options = options;
+    this.cobs = new CobBook(options);
+    this.sends = new SendBook(options, {
+      debit: (cents) => this.debit(cents),
+      credit: (cents) => {
+        this.balance += cents;
+      },
+      id: (kind, atMs) => this.newId(kind, atMs),
+      owner: (chave, favorecido) => this.dict.resolve(chave, favorecido),
+      receiver: (chave, owner: KeyOwner): Recebedor => receiverOf(chave, owner),
+    });
+  }
+
+  private now(): number {
+    return this.options.clock.now();
+  }
+
+  private newId(kind: 'E' | 'D', atMs: number): string {
+    return generateEndToEndId({ ispb: this.options.ispb, atMs, kind });
+  }
+
+  /** Takes `cents` out of the balance when it covers them; false (nothing moved) when it does not. */
+  private debit(cents: number): boolean {
+    if (this.balance < cents) return false;
+    this.balance -= cents;
+    return true;
+  }
+
+  balanceCents(): number {
+    return this.balance;
+  }
+
+  counts(): { cobs: number; pix: number; envios: number; devolucoes: number } {
+    let devolucoes = 0;
+    for (const pix of this.pix.values()) devolucoes += pix.refunds.length;
+    return { cobs: this.cobs.size, pix: this.pix.size, envios: this.sends.size, devolucoes };
+  }
+
+  /** Settles what `autoSettleMs` says is due by now (called on every request and by a timer). */
+  sweep(): void {
+    const after = this.options.autoSettleMs;
+    if (after === null) return;
+    const dueBefore = this.now() - after;
+    this.sends.settleDue(dueBefore);
+    for (const pix of this.pix.values()) {
+      for (const refund of pix.refunds) {
+        if (refund.status === 'EM_PROCESSAMENTO' && refund.solicitacaoMs <= dueBefore) this.finishRefund(pix, refund, 'settle');
+      }
+    }
+  }
+
+  // ---- received Pix ----------------------------------------------------------------------------------
+
+  /** A payer pays the cob (a `valor` differing from the cob's is the "wrong amount" knob). */
+  pay(txid: string, input: unknown = {}): Pix {
+    const { valor, pagador } = payerInput(input);
+    const nowMs = this.now();
+    const cob = this.cobs.payable(txid, nowMs);
+    const record = this.receive(nowMs, valor ?? cob.valorCents, txid, pagador);
+    this.cobs.markPaid(cob, record.endToEndId);
+    return this.pixView(record);
+  }
+
+  /** A Pix not tied to any cob of ours (no txid, or one we never issued). */
+  receivePix(input: unknown): Pix {
+    const { valor, pagador } = payerInput(input);
+    const txid = isObject(input) ? input.txid : undefined;
+    if (valor === undefined) refuse(problem(400, 'OperacaoInvalida', 'valor is required: a positive amount like "10.00"'));
+    if (txid !== undefined && (typeof txid !== 'string' || !ID_PATTERN.test(txid))) refuse(problem(400, 'OperacaoInvalida', 'txid must be 1-35 alphanumerics'));
+    if (typeof txid === 'string' && this.cobs.has(txid)) refuse(problem(409, 'OperacaoInvalida', `txid ${txid} is a cob of ours: pay it instead`));
+    return this.pixView(this.receive(this.now(), valor, txid, pagador));
+  }
+
+  private receive(nowMs: number, cents: number, txid: string | undefined, pagador: Pagador | undefined): PixRecord {
+    const record: PixRecord = { endToEndId: this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
+    if (txid !== undefined) record.txid = txid;
+    this.pix.set(record.endToEndId, record);
+    this.balance += cents;
+    if (this.reported(record)) this.options.notify({ ...this.pixView(record) });
+    return record;
+  }
+
+  private reported(record: PixRecord): boolean {
+    return record.txid !== undefined || this.options.pixSemTxid;
+  }
+
+  pixView(record: PixRecord, only?: RefundRecord): Pix {
+    const view: Pix = { endToEndId: record.endToEndId, valor: valorText(record.valorCents), chave: this.options.pixKey, horario: iso(record.horarioMs) };
+    if (record.txid !== undefined) view.txid = record.txid;
+    const refunds = only ? [only] : record.refunds;
+    if (refunds.length > 0) view.devolucoes = refunds.map(refundView);
+    view.gnExtras = { pagador: { ...record.pagador } };
+    return view;
+  }
+
+  private pixRecord(e2eid: string): PixRecord {
+    return this.pix.get(e2eid) ?? refuse(problem(404, 'PixNaoEncontrado', `no Pix ${e2eid}`));
+  }
+
+  readPix(e2eid: string): Pix {
+    return this.pixView(this.pixRecord(e2eid));
+  }
+
+  readCob(txid: string): Cob {
+    return this.cobs.read(txid, (e2eid) => this.readPix(e2eid));
+  }
+
+  /** `GET /v2/pix`: by horario, inclusive bounds, pages from 0 (psp-protocols.md section 5). */
+  listPix(query: URLSearchParams): PixPagina {
+    const invalid = (detail: string): never => refuse(problem(400, 'PixConsultaInvalida', detail));
+    const inicio = query.get('inicio');
+    const fim = query.get('fim');
+    const inicioMs = parseHorario(inicio);
+    const fimMs = parseHorario(fim);
+    if (inicio === null || inicioMs === undefined) invalid('inicio is required, an RFC 3339 date-time');
+    if (fim === null || fimMs === undefined) invalid('fim is required, an RFC 3339 date-time');
+    if ((fimMs as number) < (inicioMs as number)) invalid('fim is before inicio');
+    const page = pageNumber(query.get('paginacao.paginaAtual'), 0, 0, Number.MAX_SAFE_INTEGER) ?? invalid('paginacao.paginaAtual must be an integer >= 0');
+    const perPage = pageNumber(query.get('paginacao.itensPorPagina'), 100, 1, 1000) ?? invalid('paginacao.itensPorPagina must be 1..1000');
+    const txid = query.get('txid');
+    if (txid !== null && !ID_PATTERN.test(txid)) invalid('txid must be 1-35 alphanumerics');
+    const matching = [...this.pix.values()]
+      .filter((pix) => pix.horarioMs >= (inicioMs as number) && pix.horarioMs <= (fimMs as number) && (txid === null || pix.txid === txid))
+      .sort((a, b) => a.horarioMs - b.horarioMs);
+    const total = matching.length;
+    return {
+      parametros: {
+        inicio: inicio as string,
+        fim: fim as string,
+        paginacao: { paginaAtual: page, itensPorPagina: perPage, quantidadeDePaginas: Math.ceil(total / perPage), quantidadeTotalDeItens: total },
+      },
+      pix: matching.slice(page * perPage, (page + 1) * perPage).map((pix) => this.pixView(pix)),
+    };
+  }
+
+  // ---- refunds ---------------------------------------------------------------------------------------
+
+  requestDevolucao(e2eid: string, id: string, body: unknown): Devolucao {
+    const pix = this.pixRecord(e2eid);
+    const invalid = (detail: string): never => refuse(problem(400, 'PixDevolucaoInvalida', detail));
+    if (!ID_PATTERN.test(id)) invalid('id must be 1-35 alphanumerics');
+    if (!isObject(body)) invalid('the body must be a JSON object');
+    const request = body as Record<string, unknown>;
+    const cents = valorCents(request.valor) ?? invalid('valor must be a positive amount like "10.00"');
+    const natureza = request.natureza ?? 'ORIGINAL';
+    if (natureza !== 'ORIGINAL' && natureza !== 'RETIRADA') invalid('natureza must be ORIGINAL or RETIRADA');
+    if (request.descricao !== undefined && (typeof request.descricao !== 'string' || request.descricao.length > 140)) invalid('descricao holds at most 140 characters');
+    if (pix.refunds.some((refund) => refund.id === id)) invalid(`refund id ${id} was used already for this Pix`);
+    if (refundedCents(pix) + cents > pix.valorCents) invalid('the refunds would total more than the Pix');
+    const nowMs = this.now();
+    if (nowMs > pix.horarioMs + REFUND_WINDOW_MS) invalid('a Pix can only be refunded within 90 days');
+    const refund: RefundRecord = { id, rtrId: this.newId('D', nowMs), valorCents: cents, natureza: natureza as string, status: 'EM_PROCESSAMENTO', solicitacaoMs: nowMs };
+    if (typeof request.descricao === 'string') refund.descricao = request.descricao;
+    pix.refunds.push(refund);
+    return refundView(refund);
+  }
+
+  private refundRecord(e2eid: string, id: string): { pix: PixRecord; refund: RefundRecord } {
+    const pix = this.pixRecord(e2eid);
+    const refund = pix.refunds.find((candidate) => candidate.id === id) ?? refuse(problem(404, 'PixDevolucaoNaoEncontrada', `no refund ${id} of ${e2eid}`));
+    return { pix, refund };
+  }
+
+  readDevolucao(e2eid: string, id: string): Devolucao {
+    return refundView(this.refundRecord(e2eid, id).refund);
+  }
+
+  settleDevolucao(e2eid: string, id: string): Devolucao {
+    const { pix, refund } = this.pendingRefund(e2eid, id);
+    return this.finishRefund(pix, refund, 'settle');
+  }
+
+  rejectDevolucao(e2eid: string, id: string, motivo: unknown): Devolucao {
+    if (typeof motivo !== 'string' || motivo === '') refuse(problem(400, 'OperacaoInvalida', 'motivo is required'));
+    const { pix, refund } = this.pendingRefund(e2eid, id);
+    return this.finishRefund(pix, refund, 'reject', motivo);
+  }
+
+  private pendingRefund(e2eid: string, id: string): { pix: PixRecord; refund: RefundRecord } {
+    const found = this.refundRecord(e2eid, id);
+    if (found.refund.status !== 'EM_PROCESSAMENTO') refuse(problem(409, 'OperacaoInvalida', `refund ${id} is ${found.refund.status} already`));
+    return found;
+  }
+
+  private finishRefund(pix: PixRecord, refund: RefundRecord, outcome: 'settle' | 'reject', motivo?: string): Devolucao {
+    const nowMs = this.now();
+    if (outcome === 'settle' && this.debit(refund.valorCents)) {
+      refund.status = 'DEVOLVIDO';
+      refund.liquidacaoMs = nowMs;
+    } else {
+      refund.status = 'NAO_REALIZADO';
+      refund.motivo = (motivo ?? 'Saldo insuficiente para a devolução').slice(0, MOTIVO_MAX);
+    }
+    if (this.reported(pix)) this.options.notify({ ...this.pixView(pix, refund) });
+    return refundView(refund);
+  }
+
+  /** A provider-made refund (MED_OPERACIONAL), DEVOLVIDO at once: a chargeback. */
+  med(e2eid: string, valor: unknown): Devolucao {
+    const pix = this.pixRecord(e2eid);
+    const cents = valorCents(valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
+    if (refundedCents(pix) + cents > pix.valorCents) refuse(problem(409, 'OperacaoInvalida', 'the refunds would total more than the Pix'));
+    const nowMs = this.now();
+    const refund: RefundRecord = { id: `med${randomHex(8)}`, rtrId: this.newId('D', nowMs), valorCents: cents, natureza: 'MED_OPERACIONAL', status: 'DEVOLVIDO', solicitacaoMs: nowMs, liquidacaoMs: nowMs };
+    pix.refunds.push(refund);
+    this.balance -= cents;
+    if (this.reported(pix)) this.options.notify({ ...this.pixView(pix, refund) });
+    return refundView(refund);
+  }
+
+  // ---- webhook ---------------------------------------------------------------------------------------
+
+  webhookUrl(): string | undefined {
+    return this.webhook?.webhookUrl;
+  }
+
+  saveWebhook(chave: string, webhookUrl: string): Webhook {
+    this.webhook = { webhookUrl, chave, criacao: iso(this.now()) };
+    return { ...this.webhook };
+  }
+
+  readWebhook(chave: string): Webhook {
+    if (!this.webhook || this.webhook.chave !== chave) refuse(problem(404, 'WebhookNaoEncontrado', `no webhook for ${chave}`));
+    return { ...this.webhook };
+  }
+
+  deleteWebhook(chave: string): void {
+    this.readWebhook(chave);
+    this.webhook = undefined;
+  }
+
+  // ---- sends -----------------------------------------------------------------------------------------
+
+  sendPix(idEnvio: string, body: unknown): EnvioAceito {
+    return this.sends.create(idEnvio, body, this.now());
+  }
+
+  readEnvio(idEnvio: string): PixEnviado {
+    return this.sends.read(idEnvio);
+  }
+
+  readEnvioByEndToEndId(e2eid: string): PixEnviado {
+    return this.sends.readByEndToEndId(e2eid);
+  }
+}
+
+function refundedCents(pix: PixRecord): number {
+  return pix.refunds.filter((refund) => refund.status !== 'NAO_REALIZADO').reduce((total, refund) => total + refund.valorCents, 0);
+}
+
+function pageNumber(text: string | null, fallback: number, min: number, max: number): number | undefined {
+  if (text === null) return fallback;
+  if (!/^\d{1,15}$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** `{valor?, pagador?}` of the payer end (the control API and `fake.pay`). */
+function payerInput(input: unknown): { valor?: number; pagador?: Pagador } {
+  if (input === undefined || input === null) return {};
+  if (!isObject(input)) refuse(problem(400, 'OperacaoInvalida', 'the body must be a JSON object'));
+  const result: { valor?: number; pagador?: Pagador } = {};
+  if (input.valor !== undefined) result.valor = valorCents(input.valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
+  if (input.pagador !== undefined) {
+    if (!isObject(input.pagador)) refuse(problem(400, 'OperacaoInvalida', 'pagador must be an object'));
+    const pagador: Pagador = {};
+    for (const field of ['nome', 'cpf', 'cnpj', 'codigoBanco', 'agencia', 'conta'] as const) {
+      const value = input.pagador[field];
+      if (value !== undefined) {
+        if (typeof value !== 'string') refuse(problem(400, 'OperacaoInvalida', `pagador.${field} must be a string`));
+        pagador[field] = value;
+      }
+    }
+    result.pagador = pagador;
+  }
+  return result;
+}
+

@@ -1,0 +1,209 @@
+/**
+ * The fake provider's public types. Every body it receives or answers is a type generated from the upstream
+ * contract (openapi/upstream/psp.yaml -> generated/upstream-types.ts); only its own knobs are written here.
+ */
+import type { components, paths } from '../../generated/upstream-types.ts';
+
+type Schemas = components['schemas'];
+export type Cob = Schemas['Cob'];
+export type CobSolicitada = Schemas['CobSolicitada'];
+export type CobRevisada = Schemas['CobRevisada'];
+export type Pix = Schemas['Pix'];
+export type PixPagina = Schemas['PixPagina'];
+export type Pagador = Schemas['Pagador'];
+export type Devolucao = Schemas['Devolucao'];
+export type DevolucaoSolicitada = Schemas['DevolucaoSolicitada'];
+export type Webhook = Schemas['Webhook'];
+export type WebhookSolicitado = Schemas['WebhookSolicitado'];
+export type EnvioSolicitado = Schemas['EnvioSolicitado'];
+export type EnvioAceito = Schemas['EnvioAceito'];
+export type PixEnviado = Schemas['PixEnviado'];
+export type Recebedor = Schemas['Recebedor'];
+export type ErroEnvio = Schemas['ErroEnvio'];
+export type ItemCallback = Schemas['ItemCallback'];
+export type Callback = Schemas['Callback'];
+export type Problema = Schemas['Problema'];
+export type Erro = Schemas['Erro'];
+export type Token = Schemas['Token'];
+export type TokenRequest = paths['/oauth/token']['post']['requestBody']['content']['application/json'];
+export type Saldo = paths['/v2/gn/saldo']['get']['responses'][200]['content']['application/json'];
+
+export interface Clock {
+  /** Unix time in milliseconds. */
+  now(): number;
+}
+
+/** All PEM strings. */
+export interface FakePspCertificates {
+  /** The provider's CA: signs its server certificate and PixGate's client certificate (PSP_CA). */
+  ca: string;
+  /** The fake's HTTPS server (SAN DNS:localhost, IP:127.0.0.1, IP:::1). */
+  serverCert: string;
+  serverKey: string;
+  /** What PixGate presents (PSP_CERT / PSP_KEY). */
+  gatewayClientCert: string;
+  gatewayClientKey: string;
+  /** CA of the certificate PixGate's callback listener serves (the fake trusts it when calling back). */
+  webhookServerCa: string;
+  /** PixGate's callback listener (PSP_WEBHOOK_CERT / PSP_WEBHOOK_KEY), SAN localhost + 127.0.0.1. */
+  webhookServerCert: string;
+  webhookServerKey: string;
+  /** CA of the fake's own client certificate used on callbacks (PixGate's PSP_WEBHOOK_CLIENT_CA). */
+  webhookClientCa: string;
+  /** What the fake presents when calling back. */
+  callbackClientCert: string;
+  callbackClientKey: string;
+  /** Same subject as the callback client certificate, signed by an unrelated CA: must be refused. */
+  forgedClientCert: string;
+  forgedClientKey: string;
+}
+
+export interface FakePspOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (ephemeral). */
+  port?: number;
+  /** The OAuth2 client credentials it accepts. */
+  clientId: string;
+  clientSecret: string;
+  /** PixGate's own Pix key at this provider (receives charges, pays sends). */
+  pixKey: string;
+  /** Every horario, expiry and token expiry reads it; default Date.now. */
+  clock?: Clock;
+  /** Reused when given; generated at start when absent. */
+  certificates?: FakePspCertificates;
+  /** The provider's ISPB in the ids it issues; default 09089356 (Efí). */
+  ispb?: string;
+  /** Default 3600. */
+  tokenTtlSeconds?: number;
+  /** Sends and refunds settle this long (by the clock) after acceptance; null (default): only when told. */
+  autoSettleMs?: number | null;
+  /** Delays between callback retries (real time); default [50, 100, 200, 400, 800, 1600]. */
+  callbackRetryMs?: number[];
+  /** Also serve the API (not the control API) over plain HTTP without a client certificate (0 = ephemeral). */
+  plainPort?: number;
+  /** Efí's `notificar.pixSemTxid`: also call back for Pix received without a txid. Default false. */
+  pixSemTxid?: boolean;
+}
+
+export type FaultOperation =
+  | 'token'
+  | 'cob.put'
+  | 'cob.patch'
+  | 'cob.get'
+  | 'pix.get'
+  | 'pix.list'
+  | 'devolucao.put'
+  | 'devolucao.get'
+  | 'envio.put'
+  | 'envio.get'
+  | 'webhook.put'
+  | 'webhook.get'
+  | 'saldo.get'
+  | 'callback';
+
+export const FAULT_OPERATIONS: readonly FaultOperation[] = [
+  'token',
+  'cob.put',
+  'cob.patch',
+  'cob.get',
+  'pix.get',
+  'pix.list',
+  'devolucao.put',
+  'devolucao.get',
+  'envio.put',
+  'envio.get',
+  'webhook.put',
+  'webhook.get',
+  'saldo.get',
+  'callback',
+];
+
+export type FaultMode = 'error' | 'drop_before' | 'drop_after' | 'slow' | 'garbled';
+export const FAULT_MODES: readonly FaultMode[] = ['error', 'drop_before', 'drop_after', 'slow', 'garbled'];
+
+export interface FaultRule {
+  operation: FaultOperation;
+  mode: FaultMode;
+  /** How many requests it applies to (default 1), then it is gone. */
+  count?: number;
+  /** 'error': default 503 problem+json ServicoIndisponivel; an Efí `{nome, mensagem}` when `nome` is given. */
+  status?: number;
+  nome?: string;
+  mensagem?: string;
+  /** 'slow': wait this long (default 1000), then answer normally. */
+  delayMs?: number;
+}
+
+/** One API request served (the control API is not listed). `status` 0: the connection was dropped. */
+export interface ServedRequest {
+  method: string;
+  path: string;
+  status: number;
+}
+
+/** One attempt at delivering a callback body. */
+export interface CallbackAttempt {
+  url: string;
+  body: Callback;
+  attempt: number;
+  /** The listener's status, when it answered. */
+  status?: number;
+  error?: string;
+  delivered: boolean;
+}
+
+/** A callback body the fake stopped trying to deliver. */
+export interface AbandonedCallback {
+  url: string | undefined;
+  body: Callback;
+  attempts: number;
+  reason: string;
+}
+
+export interface CallbackControls {
+  /** Each callback is sent `times` extra times (0 turns it off). */
+  duplicate(times: number): void;
+  /** While on, `release()` delivers the held callbacks in reverse order. */
+  reverse(on: boolean): void;
+  /** Queue callbacks instead of sending them, until `release()`. */
+  hold(): void;
+  /** Stops holding and delivers what was held; resolves after delivery (or giving up). */
+  release(): Promise<void>;
+  /** The next callback item lies: its `valor` and/or `status` replaced (reads keep the truth). */
+  lieNext(lie: { valor?: string; status?: string }): void;
+  /** Every delivery attempt, in order. */
+  readonly attempts: CallbackAttempt[];
+  /** Bodies given up on (retries exhausted, or no webhook registered). */
+  readonly abandoned: AbandonedCallback[];
+}
+
+export interface FakePsp {
+  /** https://127.0.0.1:<port> */
+  url: string;
+  plainUrl?: string;
+  certificates: FakePspCertificates;
+  /** PEM files (keys mode 0600); returns their paths. */
+  writeCertificates(dir: string): Promise<Record<keyof FakePspCertificates, string>>;
+  pay(txid: string, input?: { valor?: string; pagador?: Pagador }): Promise<Pix>;
+  receivePix(input: { valor: string; txid?: string; pagador?: Pagador }): Promise<Pix>;
+  settleEnvio(idEnvio: string, recebedor?: Recebedor): Promise<PixEnviado>;
+  rejectEnvio(idEnvio: string, codigo: string, motivo: string): Promise<PixEnviado>;
+  returnEnvio(idEnvio: string, valor: string): Promise<PixEnviado>;
+  settleDevolucao(e2eid: string, id: string): Promise<Devolucao>;
+  rejectDevolucao(e2eid: string, id: string, motivo: string): Promise<Devolucao>;
+  med(e2eid: string, valor: string): Promise<Devolucao>;
+  setKeyOwner(chave: string, owner: { nome: string; cpf?: string; cnpj?: string }): void;
+  fault(rule: FaultRule): void;
+  clearFaults(): void;
+  faults(): FaultRule[];
+  callbacks: CallbackControls;
+  /** Resolves when every queued callback was delivered or given up (held ones excepted). */
+  flushCallbacks(): Promise<void>;
+  /** Every issued token now answers 401. */
+  expireTokens(): void;
+  /** What the provider holds for PixGate, in cents (may go below zero after a MED). */
+  balanceCents(): number;
+  requests: ServedRequest[];
+  close(): Promise<void>;
+}

@@ -1,0 +1,80 @@
+/**
+ * What the provider tells PixGate, applied: the facts of a callback (src/provider/port.ts verifyCallback,
+ * each confirmed by a read) and, as the safety net for lost callbacks, the received Pix of a sliding
+ * window listed every minute. Every fact is idempotent: a Pix is credited once (its end-to-end id is the
+ * charge's), a withdrawal or a refund is synced from the provider's read, so duplicates, retries and
+ * callbacks out of order change nothing twice.
+ */
+import { applyReceivedPix } from '../charges/receivedPix.service.ts';
+import type { Deps } from '../platform/deps.ts';
+import { startCallbackListener, type CallbackListener } from '../provider/efi/efi.callbacks.ts';
+import { callbackListenerPems, type ProviderRuntime } from '../provider/factory.ts';
+import type { ProviderFact } from '../provider/port.ts';
+import { syncRefund } from '../refunds/refund.service.ts';
+import { syncWithdrawal } from '../withdrawals/withdrawal.settlement.ts';
+
+/** How far back the listing looks each run: callbacks lost for up to this long are caught. */
+export const RECEIVED_PIX_WINDOW_MS = 15 * 60_000;
+
+export async function applyProviderFact(deps: Deps, fact: ProviderFact): Promise<void> {
+  switch (fact.kind) {
+    case 'pix_received':
+      await applyReceivedPix(deps, fact.pix);
+      return;
+    case 'withdrawal_changed':
+      await syncWithdrawal(deps, fact.transactionId);
+      return;
+    case 'refund_changed':
+      await syncRefund(deps, fact.refundId);
+      return;
+  }
+}
+
+/** A callback body: verified into facts by the provider, then applied one by one (a failure is logged; the listing or reconciliation catches it later). */
+export async function applyCallback(deps: Deps, body: unknown): Promise<number> {
+  const facts = await deps.provider.verifyCallback(body);
+  for (const fact of facts) {
+    try {
+      await applyProviderFact(deps, fact);
+    } catch (error) {
+      deps.logger.warn('provider fact not applied; the listing or reconciliation will catch it', {
+        kind: fact.kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return facts.length;
+}
+
+/** The safety net: every Pix received in the last window, applied (already credited ones change nothing). */
+export async function pollReceivedPix(deps: Deps, windowMs = RECEIVED_PIX_WINDOW_MS): Promise<number> {
+  const toMs = deps.clock.now();
+  let seen = 0;
+  for await (const pix of deps.provider.listReceivedPix(toMs - windowMs, toMs)) {
+    seen += 1;
+    await applyReceivedPix(deps, pix);
+  }
+  return seen;
+}
+
+/**
+ * PSP=efi, in the server process: the mutual-TLS callback listener, then the registration of its public
+ * address at the provider (which probes it and appends `/pix`). Callbacks are applied one body at a time.
+ */
+export async function startProviderCallbacks(deps: Deps, efi: NonNullable<ProviderRuntime['efi']>): Promise<CallbackListener> {
+  const { config } = efi;
+  const publicUrl = config.webhook.url;
+  const listener = await startCallbackListener(
+    { host: config.webhook.host, port: config.webhook.port, ...callbackListenerPems(config) },
+    deps,
+    (body) => applyCallback(deps, body),
+  );
+  try {
+    await efi.provider.registerWebhook(publicUrl ?? listener.url);
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+  deps.logger.info('provider callbacks registered', { webhookUrl: publicUrl ?? listener.url, pixKey: config.pixKey });
+  return listener;
+}

@@ -1,0 +1,122 @@
+/**
+ * Translations between PixGate's values and the provider's (API Pix / Efí): ids derived from PixGate's
+ * own, amounts as strings of reais, the payer and beneficiary as parties, and the reason codes of refused
+ * sends as PixGate's `refusedCode`. Pure functions: tested on their own (test/provider/efiMapping.test.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { components } from '../../../generated/upstream-types.ts';
+import type { PartyJson } from '../../db/schema.ts';
+
+type Pagador = components['schemas']['Pagador'];
+type Recebedor = components['schemas']['Recebedor'];
+
+const AMOUNT = /^(\d{1,10})\.(\d{2})$/;
+
+/** 1234 -> "12.34". */
+export function toValor(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new Error(`not an amount in cents: ${cents}`);
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+}
+
+/** "12.34" -> 1234; undefined for anything else (the provider's amounts are strings with two decimals). */
+export function fromValor(valor: unknown): number | undefined {
+  if (typeof valor !== 'string') return undefined;
+  const match = AMOUNT.exec(valor.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * 100 + Number(match[2]);
+}
+
+/**
+ * The txid of a charge (26-35 alphanumerics). With an externalRef it is derived from the account and the
+ * externalRef, so every retry of the same request names the same charge at the provider; `generation`
+ * moves on when that txid is taken by a charge that cannot be reused (paid, removed, expired, another
+ * amount), so the sequence converges to the same txid on every retry too. Without an externalRef, the
+ * transaction id is the txid.
+ */
+export function txidFor(input: { transactionId: string; accountId: string; externalRef?: string | undefined }, generation = 0): string {
+  if (input.externalRef === undefined) return `pg${input.transactionId.replace(/^tx_/, '')}`;
+  const digest = createHash('sha256').update(`${input.accountId}\n${input.externalRef}\n${generation}`).digest('hex');
+  return `pgr${digest.slice(0, 32)}`;
+}
+
+/** `tx_<24 hex>` -> the send's `idEnvio` (`tx<24 hex>`), the same on every retry of the withdrawal. */
+export function idEnvioFor(transactionId: string): string {
+  return transactionId.replace('_', '');
+}
+
+/** The withdrawal of an `idEnvio`, when it is one of PixGate's. */
+export function transactionIdOfEnvio(idEnvio: string): string | undefined {
+  return /^tx[0-9a-f]{24}$/.test(idEnvio) ? `tx_${idEnvio.slice(2)}` : undefined;
+}
+
+/** `rf_<24 hex>` -> the refund's `id` at the provider (`rf<24 hex>`). */
+export function devolucaoIdFor(refundId: string): string {
+  return refundId.replace('_', '');
+}
+
+/** The refund of a devolução id, when it is one of PixGate's (a MED refund has the provider's own id). */
+export function refundIdOfDevolucao(id: string): string | undefined {
+  return /^rf[0-9a-f]{24}$/.test(id) ? `rf_${id.slice(2)}` : undefined;
+}
+
+function digits(value: string | undefined): string {
+  return (value ?? '').replace(/\D/g, '');
+}
+
+/** A party from the provider's view of a person and bank (payer or receiver); undefined when incomplete. */
+export function partyOf(who: Pagador | Recebedor | undefined): PartyJson | undefined {
+  if (!who) return undefined;
+  const cpf = digits(who.cpf);
+  const cnpj = (who.cnpj ?? '').replace(/[^0-9A-Z]/g, '');
+  const document = cpf.length === 11 ? cpf : cnpj.length === 14 ? cnpj : undefined;
+  if (!who.nome || document === undefined || !who.codigoBanco) return undefined;
+  return {
+    name: who.nome,
+    document,
+    documentType: document.length === 11 ? 'cpf' : 'cnpj',
+    bankAccount: { ispb: who.codigoBanco, branch: who.agencia ?? '', account: who.conta ?? '' },
+  };
+}
+
+/** What PixGate says of a refused send, by the provider's reason (ISO 20022 codes, Efí error names). */
+const REFUSALS: Record<string, { code: string; reason: string }> = {
+  AC03: { code: 'BENEFICIARY_ACCOUNT_INVALID', reason: 'A conta do recebedor é inválida ou não existe.' },
+  AC14: { code: 'BENEFICIARY_ACCOUNT_INVALID', reason: 'O tipo de conta do recebedor é inválido.' },
+  AC06: { code: 'BENEFICIARY_ACCOUNT_BLOCKED', reason: 'A conta do recebedor está bloqueada.' },
+  AC07: { code: 'BENEFICIARY_ACCOUNT_CLOSED', reason: 'A conta do recebedor está encerrada.' },
+  AG03: { code: 'BENEFICIARY_ACCOUNT_INVALID', reason: 'A conta do recebedor não aceita este tipo de transação.' },
+  AM02: { code: 'PROVIDER_REJECTED', reason: 'O valor excede o limite da conta do recebedor.' },
+  BE01: { code: 'KEY_OWNER_MISMATCH', reason: 'O CPF/CNPJ não corresponde ao titular da conta do recebedor.' },
+  CH11: { code: 'KEY_OWNER_MISMATCH', reason: 'O CPF/CNPJ do recebedor está incorreto.' },
+  DS04: { code: 'PROVIDER_REJECTED', reason: 'Recusado pela instituição do recebedor.' },
+  FRAD: { code: 'PROVIDER_REJECTED', reason: 'Recusado por suspeita de fraude.' },
+  RR04: { code: 'PROVIDER_REJECTED', reason: 'Recusado por restrição regulatória.' },
+  chave_invalida: { code: 'INVALID_PIX_KEY', reason: 'A chave Pix foi recusada pelo provedor.' },
+  chave_nao_pertence_ao_documento: { code: 'KEY_OWNER_MISMATCH', reason: 'A chave Pix não pertence ao CPF/CNPJ esperado.' },
+  documento_bloqueado: { code: 'PROVIDER_REJECTED', reason: 'O documento do recebedor está bloqueado no provedor.' },
+  pagamento_negado: { code: 'PROVIDER_REJECTED', reason: 'Pagamento negado pela análise de risco do provedor.' },
+};
+
+/** PixGate's own refusal codes (RefusedCode.yaml): a provider (the fake's sandbox) may report them as they are. */
+const PIXGATE_CODES = new Set([
+  'INSUFFICIENT_BALANCE',
+  'INVALID_PIX_KEY',
+  'PIX_KEY_NOT_FOUND',
+  'KEY_OWNER_MISMATCH',
+  'BENEFICIARY_ACCOUNT_CLOSED',
+  'BENEFICIARY_ACCOUNT_BLOCKED',
+  'BENEFICIARY_ACCOUNT_INVALID',
+  'PROVIDER_REJECTED',
+]);
+
+/**
+ * The `refusedCode` and `refusedReason` of a refused send, from the provider's reason code (and its text,
+ * used when PixGate has none of its own for that code); an unknown code is a generic refusal naming it.
+ */
+export function refusalOf(code: string | undefined, motivo?: string): { code: string; reason: string } {
+  if (code === undefined) return { code: 'PROVIDER_REJECTED', reason: motivo || 'Recusado pelo provedor.' };
+  const known = REFUSALS[code];
+  if (known) return known;
+  if (PIXGATE_CODES.has(code)) return { code, reason: motivo || 'Recusado pelo provedor.' };
+  return { code: 'PROVIDER_REJECTED', reason: motivo ? `${motivo} (${code})`.slice(0, 300) : `Recusado pelo provedor (${code}).` };
+}

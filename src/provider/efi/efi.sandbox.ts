@@ -1,0 +1,184 @@
+/**
+ * The sandbox of `PSP=efi` when the provider is the fake (`scripts/fakepsp/`, `npm run start:psp`): every
+ * sandbox action is a call to the fake's control API, so the money really moves at the provider and comes
+ * back to PixGate the way a real provider's would (its reads, its callbacks). The simulation's scripted
+ * outcomes become the fake's faults, lasting through every attempt the adapter makes:
+ * - `fail`: 503 on every attempt (nothing happens upstream);
+ * - `timeout`: the order is taken, then every answer is dropped (the send exists; reconciliation finds it);
+ * - `timeout_unsent`: every attempt dropped before it is taken (reconciliation: not found);
+ * - `cut`: the order is taken and its answer is unreadable, and the read back fails too.
+ * Never on a real provider: enabled only outside production, when the provider answers `/_fake/state`.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, PartyJson } from '../../db/schema.ts';
+import type { FaultOutcome, ProviderOperation, ProviderSandbox } from '../sandbox.ts';
+import { endToEndIdOfRefund } from '../../refunds/refund.repository.ts';
+import type { EfiTransport } from './efi.client.ts';
+import { devolucaoIdFor, idEnvioFor, toValor } from './efi.mapping.ts';
+
+type FakeOperation = 'cob.put' | 'cob.get' | 'envio.put' | 'envio.get' | 'devolucao.put' | 'devolucao.get';
+
+const WRITE: Record<ProviderOperation, FakeOperation> = {
+  registerCharge: 'cob.put',
+  sendWithdrawal: 'envio.put',
+  queryWithdrawal: 'envio.get',
+  sendRefund: 'devolucao.put',
+  queryRefund: 'devolucao.get',
+};
+const READ_BACK: Partial<Record<ProviderOperation, FakeOperation>> = {
+  registerCharge: 'cob.get',
+  sendWithdrawal: 'envio.get',
+  sendRefund: 'devolucao.get',
+};
+
+/** A fault of the fake (its FaultRule, scripts/fakepsp/types.ts), as its control API takes it. */
+export interface FakeFault {
+  operation: FakeOperation;
+  mode: 'error' | 'drop_before' | 'drop_after' | 'garbled';
+  status?: number;
+  count: number;
+}
+
+/** Who a withdrawal should reach (the holder or the approved recipient): what the fake's receiver is called. */
+export type ExpectedBeneficiary = (transactionId: string) => Promise<{ name: string } | undefined>;
+
+export class EfiSandbox implements ProviderSandbox {
+  readonly kind = 'fake';
+  private readonly transport: EfiTransport;
+  private readonly db: Kysely<Database>;
+  private readonly expectedBeneficiary: ExpectedBeneficiary;
+  private readonly pending = new Map<string, { outcome: FaultOutcome; remaining: number }[]>();
+
+  constructor(transport: EfiTransport, db: Kysely<Database>, expectedBeneficiary: ExpectedBeneficiary) {
+    this.transport = transport;
+    this.db = db;
+    this.expectedBeneficiary = expectedBeneficiary;
+  }
+
+  /** True when the provider is the fake (it answers its control API). */
+  static async detect(transport: EfiTransport): Promise<boolean> {
+    try {
+      return (await transport.control('GET', '/_fake/state')).status === 200;
+    } catch {
+      return false;
+    }
+  }
+
+  private async post(path: string, body: unknown = {}): Promise<{ status: number; body: unknown }> {
+    const answer = await this.transport.control('POST', path, body);
+    if (answer.status >= 500) throw new Error(`fake provider ${path} answered ${answer.status}`);
+    return answer;
+  }
+
+  async payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined }): Promise<string | undefined> {
+    const payer = input.payer;
+    const answer = await this.post(`/_fake/cobs/${encodeURIComponent(input.providerRef)}/pay`, {
+      valor: toValor(input.amountCents),
+      ...(payer
+        ? {
+            pagador: {
+              nome: payer.name,
+              ...(payer.documentType === 'cpf' ? { cpf: payer.document } : { cnpj: payer.document }),
+              codigoBanco: payer.bankAccount.ispb,
+              agencia: payer.bankAccount.branch,
+              conta: payer.bankAccount.account,
+            },
+          }
+        : {}),
+    });
+    if (answer.status !== 200) return undefined;
+    return (answer.body as { endToEndId?: string }).endToEndId;
+  }
+
+  async chargeback(input: { endToEndId: string; amountCents: number }): Promise<void> {
+    await this.post(`/_fake/pix/${encodeURIComponent(input.endToEndId)}/med`, { valor: toValor(input.amountCents) });
+  }
+
+  async settle(transactionId: string, beneficiary?: PartyJson): Promise<boolean> {
+    // Without a given receiver, the key's owner is who the withdrawal was for (the DICT would say so).
+    const expected = beneficiary ? undefined : await this.expectedBeneficiary(transactionId);
+    const recebedor = beneficiary
+      ? {
+          nome: beneficiary.name,
+          ...(beneficiary.documentType === 'cpf' ? { cpf: beneficiary.document } : { cnpj: beneficiary.document }),
+          codigoBanco: beneficiary.bankAccount.ispb,
+          agencia: beneficiary.bankAccount.branch,
+          conta: beneficiary.bankAccount.account,
+        }
+      : expected
+        ? { nome: expected.name }
+        : undefined;
+    return (await this.post(`/_fake/envios/${idEnvioFor(transactionId)}/settle`, recebedor ? { recebedor } : {})).status === 200;
+  }
+
+  async reject(transactionId: string, refusedCode: string, refusedReason: string): Promise<boolean> {
+    return (await this.post(`/_fake/envios/${idEnvioFor(transactionId)}/reject`, { codigo: refusedCode, motivo: refusedReason })).status === 200;
+  }
+
+  async returnTransfer(transactionId: string, amountCents: number): Promise<boolean> {
+    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return false;
+    return (await this.post(`/_fake/envios/${idEnvioFor(transactionId)}/return`, { valor: toValor(amountCents) })).status === 200;
+  }
+
+  private endToEndIdOfRefund(refundId: string): Promise<string | undefined> {
+    return endToEndIdOfRefund(this.db, refundId);
+  }
+
+  async settleRefund(refundId: string): Promise<boolean> {
+    const e2eid = await this.endToEndIdOfRefund(refundId);
+    if (!e2eid) return false;
+    return (await this.post(`/_fake/devolucoes/${e2eid}/${devolucaoIdFor(refundId)}/settle`)).status === 200;
+  }
+
+  async rejectRefund(refundId: string, _refusedCode: string, refusedReason: string): Promise<boolean> {
+    const e2eid = await this.endToEndIdOfRefund(refundId);
+    if (!e2eid) return false;
+    return (await this.post(`/_fake/devolucoes/${e2eid}/${devolucaoIdFor(refundId)}/reject`, { motivo: refusedReason })).status === 200;
+  }
+
+  /** The fake's faults that produce `count` times the simulation's `outcome` of `operation`, through every attempt. */
+  faultsFor(operation: ProviderOperation, outcome: FaultOutcome, count = 1): FakeFault[] {
+    const attempts = this.transport.attempts;
+    const write = WRITE[operation];
+    const rules: FakeFault[] = [];
+    for (let i = 0; i < count; i += 1) {
+      switch (outcome) {
+        case 'succeed':
+          break;
+        case 'fail':
+          rules.push({ operation: write, mode: 'error', status: 503, count: attempts });
+          break;
+        case 'timeout':
+          rules.push({ operation: write, mode: 'drop_after', count: attempts });
+          break;
+        case 'timeout_unsent':
+          rules.push({ operation: write, mode: 'drop_before', count: attempts });
+          break;
+        case 'cut': {
+          rules.push({ operation: write, mode: 'garbled', count: 1 });
+          const read = READ_BACK[operation];
+          if (read) rules.push({ operation: read, mode: 'error', status: 503, count: attempts });
+          break;
+        }
+      }
+    }
+    const queue = this.pending.get(operation) ?? [];
+    queue.push({ outcome, remaining: count });
+    this.pending.set(operation, queue);
+    return rules;
+  }
+
+  async queueOutcome(operation: ProviderOperation, outcome: FaultOutcome, count = 1): Promise<void> {
+    for (const rule of this.faultsFor(operation, outcome, count)) await this.post('/_fake/faults', rule);
+  }
+
+  async clearOutcomes(): Promise<void> {
+    await this.transport.control('DELETE', '/_fake/faults');
+    this.pending.clear();
+  }
+
+  /** What was queued through this sandbox (the fake consumes its faults itself). */
+  pendingOutcomes(): Record<string, { outcome: FaultOutcome; remaining: number }[]> {
+    return Object.fromEntries([...this.pending].map(([operation, queue]) => [operation, queue.map((fault) => ({ ...fault }))]));
+  }
+}

@@ -1,0 +1,375 @@
+import { request } from 'node:https';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startFakePsp } from '../../scripts/fakepsp/index.ts';
+import { startPrism, freePort } from '../../scripts/lib/prism.ts';
+import { fromRoot } from '../../scripts/lib/paths.ts';
+import { expireDueCharges } from '../../src/jobs/expireCharges.ts';
+import { pollReceivedPix } from '../../src/jobs/providerFacts.ts';
+import { reconcileWithdrawals } from '../../src/jobs/reconcileWithdrawals.ts';
+import { messages } from '../../src/messages/merchant.ts';
+import { ManualClock } from '../../src/platform/clock.ts';
+import { createLogger } from '../../src/platform/logger.ts';
+import { Metrics } from '../../src/platform/metrics.ts';
+import { EfiTransport } from '../../src/provider/efi/efi.client.ts';
+import { idEnvioFor, txidFor } from '../../src/provider/efi/efi.mapping.ts';
+import { EfiProvider } from '../../src/provider/efi/efi.provider.ts';
+import { ProviderFailure } from '../../src/provider/port.ts';
+import { availableOf, createMerchant, fund, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+
+/**
+ * Issue 21: the Efí adapter (PSP=efi) against the fake provider over real mutual TLS, through the gateway's
+ * own HTTP API: every row of "what each provider outcome becomes" (docs/providers.md), each fault knob,
+ * the callback listener's handshake, and callbacks that lie. Every suite ends (useGateway) with the full
+ * ledger check and the money at psp_settlement compared with what the fake holds.
+ */
+const gateway = useGateway({ psp: 'efi' });
+const HOLDER_CPF = '52998224725';
+let merchant: MerchantFixture;
+let refCounter = 0;
+
+const efi = () => {
+  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
+  return gateway.efi;
+};
+const fake = () => efi().fake;
+const nextRef = (label: string) => `${label}-${++refCounter}`;
+
+async function newCharge(amountCents: number, externalRef = nextRef('pedido')): Promise<{ transactionId: string; txid: string; pixPayload: string }> {
+  const created = await merchant.client.POST('/v1/pix', { body: { amountCents, externalRef, customer: validCustomer } });
+  if (!created.data) throw new Error(`charge: ${JSON.stringify(created.error)}`);
+  return { ...created.data, txid: txidFor({ transactionId: created.data.transactionId, accountId: merchant.accountId, externalRef }) };
+}
+
+async function read(id: string) {
+  const { data } = await merchant.client.GET('/v1/transactions/{id}', { params: { path: { id } } });
+  if (!data) throw new Error(`transaction ${id} not readable`);
+  return data;
+}
+
+async function unmatched() {
+  const { data } = await gateway.admin.GET('/admin/v1/provider/unmatched-pix');
+  return data?.items ?? [];
+}
+
+const requestsTo = (method: string, prefix: string) => fake().requests.filter((r) => r.method === method && r.path.startsWith(prefix));
+
+beforeAll(async () => {
+  merchant = await createMerchant(gateway);
+  await relaxLimits(gateway, merchant.accountId);
+  await fund(gateway, merchant, 500_000);
+});
+
+describe('charges (API Pix cob)', () => {
+  it('registers a cob whose txid derives from the externalRef: pixPayload is its pixCopiaECola, and a retry names the same cob', async () => {
+    const externalRef = nextRef('retry');
+    const first = await newCharge(2_500, externalRef);
+    expect(first.pixPayload).toMatch(/^000201/);
+    const retry = await merchant.client.POST('/v1/pix', { body: { amountCents: 2_500, externalRef, customer: validCustomer } });
+    expect(retry.response.status).toBe(200);
+    expect(retry.data).toMatchObject({ transactionId: first.transactionId, pixPayload: first.pixPayload, idempotent: true });
+    // The second PUT of the same txid was refused as a duplicate and read back: one cob at the provider.
+    expect(requestsTo('PUT', `/v2/cob/${first.txid}`).map((r) => r.status)).toEqual([201, 409]);
+    expect(requestsTo('GET', `/v2/cob/${first.txid}`).map((r) => r.status)).toEqual([200]);
+  });
+
+  it('credits a paid cob from the read when the callback arrives, once, though the callback comes three times', async () => {
+    const charge = await newCharge(3_000);
+    const before = await availableOf(merchant);
+    fake().callbacks.duplicate(2);
+    const pix = await fake().pay(charge.txid);
+    await efi().settled();
+    fake().callbacks.duplicate(0);
+    expect(await read(charge.transactionId)).toMatchObject({ status: 'paid', endToEndId: pix.endToEndId });
+    expect(await availableOf(merchant)).toBe(before + 3_000);
+    expect(requestsTo('GET', `/v2/pix/${pix.endToEndId}`).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('credits what the read says when the callback body lies about the amount', async () => {
+    const charge = await newCharge(4_000);
+    const before = await availableOf(merchant);
+    fake().callbacks.lieNext({ valor: '999999.99' });
+    await fake().pay(charge.txid);
+    await efi().settled();
+    expect(await read(charge.transactionId)).toMatchObject({ status: 'paid', amountCents: 4_000 });
+    expect(await availableOf(merchant)).toBe(before + 4_000);
+  });
+
+  it('leaves a payment of the wrong amount, and one for an unknown txid, to an operator: recorded, counted, nothing credited', async () => {
+    const charge = await newCharge(5_000);
+    const before = await availableOf(merchant);
+    const wrong = await fake().pay(charge.txid, { valor: '49.99' });
+    const stray = await fake().receivePix({ valor: '7.00', txid: 'naoexiste00000000000000000001' });
+    await efi().settled();
+    expect((await read(charge.transactionId)).status).toBe('pending');
+    expect(await availableOf(merchant)).toBe(before);
+    const open = await unmatched();
+    expect(open).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ endToEndId: wrong.endToEndId, reason: 'amount_mismatch', transactionId: charge.transactionId, amountCents: 4_999 }),
+        expect.objectContaining({ endToEndId: stray.endToEndId, reason: 'unknown_charge', amountCents: 700 }),
+      ]),
+    );
+    const metrics = await gateway.deps.metrics.registry.getSingleMetricAsString('pixgate_psp_unmatched_pix_total');
+    expect(metrics).toMatch(/reason="amount_mismatch"\} 1/);
+  });
+
+  it('catches a payment whose callbacks never arrive with the listing of received Pix (the safety net)', async () => {
+    const charge = await newCharge(6_000);
+    fake().fault({ operation: 'callback', mode: 'error', status: 500, count: 50 });
+    await fake().pay(charge.txid);
+    await efi().settled();
+    fake().clearFaults();
+    expect((await read(charge.transactionId)).status).toBe('pending');
+    expect(await pollReceivedPix(gateway.deps)).toBeGreaterThan(0);
+    expect((await read(charge.transactionId)).status).toBe('paid');
+    // Listing again changes nothing.
+    await pollReceivedPix(gateway.deps);
+    expect((await read(charge.transactionId)).status).toBe('paid');
+  });
+
+  it('removes an expired cob at the provider so it cannot be paid late, and credits one paid before its expiry', async () => {
+    const late = await newCharge(1_500);
+    const early = await newCharge(1_700);
+    fake().callbacks.hold();
+    await fake().pay(early.txid);
+    gateway.clock.advance(3 * 86_400_000);
+    await expireDueCharges(gateway.deps);
+    expect((await read(late.transactionId)).status).toBe('expired');
+    expect((await read(early.transactionId)).status).toBe('paid');
+    expect(requestsTo('PATCH', `/v2/cob/${late.txid}`).map((r) => r.status)).toEqual([200]);
+    await expect(fake().pay(late.txid)).rejects.toThrow();
+    await fake().callbacks.release();
+    await efi().settled();
+    expect((await read(early.transactionId)).status).toBe('paid');
+  });
+});
+
+describe('withdrawals (Efí send)', () => {
+  const withdraw = (extra: Record<string, unknown> = {}) =>
+    merchant.client.POST('/v1/withdraw', { body: { amountCents: 1_000, pixKey: HOLDER_CPF, pixKeyType: 'cpf', externalRef: nextRef('saque'), ...extra } as never });
+
+  it('sends with the holder document; REALIZADO by callback becomes paid with the receiver as beneficiary', async () => {
+    const created = await withdraw();
+    expect(created.response.status).toBe(201);
+    const id = created.data!.transactionId;
+    expect(created.data!.status).toBe('processing');
+    await fake().settleEnvio(idEnvioFor(id));
+    await efi().settled();
+    const paid = await read(id);
+    expect(paid).toMatchObject({ status: 'paid' });
+    expect(paid.beneficiary).toMatchObject({ document: expect.any(String), bankAccount: { ispb: expect.any(String) } });
+  });
+
+  it('NAO_REALIZADO (AC03) becomes failed BENEFICIARY_ACCOUNT_INVALID with the money back, even when the callback says REALIZADO', async () => {
+    const before = await availableOf(merchant);
+    const created = await withdraw();
+    const id = created.data!.transactionId;
+    fake().callbacks.lieNext({ status: 'REALIZADO' });
+    await fake().rejectEnvio(idEnvioFor(id), 'AC03', 'Conta inexistente');
+    await efi().settled();
+    expect(await read(id)).toMatchObject({ status: 'failed', refusedCode: 'BENEFICIARY_ACCOUNT_INVALID' });
+    expect(await availableOf(merchant)).toBe(before);
+  });
+
+  it('a refusal before acceptance (4xx) is a failed withdrawal with its reason, nothing debited', async () => {
+    const before = await availableOf(merchant);
+    fake().fault({ operation: 'envio.put', mode: 'error', status: 400, nome: 'chave_nao_pertence_ao_documento', mensagem: 'A chave não pertence ao documento.' });
+    const created = await withdraw();
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject({ status: 'failed', refusedCode: 'KEY_OWNER_MISMATCH' });
+    expect(await availableOf(merchant)).toBe(before);
+  });
+
+  it('a provider outage (5xx on every attempt) answers 502 with nothing debited, and the externalRef is reusable', async () => {
+    const before = await availableOf(merchant);
+    const externalRef = nextRef('outage');
+    fake().fault({ operation: 'envio.put', mode: 'error', status: 503, count: 3 });
+    const refused = await withdraw({ externalRef });
+    expect(refused.response.status).toBe(502);
+    expect((refused.error as { error: string }).error).toBe(messages.withdrawProviderError);
+    expect(await availableOf(merchant)).toBe(before);
+    const retried = await withdraw({ externalRef });
+    expect(retried.response.status).toBe(201);
+  });
+
+  it('an answer dropped after sending, on every attempt, is failed_unknown (202), settled by reading the send by idEnvio', async () => {
+    fake().fault({ operation: 'envio.put', mode: 'drop_after', count: 3 });
+    const created = await withdraw();
+    expect(created.response.status).toBe(202);
+    const id = (created.data as unknown as { transactionId: string }).transactionId;
+    expect((await read(id)).status).toBe('failed_unknown');
+    await fake().settleEnvio(idEnvioFor(id));
+    await efi().settled();
+    expect((await read(id)).status).toBe('paid');
+  });
+
+  it('one dropped answer, then the retry refused as a duplicate: read back, processing', async () => {
+    fake().fault({ operation: 'envio.put', mode: 'drop_after', count: 1 });
+    const created = await withdraw();
+    expect(created.response.status).toBe(201);
+    expect(created.data!.status).toBe('processing');
+    expect(requestsTo('PUT', `/v3/gn/pix/${idEnvioFor(created.data!.transactionId)}`).map((r) => r.status).slice(-1)).toEqual([409]);
+  });
+
+  it('a send never received (dropped before it was taken) is failed RECONCILED_NOT_SENT after reconciliation', async () => {
+    fake().fault({ operation: 'envio.put', mode: 'drop_before', count: 3 });
+    const created = await withdraw();
+    expect(created.response.status).toBe(202);
+    const id = (created.data as unknown as { transactionId: string }).transactionId;
+    gateway.clock.advance(60_000);
+    await reconcileWithdrawals(gateway.deps);
+    expect(await read(id)).toMatchObject({ status: 'failed', refusedCode: 'RECONCILED_NOT_SENT' });
+  });
+
+  it('a returned send (devolução by the receiving bank) becomes refunded with its D end-to-end id', async () => {
+    const created = await withdraw();
+    const id = created.data!.transactionId;
+    await fake().settleEnvio(idEnvioFor(id));
+    await efi().settled();
+    await fake().returnEnvio(idEnvioFor(id), '10.00');
+    await efi().settled();
+    const returned = await read(id);
+    expect(returned.status).toBe('refunded');
+    expect(returned.refundEndToEndId).toMatch(/^D/);
+  });
+});
+
+describe('refunds (API Pix devolução)', () => {
+  it('asks for a devolução with the refund id; DEVOLVIDO by callback refunds the charge, NAO_REALIZADO fails it', async () => {
+    const charge = await newCharge(8_000);
+    await fake().pay(charge.txid);
+    await efi().settled();
+    const first = await merchant.client.POST('/v1/transactions/{id}/refunds', { params: { path: { id: charge.transactionId } }, body: { amountCents: 3_000 } });
+    expect(first.response.status).toBe(201);
+    const refundId = first.data!.refundId;
+    await gateway.provider.settleRefund(refundId);
+    await efi().settled();
+    expect(await read(charge.transactionId)).toMatchObject({ status: 'partially_refunded', refundedCents: 3_000 });
+    const second = await merchant.client.POST('/v1/transactions/{id}/refunds', { params: { path: { id: charge.transactionId } }, body: { amountCents: 1_000 } });
+    await gateway.provider.rejectRefund(second.data!.refundId, 'PROVIDER_REJECTED', 'Saldo insuficiente na conta.');
+    await efi().settled();
+    const after = await read(charge.transactionId);
+    expect(after.refundedCents).toBe(3_000);
+    expect(after.refunds?.find((r) => r.refundId === second.data!.refundId)?.status).toBe('failed');
+  });
+});
+
+describe('transport', () => {
+  it('reuses one token, and fetches a new one once when the provider refuses it', async () => {
+    const tokens = () => requestsTo('POST', '/oauth/token').length;
+    const before = tokens();
+    await newCharge(1_000);
+    await newCharge(1_000);
+    expect(tokens()).toBe(before);
+    fake().expireTokens();
+    await newCharge(1_000);
+    expect(tokens()).toBe(before + 1);
+  });
+
+  it('refuses a provider whose server certificate is not signed by PSP_CA (nothing sent)', async () => {
+    const clock = new ManualClock();
+    const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
+    const certificates = fake().certificates;
+    const transport = new EfiTransport(
+      { baseUrl: fake().url, tokenUrl: `${fake().url}/oauth/token`, clientId: 'x', clientSecret: 'y', cert: certificates.gatewayClientCert, key: certificates.gatewayClientKey, ca: certificates.webhookServerCa, attempts: 1 },
+      deps,
+    );
+    const adapter = new EfiProvider(transport, { pixKey: 'k' }, deps);
+    await expect(adapter.registerCharge({ transactionId: 'tx_000000000000000000000001', accountId: 'acc', amountCents: 100, createdAtMs: 0, expiresAtMs: 86_400_000 })).rejects.toBeInstanceOf(ProviderFailure);
+    await transport.close();
+  });
+
+  it('opens the circuit after repeated failures: calls then fail at once, without reaching the provider', async () => {
+    const clock = new ManualClock();
+    const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
+    const certificates = fake().certificates;
+    const transport = new EfiTransport(
+      {
+        baseUrl: fake().url,
+        tokenUrl: `${fake().url}/oauth/token`,
+        clientId: 'Client_Id_pixgate_test',
+        clientSecret: 'Client_Secret_pixgate_test_0123456789',
+        cert: certificates.gatewayClientCert,
+        key: certificates.gatewayClientKey,
+        ca: certificates.ca,
+        attempts: 1,
+        breakerThreshold: 3,
+        breakerResetMs: 60_000,
+      },
+      deps,
+    );
+    const adapter = new EfiProvider(transport, { pixKey: 'pagamentos@pixgate.test' }, deps);
+    fake().fault({ operation: 'envio.get', mode: 'error', status: 503, count: 5 });
+    for (let i = 0; i < 5; i += 1) expect(await adapter.queryWithdrawal('tx_00000000000000000000000a')).toEqual({ state: 'unknown' });
+    const reached = requestsTo('GET', '/v2/gn/pix/enviados/id-envio/tx00000000000000000000000a').length;
+    expect(transport.circuit).toBe('open');
+    expect(await adapter.queryWithdrawal('tx_00000000000000000000000a')).toEqual({ state: 'unknown' });
+    expect(requestsTo('GET', '/v2/gn/pix/enviados/id-envio/tx00000000000000000000000a').length).toBe(reached);
+    fake().clearFaults();
+    await transport.close();
+  });
+});
+
+describe('the callback listener (mutual TLS)', () => {
+  const post = (options: { cert?: string; key?: string }) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(`${efi().listenerUrl}/pix`);
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', ca: fake().certificates.webhookServerCa, ...options, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end('{"pix":[]}');
+    });
+
+  it('accepts the provider certificate, and refuses a forged one or none at the handshake', async () => {
+    const certificates = fake().certificates;
+    expect(await post({ cert: certificates.callbackClientCert, key: certificates.callbackClientKey })).toBe(200);
+    await expect(post({ cert: certificates.forgedClientCert, key: certificates.forgedClientKey })).rejects.toThrow();
+    await expect(post({})).rejects.toThrow();
+  });
+});
+
+describe('the upstream contract (Prism between the adapter and the fake)', () => {
+  it('every request the adapter sends and every answer it reads conform to openapi/upstream/psp.yaml', async () => {
+    const clock = new ManualClock();
+    const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
+    const upstream = await startFakePsp({ clientId: 'prism', clientSecret: 'prism-secret', pixKey: 'prism@pixgate.test', clock, plainPort: 0 });
+    const prism = await startPrism({ spec: fromRoot('generated', 'upstream-openapi.json'), port: await freePort(), proxyTo: upstream.plainUrl! });
+    const transport = new EfiTransport({ baseUrl: prism.baseUrl, tokenUrl: `${upstream.plainUrl}/oauth/token`, clientId: 'prism', clientSecret: 'prism-secret', attempts: 1 }, deps);
+    const adapter = new EfiProvider(transport, { pixKey: 'prism@pixgate.test' }, deps);
+    try {
+      const charge = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000b', accountId: 'acc', amountCents: 1_234, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
+      const again = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000b', accountId: 'acc', amountCents: 1_234, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
+      expect(again.providerRef).toBe(charge.providerRef);
+      const pix = await upstream.pay(charge.providerRef);
+      expect(await adapter.readReceivedPix(pix.endToEndId)).toMatchObject({ amountCents: 1_234, chargeRef: charge.providerRef });
+      const listed = [];
+      for await (const received of adapter.listReceivedPix(clock.now() - 60_000, clock.now() + 60_000)) listed.push(received);
+      expect(listed.map((p) => p.endToEndId)).toContain(pix.endToEndId);
+      await adapter.sendRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId, amountCents: 234 });
+      expect((await adapter.queryRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId })).state).toBe('accepted');
+      await adapter.sendWithdrawal({
+        transactionId: 'tx_00000000000000000000000d',
+        amountCents: 500,
+        pixKey: '52998224725',
+        pixKeyType: 'cpf',
+        description: 'Saque',
+        expectedBeneficiary: { name: 'Maria', document: '52998224725', documentType: 'cpf' },
+      });
+      expect((await adapter.queryWithdrawal('tx_00000000000000000000000d')).state).toBe('accepted');
+      await upstream.settleEnvio(idEnvioFor('tx_00000000000000000000000d'));
+      expect((await adapter.queryWithdrawal('tx_00000000000000000000000d')).state).toBe('paid');
+      const other = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000e', accountId: 'acc', amountCents: 100, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
+      expect(await adapter.removeCharge({ transactionId: 'tx_00000000000000000000000e', providerRef: other.providerRef })).toEqual({ state: 'removed' });
+      expect(await adapter.balanceCents()).toBe(upstream.balanceCents());
+    } finally {
+      await transport.close();
+      await prism.stop();
+      await upstream.close();
+    }
+  }, 60_000);
+});
