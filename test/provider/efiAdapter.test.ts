@@ -266,6 +266,21 @@ describe('transport', () => {
     expect(tokens()).toBe(before + 1);
   });
 
+  it('refused credentials fail at once: one token request, no retry', async () => {
+    const clock = new ManualClock();
+    const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
+    const certificates = fake().certificates;
+    const transport = new EfiTransport(
+      { baseUrl: fake().url, tokenUrl: `${fake().url}/oauth/token`, clientId: 'Client_Id_pixgate_test', clientSecret: 'wrong', cert: certificates.gatewayClientCert, key: certificates.gatewayClientKey, ca: certificates.ca, attempts: 3, retryBaseMs: 1 },
+      deps,
+    );
+    const adapter = new EfiProvider(transport, { pixKey: 'pagamentos@pixgate.test' }, deps);
+    const before = requestsTo('POST', '/oauth/token').length;
+    await expect(adapter.registerCharge({ transactionId: 'tx_000000000000000000000002', accountId: 'acc', amountCents: 100, createdAtMs: 0, expiresAtMs: 86_400_000 })).rejects.toBeInstanceOf(ProviderFailure);
+    expect(requestsTo('POST', '/oauth/token').length).toBe(before + 1);
+    await transport.close();
+  });
+
   it('refuses a provider whose server certificate is not signed by PSP_CA (nothing sent)', async () => {
     const clock = new ManualClock();
     const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };

@@ -46,7 +46,7 @@ export interface EfiTransportOptions {
 }
 
 /** How one attempt ended when it did not give an answer. */
-export type AttemptFailureKind = 'timeout' | 'dropped' | 'unreachable' | 'status' | 'garbled' | 'breaker_open';
+export type AttemptFailureKind = 'timeout' | 'dropped' | 'unreachable' | 'status' | 'garbled' | 'breaker_open' | 'token_refused' | 'unauthorized';
 
 /** An attempt without a usable answer. `maybeDelivered`: the provider may have received (and acted on) it. */
 export class AttemptFailure extends Error {
@@ -264,7 +264,7 @@ export class EfiTransport {
           refreshed = true;
           this.token = undefined;
           outcome = '401';
-          throw new AttemptFailure('status', '401: token refused, fetching a new one', { status: 401, maybeDelivered: false });
+          throw new AttemptFailure('unauthorized', '401: token refused, fetching a new one', { status: 401, maybeDelivered: false });
         }
         if (answer.status >= 400) outcome = String(answer.status);
         return answer;
@@ -284,13 +284,23 @@ export class EfiTransport {
         factor: 2,
         randomize: true,
         maxTimeout: 5_000,
-        shouldConsumeRetry: ({ error }) => !(error instanceof AttemptFailure && error.status === 401),
+        // The one retry after a refused token (at most once: `refreshed`) costs no attempt.
+        shouldConsumeRetry: ({ error }) => !(error instanceof AttemptFailure && error.kind === 'unauthorized'),
         shouldRetry: ({ error }) => {
           if (!(error instanceof AttemptFailure)) return false;
-          // The circuit is open, or the provider said yes and its answer was cut: sending again changes nothing.
-          if (error.kind === 'breaker_open' || error.kind === 'garbled') return false;
-          if (error.status === 401) return true;
-          return repeatable || error.kind === 'unreachable';
+          switch (error.kind) {
+            case 'unauthorized':
+            case 'unreachable':
+              return true;
+            // The circuit is open, the credentials are refused, or the provider said yes and its answer was
+            // cut: sending again changes nothing.
+            case 'breaker_open':
+            case 'token_refused':
+            case 'garbled':
+              return false;
+            default:
+              return repeatable;
+          }
         },
       });
     } catch (error) {
@@ -346,7 +356,9 @@ export class EfiTransport {
         outcome = String(response.status);
         const error = errorOf(await response.json().catch(() => undefined));
         this.logError('requestToken', response.status, error);
-        throw new AttemptFailure('status', `token ${response.status}`, { status: response.status, maybeDelivered: false });
+        // A provider failure is retried as any; refused credentials are not (they will not change).
+        const kind = response.status >= 500 || response.status === 429 ? 'status' : 'token_refused';
+        throw new AttemptFailure(kind, `token ${response.status}`, { status: response.status, maybeDelivered: false });
       }
       const token = (await response.json().catch(() => {
         throw new AttemptFailure('garbled', 'unreadable token', { maybeDelivered: false });
