@@ -2,7 +2,9 @@
  * `npm run start:psp`: the gateway on real rails against the fake provider, in one command. Starts the fake
  * (scripts/fakepsp: API Pix + Efí's send API over mutual TLS, its certificates made now into .data/fakepsp,
  * sends and refunds settling 3 s after acceptance), then the gateway with PSP=efi pointed at it (its own
- * embedded database, .data/pglite-psp; its callback listener registered at the fake), then walks one charge
+ * embedded database, .data/pglite-psp, made anew each time: the fake keeps its money in memory, so a
+ * gateway remembering charges and sends of an earlier fake would disagree with this one; its callback
+ * listener registered at the fake), then walks one charge
  * end to end: an account and key made through the back office, POST /v1/pix, the fake's payer pays the cob,
  * the fake calls back, the gateway reads the Pix and credits it. Then both keep running (Ctrl-C stops them);
  * the dashboard's and the back office's sandbox actions drive the fake.
@@ -10,11 +12,11 @@
  *   npm run start:psp                 ports 3000 (API, dashboard) and 3001 (back office, console), as npm start
  *   npm run start:psp -- --check      the same walk, then stop (exit 0 when the charge was paid by callback)
  *
- * PORT / ADMIN_PORT / PIXGATE_DATA_DIR may be set as for npm start.
+ * PORT / ADMIN_PORT may be set as for npm start; PIXGATE_DATA_DIR names the database folder (emptied at start).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { txidFor } from '../src/provider/efi/efi.mapping.ts';
 import { startFakePsp } from './fakepsp/index.ts';
@@ -34,12 +36,14 @@ async function main(): Promise<void> {
   console.log(`Fake provider listening on ${fake.url} (mutual TLS; certificates in ${certDir})`);
 
   const adminToken = process.env.ADMIN_TOKEN || `adm_${randomBytes(16).toString('hex')}`;
+  const dataDir = process.env.PIXGATE_DATA_DIR || join(root, '.data', 'pglite-psp');
+  rmSync(dataDir, { recursive: true, force: true });
   const gateway = spawn(process.execPath, ['--max-semi-space-size=16', join(root, 'src', 'main.ts')], {
     cwd: root,
     env: {
       ...process.env,
       ...(check ? { PORT: '0', ADMIN_PORT: '0' } : {}),
-      PIXGATE_DATA_DIR: process.env.PIXGATE_DATA_DIR || join(root, '.data', 'pglite-psp'),
+      PIXGATE_DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
       PSP: 'efi',
       PSP_BASE_URL: fake.url,
