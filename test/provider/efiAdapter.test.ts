@@ -221,6 +221,43 @@ describe('withdrawals (Efí send)', () => {
     expect(await read(id)).toMatchObject({ status: 'failed', refusedCode: 'RECONCILED_NOT_SENT' });
   });
 
+  it('an answer slower than PSP_TIMEOUT_MS on every attempt is a timeout: failed_unknown (never a 502), then settled by the read', async () => {
+    const before = await availableOf(merchant);
+    fake().fault({ operation: 'envio.put', mode: 'slow', delayMs: 2_500, count: 3 });
+    const created = await withdraw();
+    expect(created.response.status).toBe(202);
+    const id = (created.data as unknown as { transactionId: string }).transactionId;
+    expect((await read(id)).status).toBe('failed_unknown');
+    // The fake gave up on each request the adapter had abandoned: the read finds no send, the money comes back.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    gateway.clock.advance(60_000);
+    await reconcileWithdrawals(gateway.deps);
+    expect(await read(id)).toMatchObject({ status: 'failed', refusedCode: 'RECONCILED_NOT_SENT' });
+    expect(await availableOf(merchant)).toBe(before);
+  }, 30_000);
+
+  it('callbacks held and delivered in reverse order, one item per body, change each transaction once', async () => {
+    const before = await availableOf(merchant);
+    const charge = await newCharge(2_200);
+    const first = await withdraw();
+    const second = await withdraw();
+    fake().callbacks.hold();
+    fake().callbacks.reverse(true);
+    await fake().pay(charge.txid);
+    await fake().settleEnvio(idEnvioFor(first.data!.transactionId));
+    await fake().rejectEnvio(idEnvioFor(second.data!.transactionId), 'AC07', 'Conta encerrada');
+    fake().callbacks.duplicate(1);
+    await fake().callbacks.release();
+    fake().callbacks.reverse(false);
+    fake().callbacks.duplicate(0);
+    await efi().settled();
+    expect((await read(charge.transactionId)).status).toBe('paid');
+    expect((await read(first.data!.transactionId)).status).toBe('paid');
+    expect(await read(second.data!.transactionId)).toMatchObject({ status: 'failed', refusedCode: 'BENEFICIARY_ACCOUNT_CLOSED' });
+    // +2 200 charged, -1 000 - fee paid out once, the refused one returned.
+    expect(await availableOf(merchant)).toBe(before + 2_200 - first.data!.totalDeducted);
+  });
+
   it('a returned send (devolução by the receiving bank) becomes refunded with its D end-to-end id', async () => {
     const created = await withdraw();
     const id = created.data!.transactionId;
@@ -266,18 +303,29 @@ describe('transport', () => {
     expect(tokens()).toBe(before + 1);
   });
 
-  it('refused credentials fail at once: one token request, no retry', async () => {
+  it('counts every call by upstream operation and outcome', async () => {
+    await newCharge(1_000);
+    const histogram = await gateway.deps.metrics.registry.getSingleMetricAsString('pixgate_psp_request_duration_seconds');
+    expect(histogram).toMatch(/pixgate_psp_request_duration_seconds_count\{operation="createCob",outcome="ok"\} [1-9]/);
+    expect(histogram).toMatch(/pixgate_psp_request_duration_seconds_count\{operation="requestToken",outcome="ok"\} [1-9]/);
+  });
+
+  it('refused credentials fail at once: one token request, no retry, and the secret is never logged', async () => {
     const clock = new ManualClock();
-    const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
+    const deps = { clock, logger, metrics: new Metrics({ defaultMetrics: false }) };
     const certificates = fake().certificates;
     const transport = new EfiTransport(
-      { baseUrl: fake().url, tokenUrl: `${fake().url}/oauth/token`, clientId: 'Client_Id_pixgate_test', clientSecret: 'wrong', cert: certificates.gatewayClientCert, key: certificates.gatewayClientKey, ca: certificates.ca, attempts: 3, retryBaseMs: 1 },
+      { baseUrl: fake().url, tokenUrl: `${fake().url}/oauth/token`, clientId: 'Client_Id_pixgate_test', clientSecret: 'wrong-secret-never-logged', cert: certificates.gatewayClientCert, key: certificates.gatewayClientKey, ca: certificates.ca, attempts: 3, retryBaseMs: 1 },
       deps,
     );
     const adapter = new EfiProvider(transport, { pixKey: 'pagamentos@pixgate.test' }, deps);
     const before = requestsTo('POST', '/oauth/token').length;
     await expect(adapter.registerCharge({ transactionId: 'tx_000000000000000000000002', accountId: 'acc', amountCents: 100, createdAtMs: 0, expiresAtMs: 86_400_000 })).rejects.toBeInstanceOf(ProviderFailure);
     expect(requestsTo('POST', '/oauth/token').length).toBe(before + 1);
+    expect(lines.join('\n')).toContain('requestToken');
+    expect(lines.join('\n')).not.toContain('wrong-secret-never-logged');
     await transport.close();
   });
 
