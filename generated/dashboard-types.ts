@@ -1095,6 +1095,8 @@ export interface components {
          *     - `REJECTED_BY_COMPLIANCE`: a `pending_approval` withdrawal was rejected by the PixGate team; never
          *       debited.
          *     - `BENEFICIARY_ACCOUNT_CLOSED` / `BENEFICIARY_ACCOUNT_BLOCKED`: the receiving account cannot receive.
+         *     - `BENEFICIARY_ACCOUNT_INVALID`: the receiving account does not exist, is of a type that cannot receive
+         *       this payment, or does not accept it.
          *     - `PROVIDER_REJECTED`: the payment provider refused it without a more specific reason.
          *     - `RECONCILED_NOT_SENT`: a `failed_unknown` withdrawal was found, on reconciliation, never to have been
          *       sent; the amount was returned.

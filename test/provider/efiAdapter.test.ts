@@ -255,7 +255,7 @@ describe('withdrawals (Efí send)', () => {
     expect((await read(first.data!.transactionId)).status).toBe('paid');
     expect(await read(second.data!.transactionId)).toMatchObject({ status: 'failed', refusedCode: 'BENEFICIARY_ACCOUNT_CLOSED' });
     // +2 200 charged, -1 000 - fee paid out once, the refused one returned.
-    expect(await availableOf(merchant)).toBe(before + 2_200 - first.data!.totalDeducted);
+    expect(await availableOf(merchant)).toBe(before + 2_200 - (first.data as { totalDeducted: number }).totalDeducted);
   });
 
   it('a returned send (devolução by the receiving bank) becomes refunded with its D end-to-end id', async () => {
