@@ -22,6 +22,14 @@ export interface paths {
          *
          *     The answer is the same whether or not the e-mail already has a user (a person who already has one receives
          *     an e-mail saying so instead), so the form never tells whether an e-mail is registered.
+         *
+         *     Names are normalised before they are checked and stored: spaces at both ends are removed and every run of
+         *     white space becomes one space; what remains must show at least 2 characters (`legalName`) or 1 (`name`),
+         *     else 400 with the field (`"   "` is an empty name).
+         *
+         *     Throttled, as each sign-up sends an e-mail: 3 an hour per e-mail and 10 an hour per client address (fixed
+         *     UTC hours; an IPv6 client counts by its /64). A form refused for a field (400) counts nowhere; past either
+         *     limit: 429, the same for a registered e-mail as for a new one.
          */
         post: operations["signUp"];
         delete?: never;
@@ -142,6 +150,10 @@ export interface paths {
          * Ask for a password reset
          * @description Sends a link to choose a new password (valid 1 hour) when the e-mail belongs to a user; the answer is the
          *     same either way.
+         *
+         *     Throttled: 3 requests an hour per e-mail and 10 an hour per client address (fixed UTC hours; an IPv6 client
+         *     counts by its /64). Every well-formed request counts, registered e-mail or not, so the 429 tells nothing
+         *     about which e-mails are registered.
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -310,7 +322,14 @@ export interface paths {
         /**
          * Invite a user
          * @description Owners and admins invite a person by e-mail with a role (only an owner may invite an owner). The person
-         *     receives a link (valid 7 days) to choose a password.
+         *     receives a link (valid 7 days) to choose a password. The name is normalised (ends trimmed, runs of white
+         *     space made one space) and must not be blank.
+         *
+         *     An e-mail that already belongs to a user of another account (or of a removed user) is answered exactly as
+         *     a fresh invitation (201), so inviting never tells whether an e-mail is registered elsewhere: nothing is
+         *     stored, and that person receives an e-mail saying that the address already has access to PixGate (a user
+         *     belongs to one account) and how to be invited with another address. Only an e-mail of this account's own
+         *     users, whom the inviter sees in the list, is 409.
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -761,9 +780,19 @@ export interface paths {
         };
         /**
          * Development mail outbox
-         * @description Outside production only (404 in production), and only when no SMTP server is configured there: every e-mail
+         * @description Outside production only (404 in production), and only when no SMTP server is configured there: the e-mails
          *     the server wrote (sign-up verification, password reset, invitations), newest first, so `npm start` needs no
          *     mail server. The dashboard shows it at `#/caixa-de-saida`.
+         *
+         *     The e-mails carry sign-in material (verification, password-reset and invitation links), so each caller
+         *     reads only what is theirs (`access` says which):
+         *     - `all`: with the cookie `pixgate_outbox` holding the outbox key `npm start` prints (inside the link
+         *       `…/dashboard/#/caixa-de-saida?chave=<key>`): every e-mail. Only the person running the server has it.
+         *     - `own`: with a signed-in session (stage `complete`): the e-mails sent to the user's own address.
+         *     - `none`: anyone else, from the server's own machine too: no e-mail (`mails` is empty). A wrong key counts
+         *       as no key.
+         *
+         *     No session is required to call it (the page asks whether the outbox exists before anyone signs in).
          */
         get: operations["listOutbox"];
         put?: never;
@@ -792,7 +821,8 @@ export interface components {
         /** SignUpRequest */
         SignUpRequest: {
             /**
-             * @description The company's legal name (razão social).
+             * @description The company's legal name (razão social). Normalised before it is checked and stored (ends trimmed, runs
+             *     of white space made one space): at least 2 characters must remain.
              * @example Loja Exemplo Ltda
              */
             legalName: string;
@@ -807,7 +837,8 @@ export interface components {
              */
             companyCnpj: string;
             /**
-             * @description The person signing up (the account's first user, its owner).
+             * @description The person signing up (the account's first user, its owner). Normalised like `legalName`; it must not be
+             *     blank.
              * @example Maria da Silva
              */
             name: string;
@@ -1203,7 +1234,10 @@ export interface components {
         /** InviteUserRequest */
         InviteUserRequest: {
             email: components["schemas"]["Email"];
-            /** @example João Pereira */
+            /**
+             * @description The person's name, normalised (ends trimmed, runs of white space made one space); it must not be blank.
+             * @example João Pereira
+             */
             name: string;
             role: components["schemas"]["UserRole"];
         };
@@ -1962,6 +1996,13 @@ export interface components {
         };
         /** OutboxMailList */
         OutboxMailList: {
+            /**
+             * @description What the caller may read: `all` (the outbox key), `own` (a signed-in user: the e-mails to their own
+             *     address) or `none` (no key, no session: `mails` is empty).
+             * @example own
+             * @enum {string}
+             */
+            access: "all" | "own" | "none";
             mails: components["schemas"]["OutboxMail"][];
             count: number;
         };
@@ -2123,6 +2164,15 @@ export interface operations {
             };
             /** @description A field is missing or invalid (the message names it, `field` says which). */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Too many sign-ups for this e-mail or from this address within the hour: wait until it ends. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2536,6 +2586,15 @@ export interface operations {
             };
             /** @description A field is missing or invalid (the message names it, `field` says which). */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Too many requests for this e-mail or from this address within the hour: wait until it ends. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3035,7 +3094,7 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             403: components["responses"]["Forbidden"];
-            /** @description The e-mail already has a user. */
+            /** @description The e-mail is already of a user of this account (listed by GET /users). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4749,11 +4808,19 @@ export interface operations {
             };
             header?: never;
             path?: never;
-            cookie?: never;
+            cookie?: {
+                /**
+                 * @description The outbox key printed by `npm start` (43 characters, base64url). The dashboard's outbox page sets this
+                 *     cookie from the printed link's `chave`, for this path only (`Path=/dashboard/api/v1/dev/outbox;
+                 *     SameSite=Strict`); a cookie is never written to the access log.
+                 * @example Jp1c0yQm8vX2bT5nR7kW4aZ9eL3hG6dF0sU8iO2qY1w
+                 */
+                pixgate_outbox?: string;
+            };
         };
         requestBody?: never;
         responses: {
-            /** @description The newest e-mails. */
+            /** @description The newest e-mails the caller may read (`access`: all of them, the user's own, or none). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4761,6 +4828,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "access": "all",
                      *       "mails": [
                      *         {
                      *           "mailId": "mail_0a1b2c3d4e5f60718293a4b5",

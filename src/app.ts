@@ -7,7 +7,7 @@ import { merchantApi } from './http/merchantApi.ts';
 import { healthRoutes, metricsRoute } from './http/ops.ts';
 import { setOperation } from './http/routeGuard.ts';
 import { adminSpec, dashboardSpec, generatedAdminDocsDir, generatedDocsDir, merchantSpec } from './http/spec.ts';
-import { webApp } from './http/webApps.ts';
+import { docsPages, webApp } from './http/webApps.ts';
 import type { Deps } from './platform/deps.ts';
 import type { Lifecycle } from './platform/lifecycle.ts';
 
@@ -25,11 +25,29 @@ const docsOperation: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** HSTS for a year, subdomains included (no `preload`: joining browsers' list is a deployment's decision). */
+const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Headers of every answer of both listeners (APIs, docs, pages, health): no content sniffing, so a JSON
+ * answer that echoes a value is never read as HTML or script; in production, HTTPS only for a year (the
+ * gateway sits behind TLS there; browsers ignore the header over plain HTTP).
+ */
+function transportHeaders(deps: Deps): RequestHandler {
+  const production = deps.config.nodeEnv === 'production';
+  return (_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (production) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    next();
+  };
+}
+
 function baseApp(deps: Deps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
   app.set('etag', false);
+  app.use(transportHeaders(deps));
   return app;
 }
 
@@ -43,7 +61,7 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const app = baseApp(deps);
   app.use(accessLog(deps, 'merchant'));
   app.use(healthRoutes(deps, options.lifecycle));
-  app.use('/docs', docsOperation, express.static(generatedDocsDir, { index: 'index.html', fallthrough: true }));
+  app.use('/docs', docsOperation, docsPages(generatedDocsDir));
   const dashboard = dashboardApi(deps, dashboardSpec());
   app.use((req, res, next) => (req.path.startsWith('/dashboard/api/') ? dashboard(req, res, next) : next()));
   app.use(webApp('dashboard', '/dashboard'));
@@ -64,7 +82,7 @@ export function createAdminApp(deps: Deps, options: AdminAppOptions): Express {
   app.use(accessLog(deps, 'internal'));
   app.use(healthRoutes(deps, options.lifecycle));
   app.use(metricsRoute(deps));
-  app.use('/docs', docsOperation, express.static(generatedAdminDocsDir, { index: 'index.html', fallthrough: true }));
+  app.use('/docs', docsOperation, docsPages(generatedAdminDocsDir));
   const admin = adminApi(deps, adminSpec(), options.operatorToken);
   app.use((req, res, next) => (req.path.startsWith('/admin/') ? admin(req, res, next) : next()));
   app.get('/', (_req, res) => res.redirect(302, '/console/'));

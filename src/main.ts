@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { createAccount, isEmptyInstallation, issueApiKey } from './accounts/account.service.ts';
 import { createAdminApp, createApp } from './app.ts';
+import { outboxLink } from './dashboard/outbox.service.ts';
+import { outboxAvailable } from './dashboard/sandbox.service.ts';
 import { startJobs } from './jobs/jobs.ts';
 import { startProviderCallbacks } from './jobs/providerFacts.ts';
 import { createOperator, hasOperators } from './operators/operator.service.ts';
@@ -84,7 +86,7 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   config = { ...config, recipientIdSecret: recipientIdSecret(config) };
   if (config.nodeEnv === 'production' && config.webhookAllowPrivate) {
-    logger.warn('WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may reach private addresses (SSRF guard off)');
+    logger.warn('WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may reach loopback addresses (private, link-local and metadata addresses stay refused)');
   }
   const { deps, database, providers } = await buildRuntime(config, logger);
   const seeded = config.seedDemo ? await seedDemoAccount(deps) : undefined;
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
   if (seededOperator) console.log(`\n${seededOperator}`);
   console.log(`API docs:    ${merchant.url}/docs/`);
   console.log(`Dashboard:   ${merchant.url}/dashboard/`);
+  if (outboxAvailable(deps)) console.log(`Mail outbox: ${outboxLink(deps)} (no SMTP_URL: e-mails stay here; the link opens every one of them, keep it to yourself)`);
   console.log(`Console:     ${internal.url}/console/ (operators)`);
   console.log(`Back office: ${internal.url}/admin/v1 (operator token ${admin.file ? `in ${admin.file}` : 'from ADMIN_TOKEN'}; reference ${internal.url}/docs/)`);
   console.log(`Health:      ${merchant.url}/health, ${merchant.url}/ready; metrics ${internal.url}/metrics`);

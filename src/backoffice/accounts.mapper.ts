@@ -5,10 +5,28 @@ type Account = components['schemas']['Account'];
 type UpdateAccountRequest = components['schemas']['UpdateAccountRequest'];
 type AccountEvent = components['schemas']['AccountEvent'];
 
+/** The legal name's bounds in the back office's Account (openapi/admin/components/schemas/Account.yaml). */
+const LEGAL_NAME_MIN = 2;
+const LEGAL_NAME_MAX = 120;
+/** Shown for a stored legal name that is empty (an account opened before sign-up checked names, issue 22). */
+export const MISSING_LEGAL_NAME = '(sem razão social)';
+
+/**
+ * A stored legal name as the back office shows it: white space normalised, and within the contract's
+ * bounds even when the stored row is not (written before the name was checked after normalising, or by
+ * hand). One such row must not make every list of accounts fail: the console and the CLI show it and an
+ * operator can act on the account.
+ */
+export function legalNameForOperators(stored: string): string {
+  const name = stored.normalize('NFC').replace(/[\s\p{Z}]+/gu, ' ').trim();
+  if (name.length < LEGAL_NAME_MIN) return name.length === 0 ? MISSING_LEGAL_NAME : `${name} (razão social incompleta)`;
+  return name.length > LEGAL_NAME_MAX ? `${name.slice(0, LEGAL_NAME_MAX - 1)}…` : name;
+}
+
 export function toAdminAccount(row: AccountRow): Account {
   return {
     accountId: row.id,
-    legalName: row.legal_name,
+    legalName: legalNameForOperators(row.legal_name),
     responsibleCpf: row.responsible_cpf,
     companyCnpj: row.company_cnpj,
     email: row.email,

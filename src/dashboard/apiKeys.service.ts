@@ -3,6 +3,7 @@ import type { ApiKeyRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { EmailNotVerified, KycNotApproved } from './dashboard.errors.ts';
 import type { DashboardPrincipal } from './session.service.ts';
+import { optionalText } from './text.ts';
 
 /**
  * Dispositivos / Chaves de API. A key is generated only for an account with approved KYC and by a user
@@ -11,7 +12,7 @@ import type { DashboardPrincipal } from './session.service.ts';
 export async function generateApiKey(deps: Deps, principal: DashboardPrincipal, label: string | undefined): Promise<IssuedApiKey> {
   if (principal.account.kyc_status !== 'approved') throw new KycNotApproved();
   if (!principal.user.email_verified_at) throw new EmailNotVerified();
-  return issueApiKey(deps, principal.account, label?.trim() || null, new Date(deps.clock.now()), principal.user.id);
+  return issueApiKey(deps, principal.account, optionalText(label, 'label'), new Date(deps.clock.now()), principal.user.id);
 }
 
 export function listApiKeys(deps: Pick<Deps, 'db'>, accountId: string): Promise<ApiKeyRow[]> {

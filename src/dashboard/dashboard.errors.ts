@@ -42,9 +42,34 @@ export class WeakPassword extends DomainError {
 /** An e-mail link that is unknown, expired, already used or of another purpose. */
 export class InvalidEmailLink extends DomainError {}
 
-/** The e-mail already belongs to a user (invitation). */
+/**
+ * The e-mail already belongs to a user of the inviting account (the inviter sees them in the list). An
+ * e-mail of another account's user is never answered so (docs/dashboard.md, "Invitations").
+ */
 export class EmailAlreadyRegistered extends DomainError {
   readonly field = 'email';
+}
+
+/** A form's free text that is empty, too short or holds control characters once normalised (src/dashboard/text.ts). */
+export class InvalidText extends DomainError {
+  readonly field: string;
+  readonly problem: 'required' | 'tooShort' | 'invalid';
+  readonly minLength: number;
+  constructor(field: string, problem: 'required' | 'tooShort' | 'invalid', minLength: number) {
+    super();
+    this.field = field;
+    this.problem = problem;
+    this.minLength = minLength;
+  }
+}
+
+/** Too many sign-ups or password-reset requests for this e-mail or from this address in the current hour. */
+export class EmailActionThrottled extends DomainError {
+  readonly action: 'signUp' | 'passwordReset';
+  constructor(action: 'signUp' | 'passwordReset') {
+    super();
+    this.action = action;
+  }
 }
 
 /** API keys are generated only with a verified e-mail (contract, Authentication item 3). */

@@ -8,6 +8,7 @@ import { registerRecipient, type RegisterOutcome } from '../recipients/recipient
 import { createRefund, type CreateRefundOutcome } from '../refunds/refund.service.ts';
 import { createWithdrawal, type CreateWithdrawalOutcome } from '../withdrawals/withdrawal.service.ts';
 import { TotpNotEnabled } from './dashboard.errors.ts';
+import { normalizeText } from './text.ts';
 import type { DashboardPrincipal } from './session.service.ts';
 import { verifyUserTotp } from './twoFactor.service.ts';
 
@@ -44,14 +45,19 @@ export async function dashboardRefund(deps: Deps, principal: DashboardPrincipal,
   return createRefund(deps, { accountId: principal.account.id, account: principal.account }, transactionId, refund);
 }
 
-/** Exactly POST /v1/recipients, for the account of the signed-in user. */
+/**
+ * Exactly POST /v1/recipients, for the account of the signed-in user, with the form's texts normalised
+ * first (src/dashboard/text.ts): the service then checks the legal name as it always does (2 characters or
+ * more), so "   " is refused with the API's message and "Fornecedor   Alfa" is stored "Fornecedor Alfa".
+ */
 export function dashboardRegisterRecipient(
   deps: Deps,
   principal: DashboardPrincipal,
   body: api['schemas']['CreateRecipientRequest'],
 ): Promise<RegisterOutcome> {
   requireUsableAccount(principal);
-  return registerRecipient(deps, { accountId: principal.account.id, account: principal.account }, body);
+  const texts = { legalName: normalizeText(body.legalName), ...(typeof body.label === 'string' ? { label: normalizeText(body.label) } : {}) };
+  return registerRecipient(deps, { accountId: principal.account.id, account: principal.account }, { ...body, ...texts });
 }
 
 /** Every recipient of the account, in any review state. */

@@ -1,12 +1,12 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/dashboard-types.ts';
-import { principalOf } from '../http/dashboardAccess.ts';
+import { principalOf, readCookie, SESSION_COOKIE } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { toOutboxMail } from './dashboard.mapper.ts';
-import { SandboxUnavailable } from './dashboard.errors.ts';
-import { outboxAvailable, sandboxCharge, sandboxWithdrawal } from './sandbox.service.ts';
+import { OUTBOX_COOKIE, readOutbox } from './outbox.service.ts';
+import { sandboxCharge, sandboxWithdrawal } from './sandbox.service.ts';
 
 const DEFAULT_OUTBOX_LIMIT = 20;
 
@@ -24,9 +24,15 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
     res.json(toApiTransaction(row, 'list'));
   });
 
+  // Public in the document (no session required), but it reads only what the caller may read: every
+  // e-mail with the outbox key, the signed-in user's own, or none (src/dashboard/outbox.service.ts).
   api.get('/dashboard/api/v1/dev/outbox', async (req, res) => {
-    if (!outboxAvailable(deps)) throw new SandboxUnavailable();
-    const mails = await deps.mailer.recent({ limit: req.query.limit === undefined ? DEFAULT_OUTBOX_LIMIT : Number(req.query.limit) });
-    res.json({ mails: mails.map(toOutboxMail), count: mails.length });
+    const { access, mails } = await readOutbox(deps, {
+      key: readCookie(req, OUTBOX_COOKIE),
+      sessionToken: readCookie(req, SESSION_COOKIE),
+      limit: req.query.limit === undefined ? DEFAULT_OUTBOX_LIMIT : Number(req.query.limit),
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ access, mails: mails.map(toOutboxMail), count: mails.length });
   });
 }

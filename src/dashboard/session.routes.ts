@@ -35,7 +35,7 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   const noStore = (res: Response) => res.setHeader('Cache-Control', 'no-store');
 
   api.post('/dashboard/api/v1/signup', async (req, res) => {
-    await signUp(deps, req.body);
+    await signUp(deps, req.body, ip(req));
     res.status(202).json({ message: 'Enviamos um link de confirmação para o e-mail informado.' });
   });
 
@@ -75,7 +75,7 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/dashboard/api/v1/password-reset', async (req, res) => {
-    await requestPasswordReset(deps, req.body.email);
+    await requestPasswordReset(deps, req.body.email, ip(req));
     res.status(202).json({ message: 'Se o e-mail estiver cadastrado, enviamos um link para redefinir a senha.' });
   });
 

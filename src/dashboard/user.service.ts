@@ -2,11 +2,14 @@ import { openAccount } from '../accounts/account.service.ts';
 import { InvalidAccountDocument } from '../accounts/account.errors.ts';
 import type { DashboardRole, DashboardUserRow, EmailTokenPurpose } from '../db/schema.ts';
 import { hashPassword, isAcceptablePassword } from '../identity/passwords.ts';
+import { beginEmailAction, subjectKey, takeSlots } from '../identity/throttle.ts';
 import { hashToken, newToken } from '../identity/tokens.ts';
 import { mailTexts } from '../messages/mail.ts';
 import type { Deps } from '../platform/deps.ts';
+import { validateDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
 import {
+  EmailActionThrottled,
   EmailAlreadyRegistered,
   InvalidEmailLink,
   InvalidSignUpDocument,
@@ -17,6 +20,7 @@ import {
 } from './dashboard.errors.ts';
 import { consumeEmailToken, expireEmailTokens, findEmailTokenUser, insertEmailToken } from './emailToken.repository.ts';
 import { deleteUserSessions } from './session.repository.ts';
+import { requireText } from './text.ts';
 import { findAccountUser, findUser, findUserByEmail, insertUser, listAccountUsers, updateUser } from './user.repository.ts';
 
 /** How long each e-mail link works. */
@@ -25,6 +29,16 @@ const LINK_LIFETIME_MS: Record<EmailTokenPurpose, number> = {
   reset_password: 3_600_000,
   invite: 7 * 86_400_000,
 };
+
+/** A legal name has at least 2 characters once normalised (the schema's minimum, after trimming). */
+const LEGAL_NAME_MIN = 2;
+
+/**
+ * The notice to a person invited with an e-mail that already has a user goes out at most 3 times an hour
+ * per e-mail (an inviter cannot fill that mailbox); past that the invitation is answered all the same.
+ */
+const INVITE_NOTICE_WINDOW_MS = 3_600_000;
+const INVITE_NOTICES_PER_EMAIL = 3;
 
 /** Who may manage the account's users: owners and admins (docs/dashboard.md, roles). */
 const MANAGES_USERS: ReadonlySet<DashboardRole> = new Set(['owner', 'admin']);
@@ -60,31 +74,43 @@ export interface SignUpInput {
   password: string;
 }
 
+function checkSignUpDocument(type: 'cpf' | 'cnpj', value: string): void {
+  if (!validateDocument(type, value).ok) throw new InvalidSignUpDocument(type === 'cpf' ? 'responsibleCpf' : 'companyCnpj');
+}
+
 /**
  * Sign-up: the account (KYC `pending`, reviewed by the service team) and its first user, the owner, with an
  * unverified e-mail and a verification link sent to it. An e-mail that already has a user gets a message
  * saying so instead, and the answer is the same either way: the form never tells whether an e-mail is
- * registered.
+ * registered. Every field is checked first (names once normalised), then the request takes its throttle
+ * slots (per e-mail and per client address, src/identity/throttle.ts), so a mistyped form costs none.
  */
-export async function signUp(deps: Deps, input: SignUpInput): Promise<void> {
+export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promise<void> {
   const email = input.email.trim().toLowerCase();
+  const legalName = requireText(input.legalName, 'legalName', LEGAL_NAME_MIN);
+  checkSignUpDocument('cpf', input.responsibleCpf);
+  checkSignUpDocument('cnpj', input.companyCnpj);
+  const name = requireText(input.name, 'name');
   checkPassword(input.password, email);
+  const attempt = await beginEmailAction(deps, 'signup', email, ip);
+  if (!attempt) throw new EmailActionThrottled('signUp');
+  // Hashed before the e-mail is looked up, so a registered e-mail takes as long as a new one.
+  const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(deps.db, email);
   if (existing) {
     await deps.mailer.send({ to: email, ...mailTexts.alreadyRegistered(`${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
     return;
   }
-  const passwordHash = await hashPassword(input.password);
   const now = new Date(deps.clock.now());
   let user: DashboardUserRow;
   try {
     user = await deps.db.transaction().execute(async (trx) => {
-      const account = await openAccount(trx, { legalName: input.legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email }, now);
+      const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email }, now);
       return insertUser(trx, {
         id: newId('usr'),
         account_id: account.id,
         email,
-        name: input.name.trim(),
+        name,
         role: 'owner',
         password_hash: passwordHash,
         email_verified_at: null,
@@ -122,9 +148,15 @@ export async function verifyEmail(deps: Deps, token: string): Promise<DashboardU
   return user.email_verified_at ? user : updateUser(deps.db, user.id, { email_verified_at: now, updated_at: now });
 }
 
-/** Sends a reset link when the e-mail belongs to an active user; the answer is the same either way. */
-export async function requestPasswordReset(deps: Deps, emailInput: string): Promise<void> {
-  const user = await findUserByEmail(deps.db, emailInput.trim().toLowerCase());
+/**
+ * Sends a reset link when the e-mail belongs to an active user; the answer is the same either way. Every
+ * request takes its throttle slots first (per e-mail and per client address), registered e-mail or not.
+ */
+export async function requestPasswordReset(deps: Deps, emailInput: string, ip: string): Promise<void> {
+  const email = emailInput.trim().toLowerCase();
+  const attempt = await beginEmailAction(deps, 'password-reset', email, ip);
+  if (!attempt) throw new EmailActionThrottled('passwordReset');
+  const user = await findUserByEmail(deps.db, email);
   if (!user || user.disabled_at || !user.password_hash) return;
   await deps.mailer.send({ to: user.email, ...mailTexts.resetPassword(user.name, await emailLink(deps, user, 'reset_password', '#/redefinir-senha')) });
 }
@@ -165,7 +197,13 @@ export function usersOf(deps: Pick<Deps, 'db'>, accountId: string): Promise<Dash
   return listAccountUsers(deps.db, accountId);
 }
 
-/** An owner or admin invites a person to the account; only an owner may invite an owner. */
+/**
+ * An owner or admin invites a person to the account; only an owner may invite an owner. An e-mail already
+ * of this account's users is refused (the inviter sees them in the list). An e-mail of another account's
+ * user (or of a removed user) is answered exactly as a fresh invitation, so inviting cannot tell which
+ * e-mails are registered: nothing is stored, and the person is told by e-mail why there is no link
+ * (docs/dashboard.md, "Invitations").
+ */
 export async function inviteUser(
   deps: Deps,
   actor: DashboardUserRow,
@@ -175,13 +213,13 @@ export async function inviteUser(
   requireManager(actor);
   if (input.role === 'owner' && actor.role !== 'owner') throw new RoleNotAllowed();
   const email = input.email.trim().toLowerCase();
-  if (await findUserByEmail(deps.db, email)) throw new EmailAlreadyRegistered();
+  const name = requireText(input.name, 'name');
   const now = new Date(deps.clock.now());
-  const user = await insertUser(deps.db, {
+  const invited: DashboardUserRow = {
     id: newId('usr'),
     account_id: actor.account_id,
     email,
-    name: input.name.trim(),
+    name,
     role: input.role,
     password_hash: null,
     email_verified_at: null,
@@ -191,9 +229,30 @@ export async function inviteUser(
     created_at: now,
     updated_at: now,
     disabled_at: null,
-  });
+  };
+  const existing = await findUserByEmail(deps.db, email);
+  if (existing?.account_id === actor.account_id) throw new EmailAlreadyRegistered();
+  let user: DashboardUserRow | undefined;
+  if (!existing) {
+    try {
+      user = await insertUser(deps.db, invited);
+    } catch (error) {
+      // Another account invited or signed up the e-mail first: answered like any registered e-mail.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  if (!user) {
+    await noticeAlreadyRegistered(deps, email, actor.name, companyName);
+    return invited;
+  }
   await deps.mailer.send({ to: email, ...mailTexts.invite(actor.name, companyName, await emailLink(deps, user, 'invite', '#/aceitar-convite')) });
   return user;
+}
+
+async function noticeAlreadyRegistered(deps: Deps, email: string, inviter: string, companyName: string): Promise<void> {
+  const slot = await takeSlots(deps, 'invite-notice', [{ key: subjectKey('invite-notice-email', email), windowMs: INVITE_NOTICE_WINDOW_MS, limit: INVITE_NOTICES_PER_EMAIL }]);
+  if (!slot) return;
+  await deps.mailer.send({ to: email, ...mailTexts.inviteAlreadyRegistered(inviter, companyName, `${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
 }
 
 async function activeOwners(deps: Pick<Deps, 'db'>, accountId: string): Promise<number> {

@@ -7,6 +7,7 @@ import type { Deps } from '../platform/deps.ts';
 import { attemptsOf, resendEvent, resendQuota, sendTestEvent } from '../webhooks/delivery.service.ts';
 import { createEndpoint, deleteEndpoint, endpointsOf, rotateSecret, updateEndpoint } from '../webhooks/endpoint.service.ts';
 import { toDashboardWebhook, toDeliveryAttempt } from './dashboard.mapper.ts';
+import { optionalText } from './text.ts';
 
 const DEFAULT_ATTEMPT_LIMIT = 50;
 
@@ -21,13 +22,15 @@ export function webhookRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/dashboard/api/v1/webhooks', async (req, res) => {
-    const { row, secret } = await createEndpoint(deps, accountOf(res), req.body);
+    const description = optionalText(req.body.description, 'description') ?? undefined;
+    const { row, secret } = await createEndpoint(deps, accountOf(res), { ...req.body, description });
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({ ...toDashboardWebhook(row), secret });
   });
 
   api.patch('/dashboard/api/v1/webhooks/{endpointId}', async (req, res) => {
-    res.json(toDashboardWebhook(await updateEndpoint(deps, accountOf(res), req.params.endpointId, req.body)));
+    const changes = req.body.description === undefined ? req.body : { ...req.body, description: optionalText(req.body.description, 'description') };
+    res.json(toDashboardWebhook(await updateEndpoint(deps, accountOf(res), req.params.endpointId, changes)));
   });
 
   api.delete('/dashboard/api/v1/webhooks/{endpointId}', async (req, res) => {

@@ -14,6 +14,7 @@ import * as transaction from '../transactions/transaction.errors.ts';
 import * as webhook from '../webhooks/webhook.errors.ts';
 import * as withdrawal from '../withdrawals/withdrawal.errors.ts';
 import { ApiError } from './errors.ts';
+import { fieldLabel } from './translate.ts';
 
 /**
  * The one mapping from what went wrong (a domain error class) to the HTTP answer: the contract's status
@@ -108,7 +109,7 @@ on(transaction.TransactionNotFound, {
 });
 
 // Recipients (POST/GET /v1/recipients) and their review.
-on(recipient.InvalidLegalName, { status: 400, merchant: () => messages.legalName });
+on(recipient.InvalidLegalName, { status: 400, merchant: () => messages.legalName, field: () => 'legalName' });
 on(recipient.InvalidRecipientDocumentType, { status: 400, merchant: (e) => messages.recipientDocumentType(e.received) });
 on(recipient.InvalidRecipientDocument, {
   status: 400,
@@ -199,6 +200,13 @@ on(webhook.ResendQuotaExhausted, { status: 429, merchant: (e) => messages.resend
 // The dashboard (merchant users): sign-in, sessions, two-factor, users, keys.
 on(dashboard.InvalidCredentials, { status: 401, merchant: () => messages.invalidCredentials, field: () => 'password' });
 on(dashboard.SignInThrottled, { status: 429, merchant: () => messages.signInThrottled });
+on(dashboard.EmailActionThrottled, { status: 429, merchant: (e) => (e.action === 'signUp' ? messages.signUpThrottled : messages.passwordResetThrottled) });
+on(dashboard.InvalidText, {
+  status: 400,
+  merchant: ({ field, problem, minLength }) =>
+    problem === 'required' ? messages.formRequired(fieldLabel(field)) : problem === 'tooShort' ? messages.formMinLength(fieldLabel(field), String(minLength)) : messages.formInvalid(fieldLabel(field)),
+  field: (e) => e.field,
+});
 on(dashboard.SessionRequired, { status: 401, merchant: () => messages.sessionRequired });
 on(dashboard.SecondFactorRequired, { status: 401, merchant: () => messages.secondFactorRequired });
 on(dashboard.CsrfTokenInvalid, { status: 403, merchant: () => messages.csrfTokenInvalid });

@@ -259,6 +259,11 @@ const FIELD_LABELS: Record<string, string> = {
   action: 'Ação',
 };
 
+/** The Portuguese label of a dashboard form field (the field's own name when it has none). */
+export function fieldLabel(field: string): string {
+  return FIELD_LABELS[field] ?? field;
+}
+
 const dashboardRules: Record<string, Rule[]> = {
   registerDashboardRecipient: recipientRules,
   createDashboardWithdrawal: [...withdrawalRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],

@@ -1,6 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Router } from 'express';
+import { inlineScriptHashes } from './inlineScripts.ts';
 import { setOperation } from './routeGuard.ts';
 
 /**
@@ -58,4 +60,51 @@ export function webApp(app: 'dashboard' | 'console', basePath: string): Router {
     res.sendFile('index.html', { root });
   });
   return router;
+}
+
+/**
+ * The generated reference pages (`npm run generate`: Redoc and the AsyncAPI component, each one HTML file
+ * with its scripts and styles inline, made to open from disk) served at /docs/. Their policy: nothing from
+ * elsewhere, no framing (clickjacking), and only the page's own inline scripts, named by their SHA-256, so
+ * an injected script would not run (the docs share the merchant host's origin with the dashboard). The
+ * libraries need what they use at run time: `eval`/`new Function` (the AsyncAPI page compiles its schemas),
+ * a search worker from a blob: URL, inline styles (styled-components) and data: fonts and images.
+ */
+const DOCS_POLICY = [
+  "default-src 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self' data: blob:",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+];
+
+const docsPolicies = new Map<string, { stamp: string; policy: string }>();
+
+function docsPolicyFor(file: string): string {
+  const stats = statSync(file);
+  const stamp = `${stats.mtimeMs}:${stats.size}`;
+  const known = docsPolicies.get(file);
+  if (known?.stamp === stamp) return known.policy;
+  const hashes = file.endsWith('.html') ? inlineScriptHashes(readFileSync(file, 'utf8')) : [];
+  const policy = [...DOCS_POLICY, ['script-src', ...hashes, "'unsafe-eval'"].join(' ')].join('; ');
+  docsPolicies.set(file, { stamp, policy });
+  return policy;
+}
+
+/** Serves a folder of generated docs pages (`index.html` at its root) with their Content-Security-Policy. */
+export function docsPages(dir: string): RequestHandler {
+  return express.static(dir, {
+    index: 'index.html',
+    fallthrough: true,
+    setHeaders: (res: ServerResponse, file: string) => {
+      res.setHeader('Content-Security-Policy', docsPolicyFor(file));
+      res.setHeader('X-Frame-Options', 'DENY');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+    },
+  });
 }

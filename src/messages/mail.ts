@@ -28,4 +28,14 @@ export const mailTexts = {
       `${inviter} convidou você para acessar o painel PixGate de ${company}.\n\nPara aceitar, abra o link abaixo ` +
       `(válido por 7 dias) e escolha sua senha:\n\n${link}${SIGNATURE}`,
   }),
+  // An invitation to an e-mail that already has a user (of another account, or removed): the inviter is
+  // answered as for any invitation; the person learns here why there is no link.
+  inviteAlreadyRegistered: (inviter: string, company: string, link: string) => ({
+    subject: `Convite para o painel PixGate de ${company}`,
+    text:
+      `${inviter} convidou você para acessar o painel PixGate de ${company}, mas este e-mail já está cadastrado ` +
+      `no PixGate, e cada e-mail dá acesso a uma conta só.\n\nPara participar, peça um convite para outro e-mail seu. ` +
+      `Para entrar com este e-mail, use sua senha; se a esqueceu, redefina-a em:\n\n${link}\n\n` +
+      `Se você não conhece quem convidou, ignore esta mensagem.${SIGNATURE}`,
+  }),
 } as const;

@@ -178,6 +178,8 @@ export const messages = {
   // The dashboard (ours): sign-in, sessions, two-factor, users, API keys, sandbox
   invalidCredentials: 'E-mail ou senha incorretos.',
   signInThrottled: 'Muitas tentativas de acesso. Aguarde até 15 minutos e tente de novo.',
+  signUpThrottled: 'Muitos cadastros em pouco tempo. Aguarde até 1 hora e tente de novo.',
+  passwordResetThrottled: 'Muitos pedidos de redefinição de senha em pouco tempo. Aguarde até 1 hora e tente de novo.',
   sessionRequired: 'Sua sessão expirou ou não existe. Entre novamente.',
   secondFactorRequired: 'Informe o código do aplicativo autenticador para continuar.',
   csrfTokenInvalid: 'Token de segurança (CSRF) ausente ou inválido. Recarregue a página e tente de novo.',
@@ -191,7 +193,7 @@ export const messages = {
   totpAlreadyEnabled: 'A verificação em duas etapas já está ativa.',
   weakPassword: 'A senha deve ter de 10 a 128 caracteres e ser diferente do e-mail.',
   invalidEmailLink: 'Link inválido, expirado ou já usado. Peça um novo.',
-  emailAlreadyRegistered: 'Este e-mail já está cadastrado.',
+  emailAlreadyRegistered: 'Este e-mail já é de um usuário desta conta.',
   emailNotVerified: 'Confirme seu e-mail antes de gerar chaves de API.',
   kycNotApproved: 'A conta ainda não foi aprovada (KYC). Chaves de API são liberadas após a aprovação.',
   roleNotAllowed: 'Seu perfil de acesso não permite esta ação.',

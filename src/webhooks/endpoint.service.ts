@@ -32,8 +32,12 @@ import { UnknownEventFilter, WebhookUrlLimitReached, WebhookUrlNotFound } from '
 /** After a rotation the old secret keeps signing (second signature) this long. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
+/**
+ * The URL rules of the configuration: `WEBHOOK_ALLOW_PRIVATE` (on outside production) allows loopback
+ * receivers only; private, link-local and metadata addresses are refused in every mode (urlSafety.ts).
+ */
 export function urlPolicy(deps: Pick<Deps, 'config'>): UrlPolicy {
-  return { allowPrivate: deps.config.webhookAllowPrivate, requireHttps: deps.config.nodeEnv === 'production' };
+  return { allowLoopback: deps.config.webhookAllowPrivate, requireHttps: deps.config.nodeEnv === 'production' };
 }
 
 /**

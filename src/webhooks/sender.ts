@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isPrivateAddress, safeLookup, type UrlPolicy } from './urlSafety.ts';
+import { isAllowedAddress, safeLookup, type UrlPolicy } from './urlSafety.ts';
 
 export interface SendResult {
   /** HTTP status, or null when no answer arrived (timeout, network error, refused address). */
@@ -35,7 +35,7 @@ export function postWebhook(
   const transport = target.protocol === 'https:' ? https : http;
   // An IP literal is connected to without a DNS lookup, so the lookup's check cannot see it: check here.
   const literal = target.hostname.replace(/^\[|\]$/g, '');
-  if (!options.policy.allowPrivate && isIP(literal) && isPrivateAddress(literal)) {
+  if (isIP(literal) && !isAllowedAddress(literal, options.policy)) {
     return Promise.resolve({ status: null, durationMs: 0, responseExcerpt: null, error: 'unsafe address' });
   }
   return new Promise((resolve) => {

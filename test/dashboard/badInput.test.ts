@@ -291,7 +291,8 @@ describe('the rules the dashboard services check', () => {
       expect(await call('POST', '/signup', { ...body, email: 'sem-arroba' })).toEqual({ status: 400, body: { error: 'E-mail: informe um endereço válido.', field: 'email' } });
       expect(await call('POST', '/signup', { ...body, responsibleCpf: '529.982.247-24' })).toEqual({ status: 400, body: { error: messages.invalidResponsibleCpf, field: 'responsibleCpf' } });
       expect(await call('POST', '/signup', { ...body, companyCnpj: '11.222.333/0001-80' })).toEqual({ status: 400, body: { error: messages.invalidCompanyCnpj, field: 'companyCnpj' } });
-      expect(await call('POST', '/signup', { ...body, name: '   ' })).toEqual({ status: 400, body: { error: 'Nome: valor inválido.', field: 'name' } });
+      expect(await call('POST', '/signup', { ...body, name: '   ' })).toEqual({ status: 400, body: { error: 'Nome: campo obrigatório.', field: 'name' } });
+      expect(await call('POST', '/signup', { ...body, legalName: '   ' })).toEqual({ status: 400, body: { error: 'Razão social: campo obrigatório.', field: 'legalName' } });
     });
   });
 

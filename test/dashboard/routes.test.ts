@@ -225,12 +225,16 @@ const cases: Record<string, OperationCase> = {
   inviteUser: {
     request: () => ({ method: 'POST', path: path('/users'), body: { email: 'convidado@exemplo.com.br', name: 'Convidado', role: 'viewer' } }),
     crossAccount: async ({ a, b }) => {
-      // Another account's user cannot be pulled in: the e-mail is taken (409), and nothing changes.
-      await refusedWithoutChange(
-        { method: 'POST', path: path('/users'), body: { email: b.colleague.email, name: 'Intrusa', role: 'admin' } },
-        a.owner,
-        { status: 409, body: { error: messages.emailAlreadyRegistered, field: 'email' } },
-      );
+      // Another account's user cannot be pulled in. The answer is a fresh invitation's (it must not tell
+      // that the e-mail is registered, test/dashboard/invitations.test.ts); nothing but the notice to that
+      // person (an e-mail) is written, and they stay B's.
+      const { mail_outbox: _mailsBefore, ...before } = await databaseState(gateway);
+      const answer = await rawCall(gateway, { method: 'POST', path: path('/users'), body: { email: b.colleague.email, name: 'Intrusa', role: 'admin' } }, authOf(a.owner));
+      expect(answer).toMatchObject({ status: 201, body: { email: b.colleague.email, role: 'admin', invitationPending: true } });
+      const { mail_outbox: _mailsAfter, ...after } = await databaseState(gateway);
+      expect(after).toEqual(before);
+      expect(await idsListed(b.owner, { method: 'GET', path: path('/users') })).toContain(b.colleague.userId);
+      expect(await idsListed(a.owner, { method: 'GET', path: path('/users') })).not.toContain(b.colleague.email);
     },
   },
   updateUser: {
@@ -440,7 +444,7 @@ const cases: Record<string, OperationCase> = {
   },
   listOutbox: {
     request: () => ({ method: 'GET', path: path('/dev/outbox') }),
-    crossAccount: { none: 'development only (404 in production, test/dashboard/security.test.ts): the local mailbox of every user' },
+    crossAccount: { none: "development only (404 in production); a session reads its own user's e-mails only, anyone else none (test/dashboard/outbox.test.ts)" },
   },
 };
 

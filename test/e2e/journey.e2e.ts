@@ -81,10 +81,19 @@ afterAll(async () => {
   // Secrets never reach the log: the key and the TOTP seed shown in the pages.
   if (apiKey) expect(output).not.toContain(apiKey);
   if (merchantTotpSecret) expect(output).not.toContain(merchantTotpSecret);
+  // The outbox key only where the start printed it.
+  const outboxKey = new URL(gateway.outboxUrl.replace('#/caixa-de-saida?', '?')).searchParams.get('chave') ?? '';
+  if (outboxKey) expect(output.split(outboxKey)).toHaveLength(2);
 });
 
 describe('the merchant dashboard and the console, in Chromium', () => {
   it('signs up, showing the server message beside a wrong field, and verifies the e-mail from the outbox', async () => {
+    // The outbox is the developer's: an anonymous page sees no e-mail until it opens the link `npm start` printed.
+    await open(merchant, dashboard('/caixa-de-saida'), 'Caixa de saída (desenvolvimento)');
+    await merchant.getByText('não ficam abertos a todos').waitFor();
+    await open(merchant, gateway.outboxUrl, 'Caixa de saída (desenvolvimento)');
+    await merchant.getByText('Todos os e-mails do servidor').waitFor();
+    expect(merchant.url()).not.toContain('chave=');
     await open(merchant, dashboard('/entrar'), 'Entrar no painel');
     await screen(merchant, 'dashboard-01-entrar');
     await merchant.getByRole('link', { name: 'Criar conta' }).click();

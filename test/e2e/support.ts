@@ -29,6 +29,8 @@ export interface RunningGateway {
   consoleUrl: string;
   /** The first console operator seeded by the start (outside production), with its temporary password. */
   operator: { email: string; temporaryPassword: string };
+  /** The mail outbox's page with its key, as the start prints it (development, no SMTP): only it reads every e-mail. */
+  outboxUrl: string;
   output(): string;
   stop(): Promise<void>;
 }
@@ -58,17 +60,20 @@ export async function startGatewayProcess(): Promise<RunningGateway> {
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 60_000;
-  while (!/Back office listening/.test(output) || !/temporary password shown only this once:\s+\S+/.test(output)) {
+  while (!/Back office listening/.test(output) || !/temporary password shown only this once:\s+\S+/.test(output) || !/Mail outbox: \S+/.test(output)) {
     if (child.exitCode !== null) throw new Error(`the gateway exited (${child.exitCode}):\n${output}`);
     if (Date.now() > deadline) throw new Error(`the gateway did not start in 60 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const seeded = /First console operator (\S+) \(role admin\), temporary password shown only this once:\s+(\S+)/.exec(output);
   if (!seeded?.[1] || !seeded[2]) throw new Error(`no seeded operator in the output:\n${output}`);
+  const outboxUrl = /Mail outbox: (\S+)/.exec(output)?.[1];
+  if (!outboxUrl) throw new Error(`no mail outbox link in the output:\n${output}`);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     consoleUrl: `http://127.0.0.1:${adminPort}`,
     operator: { email: seeded[1], temporaryPassword: seeded[2] },
+    outboxUrl,
     output: () => output,
     stop: async () => {
       if (child.exitCode === null) {

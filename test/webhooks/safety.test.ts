@@ -5,8 +5,8 @@ import { checkWebhookUrl, isPrivateAddress } from '../../src/webhooks/urlSafety.
 import { UnsafeWebhookUrl } from '../../src/webhooks/webhook.errors.ts';
 import { startReceiver } from '../support/receiver.ts';
 
-const production = { allowPrivate: false, requireHttps: true };
-const development = { allowPrivate: true, requireHttps: false };
+const production = { allowLoopback: false, requireHttps: true };
+const development = { allowLoopback: true, requireHttps: false };
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { UnsafeWebhookUrl } from '../../src/webhooks/webhook.errors.ts';
  * when a URL is configured, for IP literals before connecting, and at connection time in the socket's
  * lookup. One case per special-purpose range, and public addresses that must pass.
  */
-const production = { allowPrivate: false, requireHttps: true };
+const production = { allowLoopback: false, requireHttps: true };
 
 const refused: [string, string[]][] = [
   ['NAT64 64:ff9b::/96', ['64:ff9b::a00:1', '64:ff9b::7f00:1', '64:ff9b::808:808']],

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
+import { useRoute } from '../../../shared/router.ts';
 import { Loading, Notice } from '../../../shared/ui.tsx';
 import { api, type Schemas } from '../api.ts';
 
@@ -17,44 +18,100 @@ function withLinks(text: string): ReactNode[] {
   );
 }
 
-/** The development mail outbox: outside production and with no SMTP configured, every e-mail the gateway sent. */
+/**
+ * The outbox key `npm start` prints (in the link `#/caixa-de-saida?chave=…`) is kept in a cookie sent only
+ * to the outbox's path, for 30 days: the server reads it there (never in a URL or a logged header), and the
+ * dashboard's pages cannot read it back. A key the server does not take is forgotten.
+ */
+const KEY_COOKIE = 'pixgate_outbox';
+const KEY_COOKIE_PATH = '/dashboard/api/v1/dev/outbox';
+
+function keepKey(key: string): void {
+  document.cookie = `${KEY_COOKIE}=${encodeURIComponent(key)}; Path=${KEY_COOKIE_PATH}; Max-Age=${30 * 86_400}; SameSite=Strict`;
+}
+
+function forgetKey(): void {
+  document.cookie = `${KEY_COOKIE}=; Path=${KEY_COOKIE_PATH}; Max-Age=0; SameSite=Strict`;
+}
+
+type Outbox = Schemas['OutboxMailList'];
+
+/**
+ * The development mail outbox (outside production, no SMTP configured): every e-mail with the key of
+ * `npm start`, a signed-in user's own e-mails, nothing for anyone else.
+ */
 export function OutboxPage() {
-  const [mails, setMails] = useState<Schemas['OutboxMail'][]>();
+  const route = useRoute();
+  const givenKey = route.query.get('chave');
+  const [outbox, setOutbox] = useState<Outbox>();
   const [problem, setProblem] = useState<string>();
+  const [keyRefused, setKeyRefused] = useState(false);
 
   useEffect(() => {
+    if (givenKey) {
+      keepKey(givenKey);
+      // The key leaves the address bar and the history entry.
+      window.history.replaceState(null, '', '#/caixa-de-saida');
+    }
+    let current = true;
     void (async () => {
       const { data, error } = await api.GET('/dashboard/api/v1/dev/outbox', { params: { query: { limit: 50 } } });
-      if (error) setProblem(problemOf(error).error);
-      else setMails(data.mails);
+      if (!current) return;
+      if (error) {
+        setProblem(problemOf(error).error);
+        return;
+      }
+      if (givenKey && data.access !== 'all') {
+        forgetKey();
+        setKeyRefused(true);
+      }
+      setOutbox(data);
     })();
-  }, []);
+    return () => {
+      current = false;
+    };
+  }, [givenKey]);
 
   return (
     <>
       <h1>Caixa de saída (desenvolvimento)</h1>
-      <p className="muted">Sem servidor SMTP configurado, fora de produção, os e-mails do PixGate ficam aqui e no log do servidor.</p>
+      <p className="muted">Sem servidor SMTP configurado, fora de produção, os e-mails do PixGate ficam aqui em vez de serem enviados.</p>
       <p>
         <a href="#/entrar">Entrar no painel</a>
       </p>
+      {keyRefused ? <Notice>A chave deste endereço não vale para este servidor. Use o endereço da caixa de saída mostrado pelo npm start ao iniciar.</Notice> : null}
       {problem ? (
         <p className="form-error" role="alert">
           {problem}
         </p>
-      ) : !mails ? (
+      ) : !outbox ? (
         <Loading />
-      ) : mails.length === 0 ? (
-        <Notice>Nenhum e-mail enviado ainda.</Notice>
+      ) : outbox.access === 'none' ? (
+        <Notice>
+          Os e-mails trazem links de acesso, por isso não ficam abertos a todos. Entre no painel para ver os enviados ao seu e-mail, ou abra o
+          endereço da caixa de saída que o npm start mostra ao iniciar (linha “Mail outbox”): ele mostra todos.
+        </Notice>
       ) : (
-        mails.map((mail) => (
-          <article key={mail.mailId} className="card" aria-label={`E-mail para ${mail.to}: ${mail.subject}`}>
-            <h2>{mail.subject}</h2>
-            <p className="muted">
-              Para {mail.to} · {formatDateTime(mail.createdAt)}
-            </p>
-            <pre className="payload">{withLinks(mail.text)}</pre>
-          </article>
-        ))
+        <>
+          <p className="muted">
+            {outbox.access === 'all'
+              ? 'Todos os e-mails do servidor (chave da caixa de saída).'
+              : 'Os e-mails enviados ao seu endereço. Para ver todos, abra o endereço da caixa de saída que o npm start mostra ao iniciar.'}
+          </p>
+          {outbox.mails.length === 0 ? (
+            <Notice>Nenhum e-mail enviado ainda.</Notice>
+          ) : (
+            outbox.mails.map((mail) => (
+              <article key={mail.mailId} className="card" aria-label={`E-mail para ${mail.to}: ${mail.subject}`}>
+                <h2>{mail.subject}</h2>
+                <p className="muted">
+                  Para {mail.to} · {formatDateTime(mail.createdAt)}
+                </p>
+                <pre className="payload">{withLinks(mail.text)}</pre>
+              </article>
+            ))
+          )}
+        </>
       )}
     </>
   );
