@@ -32,10 +32,27 @@ export async function sandboxPayCharge(
   return applied.charge;
 }
 
-/** The sandbox's expiry or cancellation: removed at a real provider first, so it cannot be paid late. */
+/**
+ * Removes a pending charge at a real provider before it ends here (API Pix keeps an expired cob `ATIVA`, so
+ * it could be paid late). Answers whether the charge may end: false when the provider had it paid already,
+ * in which case that payment is credited instead (the Pix arrived first, its callback not yet). Throws when
+ * the provider could not be asked. The expiry job and the sandbox's expire and cancel share it.
+ */
+export async function removeAtProvider(deps: Deps, charge: Pick<TransactionRow, 'id' | 'provider_ref'>): Promise<boolean> {
+  if (deps.provider.name === 'simulated' || charge.provider_ref === null) return true;
+  const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref });
+  if (removed.state !== 'paid') return true;
+  for (const endToEndId of removed.endToEndIds) {
+    const pix = await deps.provider.readReceivedPix(endToEndId);
+    if (pix) await applyReceivedPix(deps, pix);
+  }
+  return false;
+}
+
+/** The sandbox's expiry or cancellation: removed at a real provider first (a charge found paid there is credited, and then cannot end). */
 export async function removeAtProviderFirst(deps: Deps, transactionId: string): Promise<void> {
   if (deps.provider.name === 'simulated') return;
   const charge = await findTransactionById(deps.db, transactionId);
-  if (!charge || charge.type !== 'pix_in' || charge.status !== 'pending' || charge.provider_ref === null) return;
-  await deps.provider.removeCharge({ transactionId, providerRef: charge.provider_ref });
+  if (!charge || charge.type !== 'pix_in' || charge.status !== 'pending') return;
+  await removeAtProvider(deps, charge);
 }

@@ -1,4 +1,4 @@
-import { applyReceivedPix } from '../charges/receivedPix.service.ts';
+import { removeAtProvider } from '../charges/charge.sandboxPayment.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import type { Deps } from '../platform/deps.ts';
 import { findDueCharges, lockDueCharges, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -17,7 +17,7 @@ const BATCH_SIZE = 200;
  */
 export async function expireDueCharges(deps: Deps): Promise<number> {
   const now = new Date(deps.clock.now());
-  const onlyIds = deps.provider.name === 'simulated' ? undefined : await removeAtProvider(deps, now);
+  const onlyIds = deps.provider.name === 'simulated' ? undefined : await removeDueAtProvider(deps, now);
   return deps.db.transaction().execute(async (trx) => {
     const due = await lockDueCharges(trx, now, BATCH_SIZE, onlyIds);
     for (const row of due) {
@@ -29,23 +29,11 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
 }
 
 /** Removes due charges at the provider; answers the ids that may now expire here. */
-async function removeAtProvider(deps: Deps, now: Date): Promise<string[]> {
+async function removeDueAtProvider(deps: Deps, now: Date): Promise<string[]> {
   const removable: string[] = [];
   for (const charge of await findDueCharges(deps.db, now, BATCH_SIZE)) {
-    if (charge.provider_ref === null) {
-      removable.push(charge.id);
-      continue;
-    }
     try {
-      const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref });
-      if (removed.state !== 'paid') {
-        removable.push(charge.id);
-        continue;
-      }
-      for (const endToEndId of removed.endToEndIds) {
-        const pix = await deps.provider.readReceivedPix(endToEndId);
-        if (pix) await applyReceivedPix(deps, pix);
-      }
+      if (await removeAtProvider(deps, charge)) removable.push(charge.id);
     } catch (error) {
       deps.logger.warn('charge not removed at the provider; its expiry waits for the next run', {
         transactionId: charge.id,
