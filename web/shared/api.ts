@@ -1,4 +1,5 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import createQueryClient from 'openapi-react-query';
 
 /**
  * The pages' API client: openapi-fetch over the generated types of the page's own document, sending the
@@ -42,4 +43,24 @@ export function problemOf(error: unknown, fallback = 'Não foi possível conclui
     return typeof field === 'string' ? { error: message, field } : { error: message };
   }
   return { error: fallback };
+}
+
+/** The session a page runs with: its CSRF token, set at sign-in, and what to do when the server says it is gone. */
+export interface SessionState {
+  csrfToken: string | undefined;
+  onLost: () => void;
+}
+
+/**
+ * One application's API: the openapi-fetch client over its generated `paths`, the TanStack Query hooks on it
+ * (`$api.useQuery('get', path, init)`, `$api.useMutation('post', path)`: one query or mutation per
+ * operation, typed by the contract), and the session state both read. Both applications build theirs here.
+ */
+export function sessionApi<Paths extends object>(baseUrl: string = window.location.origin) {
+  const sessionState: SessionState = { csrfToken: undefined, onLost: () => undefined };
+  const api = apiClient<Paths>(baseUrl, {
+    csrfToken: () => sessionState.csrfToken,
+    onSessionLost: () => sessionState.onLost(),
+  });
+  return { api, $api: createQueryClient(api), sessionState };
 }

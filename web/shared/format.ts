@@ -12,14 +12,7 @@ export function formatDateTime(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : DATE_TIME.format(new Date(ms));
 }
 
-/** Parses what a person types as an amount in reais (`1.234,56`, `1234.56`, `10`) into cents, or undefined. */
-export function parseBrl(text: string): number | undefined {
-  const cleaned = text.replace(/R\$|\s/g, '');
-  if (!/^\d{1,3}(\.?\d{3})*(,\d{1,2})?$|^\d+([.,]\d{1,2})?$/.test(cleaned)) return undefined;
-  const normalized = cleaned.includes(',') ? cleaned.replace(/\./g, '').replace(',', '.') : cleaned;
-  const value = Math.round(Number(normalized) * 100);
-  return Number.isSafeInteger(value) ? value : undefined;
-}
+export { parseBrl } from './money.ts';
 
 const STATUS_LABELS: Record<string, string> = {
   pending: 'Pendente',

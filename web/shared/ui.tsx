@@ -1,18 +1,20 @@
-import { useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
-import type { ApiProblem } from './api.ts';
+import { useEffect, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { problemOf, type ApiProblem } from './api.ts';
+import { formatBrl } from './format.ts';
+import { brlInWords, maskBrl, parseBrl } from './money.ts';
 
 /** A form field: its label, the input, and the server's message beside it when it is about this field. */
 export function Field(
   props: { label: string; name: string; problem?: ApiProblem | undefined; hint?: string } & InputHTMLAttributes<HTMLInputElement>,
 ) {
-  const { label, name, problem, hint, ...input } = props;
+  const { label, name, problem, hint, 'aria-describedby': alsoDescribedBy, ...input } = props;
   const id = useId();
   const error = problem?.field === name ? problem.error : undefined;
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : '', alsoDescribedBy ?? ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={described} {...input} />
+      <input id={id} name={name} aria-invalid={error ? true : undefined} {...input} aria-describedby={described} />
       {hint ? (
         <p id={`${id}-hint`} className="hint">
           {hint}
@@ -153,34 +155,140 @@ export function SecretOnce({ title, secret, onDone }: { title: string; secret: s
   );
 }
 
-/** A button that asks for confirmation before an action that cannot be undone. */
-export function ConfirmButton(props: { label: string; confirm: string; onConfirm: () => Promise<void> | void; danger?: boolean }) {
+/**
+ * A button that asks for confirmation before an action that cannot be undone. Escape or "Cancelar" cancels
+ * (focus returns to the button); "Confirmar" is disabled while the action runs, so a double click sends once.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  confirm: ReactNode;
+  onConfirm: () => Promise<unknown> | void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) confirmRef.current?.focus();
+  }, [asking]);
+  const cancel = () => {
+    setAsking(false);
+    // The opener is back once this render commits.
+    queueMicrotask(() => opener.current?.focus());
+  };
   if (!asking) {
     return (
-      <button type="button" className={props.danger ? 'danger' : 'secondary'} onClick={() => setAsking(true)}>
-        {props.label}
+      <button
+        ref={opener}
+        type="button"
+        className={props.danger ? 'danger' : 'secondary'}
+        disabled={props.disabled === true || busy}
+        onClick={() => setAsking(true)}
+      >
+        {busy ? 'Aguarde…' : props.label}
       </button>
     );
   }
+  const run = async () => {
+    setBusy(true);
+    try {
+      await props.onConfirm();
+    } finally {
+      setBusy(false);
+      setAsking(false);
+    }
+  };
   return (
-    <span role="group" aria-label={props.confirm} className="confirm">
+    <span
+      role="group"
+      aria-label={typeof props.confirm === 'string' ? props.confirm : props.label}
+      className="confirm"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !busy) {
+          event.stopPropagation();
+          cancel();
+        }
+      }}
+    >
       <span>{props.confirm}</span>
-      <button
-        type="button"
-        className="danger"
-        onClick={() => {
-          setAsking(false);
-          void props.onConfirm();
-        }}
-      >
-        Confirmar
+      <button ref={confirmRef} type="button" className="danger" disabled={busy} onClick={() => void run()}>
+        {busy ? 'Aguarde…' : 'Confirmar'}
       </button>
-      <button type="button" className="secondary" onClick={() => setAsking(false)}>
+      <button type="button" className="secondary" disabled={busy} onClick={cancel}>
         Cancelar
       </button>
     </span>
   );
+}
+
+/** A button for a one-step action: disabled while its request runs, so a double click sends it once. */
+export function ActionButton(props: {
+  label: string;
+  onClick: () => Promise<unknown>;
+  className?: string;
+  disabled?: boolean;
+}) {
+  const [busy, setBusy] = useState(false);
+  const click = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await props.onClick();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <button type="button" className={props.className} disabled={props.disabled === true || busy} aria-busy={busy || undefined} onClick={() => void click()}>
+      {busy ? 'Aguarde…' : props.label}
+    </button>
+  );
+}
+
+/**
+ * An amount in reais: typed the Brazilian way (`1.234,56`) through the mask of web/shared/money.ts, with the
+ * value formatted and in words beside it, so what will be sent is read before it is confirmed.
+ */
+export function MoneyField(props: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem?: ApiProblem | undefined;
+  hint?: string;
+  required?: boolean;
+}) {
+  const cents = props.value.trim() === '' ? undefined : parseBrl(props.value);
+  const id = useId();
+  return (
+    <div className="money-field">
+      <Field
+        label={props.label}
+        name={props.name}
+        value={props.value}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder="0,00"
+        required={props.required}
+        problem={props.problem}
+        aria-describedby={`${id}-words`}
+        {...(props.hint ? { hint: props.hint } : {})}
+        onChange={(event) => props.onChange(maskBrl(event.target.value))}
+      />
+      <p id={`${id}-words`} className="hint money-words" aria-live="polite" data-testid={`${props.name}-in-words`}>
+        {cents === undefined ? (props.value.trim() === '' ? '' : 'Valor inválido: use 1.234,56.') : `${formatBrl(cents)}: ${brlInWords(cents)}`}
+      </p>
+    </div>
+  );
+}
+
+/** Where a query's data would be: "Carregando…", or the server's message (never an empty list for an error). */
+export function QueryState(props: { isPending: boolean; error: unknown; children?: ReactNode }) {
+  if (props.error) return <p className="form-error" role="alert">{problemOf(props.error).error}</p>;
+  if (props.isPending) return <Loading />;
+  return <>{props.children}</>;
 }
 
 export function Status({ value, label }: { value: string; label: string }) {

@@ -1,20 +1,12 @@
 import type { components, paths } from '../../../generated/admin-types.ts';
 import { operationRoles, type OperationId } from '../../../generated/admin-roles.ts';
-import { apiClient } from '../../shared/api.ts';
+import { sessionApi } from '../../shared/api.ts';
 
 export type Schemas = components['schemas'];
 export type OperatorSession = Schemas['OperatorSession'];
 
-/** The console session the page runs with; set at sign-in, cleared when the server says it is gone. */
-export const sessionState: { csrfToken: string | undefined; onLost: () => void } = {
-  csrfToken: undefined,
-  onLost: () => undefined,
-};
-
-export const api = apiClient<paths>(window.location.origin, {
-  csrfToken: () => sessionState.csrfToken,
-  onSessionLost: () => sessionState.onLost(),
-});
+/** The console's client, its query hooks and the session it runs with (web/shared/api.ts). */
+export const { api, $api, sessionState } = sessionApi<paths>();
 
 /** Whether the operator's roles allow `operation` (its `x-roles` in openapi/admin): the console offers only those actions. */
 export function may(session: OperatorSession, operation: OperationId): boolean {

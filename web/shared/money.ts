@@ -1,0 +1,37 @@
+import extenso from 'extenso';
+
+/**
+ * Amounts as people in Brazil type them: `.` groups thousands, `,` separates centavos (`1.234,56`). One parser
+ * and one mask for both applications, and the value in words shown beside a money field before it is sent.
+ */
+
+/** Cents from `1.234,56`, `1234,56`, `1.234`, `R$ 10`, `0,5`; undefined for anything else (`1234.56`, `12.34`, `1,234`). */
+export function parseBrl(text: string): number | undefined {
+  const cleaned = text.replace(/R\$|\s/g, '');
+  const match = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(cleaned);
+  if (!match) return undefined;
+  const [, whole = '', fraction = ''] = match;
+  const cents = Number(whole.replace(/\./g, '')) * 100 + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : undefined;
+}
+
+/**
+ * The mask applied as the person types: digits of the whole part grouped by `.`, one `,`, at most two
+ * centavos. A `.` typed by the person is a thousands separator, as in Brazil, never a decimal point: the value
+ * in words shown beside the field makes any slip visible before confirming.
+ */
+export function maskBrl(typed: string): string {
+  const commaAt = typed.indexOf(',');
+  const wholeDigits = (commaAt === -1 ? typed : typed.slice(0, commaAt)).replace(/\D/g, '').replace(/^0+(?=\d)/, '');
+  const grouped = wholeDigits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  if (commaAt === -1) return grouped;
+  const fraction = typed.slice(commaAt + 1).replace(/\D/g, '').slice(0, 2);
+  return `${grouped === '' ? '0' : grouped},${fraction}`;
+}
+
+/** Cents as words, e.g. 123456 → `mil duzentos e trinta e quatro reais e cinquenta e seis centavos`. */
+export function brlInWords(cents: number): string {
+  const whole = Math.floor(cents / 100);
+  const fraction = String(cents % 100).padStart(2, '0');
+  return extenso(`${whole}.${fraction}`, { mode: 'currency' });
+}
