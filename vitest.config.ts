@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { outputFile, reporters } from './vitest.reporters.ts';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,7 @@ export default defineConfig({
     // Starting Prism and loading the spec takes a few seconds; allow for a slow CI machine.
     hookTimeout: 90_000,
     teardownTimeout: 15_000,
+    reporters,
+    ...(outputFile ? { outputFile } : {}),
   },
 });

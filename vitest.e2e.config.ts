@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { outputFile, reporters } from './vitest.reporters.ts';
 
 /**
  * `npm run test:e2e`: the browser tests (test/e2e/*.e2e.ts) in Debian's Chromium through Playwright, one
@@ -12,5 +13,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    reporters,
+    ...(outputFile ? { outputFile } : {}),
   },
 });

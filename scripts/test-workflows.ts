@@ -17,7 +17,7 @@
  * workflows on real rails, the sandbox actions driving the fake, then the back office's full ledger check.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -78,12 +78,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** Runs respect and prints its output; resolves with its exit code. */
+/**
+ * Runs respect; resolves with its exit code. Its whole output (every step and check) is kept in
+ * `reports/workflows-<label>.log`; the terminal gets it whole on a failure or with `-v`, else its summary.
+ */
 async function respect(label: string, options: RespectOptions): Promise<number> {
   const started = Date.now();
   const result = await runRespect(options);
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
+  const log = path.join(REPORTS_DIR, `workflows-${label.replace(/\W+/g, '-')}.log`);
+  mkdirSync(REPORTS_DIR, { recursive: true });
+  writeFileSync(log, result.stdout + result.stderr);
+  if (result.code !== 0 || options.verbose) {
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+  } else {
+    const summaryAt = result.stdout.search(/^.*Summary for /m);
+    process.stdout.write(summaryAt === -1 ? result.stdout : result.stdout.slice(summaryAt));
+    console.log(`test:workflows: ${label}: every step and check in ${relativeToRoot(log)}`);
+  }
   const report = options.jsonReport ? ` (report: ${relativeToRoot(options.jsonReport)})` : '';
   console.log(`test:workflows: ${label}: respect exit code ${result.code} in ${((Date.now() - started) / 1000).toFixed(1)} s${report}`);
   return result.code;
@@ -131,7 +143,7 @@ async function againstGateway(work: string): Promise<number> {
   const b = await createMerchant(server.adminBaseUrl, adminToken, MERCHANT_B);
   console.log(`test:workflows: merchants ${a.accountId} (A) and ${b.accountId} (B) provisioned with approved KYC and an API key each`);
 
-  const code = await respect('gateway', {
+  const code = await respect(options.psp === 'efi' ? 'gateway-efi' : 'gateway', {
     servers: { merchant: server.baseUrl, backoffice: server.adminBaseUrl },
     inputs: {
       merchantKey: a.apiKey,
