@@ -7,6 +7,7 @@ export const operationRoles = {
   approveRecipient: ['compliance', 'admin'],
   approveWithdrawal: ['finance', 'admin'],
   cancelWithdrawal: ['finance', 'compliance', 'admin'],
+  changeOperatorPassword: ['support', 'compliance', 'finance', 'admin'],
   chargebackHold: ['finance', 'admin'],
   checkLedger: ['support', 'compliance', 'finance', 'admin'],
   clearProviderOutcomes: ['admin'],

@@ -13,7 +13,14 @@ export interface paths {
         };
         /**
          * List accounts
-         * @description Every merchant account with its settings, in creation order (oldest first). There is no pagination and no filter.
+         * @description Merchant accounts with their settings, in creation order (oldest first). Without query parameters, every
+         *     account (as before). `kycStatus` keeps the accounts of one KYC status; `limit` returns at most that many
+         *     and `nextCursor` to ask for the next page with `cursor` (keyset: the accounts created after the last one
+         *     seen, so a page never repeats or skips an account when others are created meanwhile).
+         *
+         *     The parameters are checked here, not by the schema, so a wrong value is answered 400 in Portuguese:
+         *     `kycStatus` other than pending/approved/rejected/all, `limit` not an integer from 1 to 100, `cursor` not a
+         *     `nextCursor` this list gave.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -415,7 +422,7 @@ export interface paths {
         /**
          * Approve a recipient (compliance)
          * @description The compliance (KYC/AML) approval of a recipient in `pending_review`: it becomes `active` (`approvedAt`
-         *     and `reviewedAt` set, `reviewNote` cleared), appears in the merchant's GET /v1/recipients, and the
+         *     and `reviewedAt` set, `reviewNote` = the note sent, or null), appears in the merchant's GET /v1/recipients, and the
          *     merchant can withdraw to it (Mode 2). Each such withdrawal raises an alert (GET
          *     /admin/v1/withdrawal-alerts). The merchant is not notified by an event: the contract says the recipient
          *     appears in the listing.
@@ -1191,6 +1198,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/session/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change my password
+         * @description The signed-in operator (session `complete`) changes their own password: the current one and the new one
+         *     (10 to 128 characters and a zxcvbn-ts score of at least 3 with the Portuguese dictionaries, the
+         *     operator's e-mail and name counting as known words). Every other console session of the operator ends.
+         *     An operator whose password is temporary (printed by `npm start`, or set by an admin) must call this
+         *     before anything else: every other operation but the session's own answers 403 until then. Wrong current
+         *     passwords count as failed sign-ins. Recorded in the audit log as `operator.password_changed`. The
+         *     messages of this operation are Portuguese (the console shows them beside the field).
+         */
+        post: operations["changeOperatorPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/session/totp/setup": {
         parameters: {
             query?: never;
@@ -1622,7 +1655,7 @@ export interface components {
         };
         /**
          * AccountList
-         * @description Every account, in creation order (oldest first). There is no pagination.
+         * @description Accounts in creation order (oldest first); every account, or one page of them (`limit`).
          */
         AccountList: {
             accounts: components["schemas"]["Account"][];
@@ -1631,19 +1664,33 @@ export interface components {
              * @example 1
              */
             count: number;
+            /**
+             * @description Pass it as `cursor` for the next page; null when this page is the last (always null without `limit`).
+             *     Always sent by this server (added in issue 22; older answers lack it).
+             * @example acc_9b1d4e7a2c5f80361e4d7a9b
+             */
+            nextCursor?: string | null;
         };
         /**
          * AdminError
-         * @description Every error body of the back-office API: one English message for the operator, nothing else. Classify by
-         *     HTTP status; show `error` to the operator. (The merchant API's messages are Portuguese; the back office is
-         *     read by the service team, so its own messages are English.)
+         * @description Every error body of the back-office API: one message for the operator and, when the error is about one
+         *     form field, that field's name (`field`), so the console shows the message beside it. Classify by HTTP
+         *     status; show `error` to the operator. Validation errors (the request's shape, documents, names, ranges)
+         *     are Portuguese and name each field by its label in the console (`Razão social: campo obrigatório.`),
+         *     never by its API name; every other refusal of the back office is Portuguese too (`Conta não encontrada.`),
+         *     with ids, status and role values as the API spells them.
          */
         AdminError: {
             /**
-             * @description English message for the operator, e.g. `Account not found.`
-             * @example Account not found.
+             * @description The message for the operator, e.g. `Observação: máximo de 200 caracteres.` or `Conta não encontrada.`
+             * @example Observação: máximo de 200 caracteres.
              */
             error: string;
+            /**
+             * @description The request field the message is about (its JSON name, dotted for nested fields), for example `note`.
+             * @example note
+             */
+            field?: string;
         };
         /**
          * @description CPF, formatted or not: digits, dots, dashes, slashes and spaces are accepted and stripped. After stripping,
@@ -1983,7 +2030,7 @@ export interface components {
          *       `protest.opened`), mapped to its current name.
          *
          *     An event is delivered when its name or its category is in the list; an empty list receives every event.
-         *     Names are exact (case-sensitive). Anything else is answered 400 `Unknown event or category: '<entry>'.`
+         *     Names are exact (case-sensitive). Anything else is answered 400 `Evento ou categoria desconhecido: '<entry>'.`
          *     The list is kept as given (legacy names are not rewritten), and deliveries always carry the current name.
          * @example [
          *       "cashin",
@@ -2339,8 +2386,8 @@ export interface components {
             label: string | null;
             status: components["schemas"]["RecipientStatus"];
             /**
-             * @description The note of the last rejection or deactivation (internal, never shown to the merchant); null when
-             *     none was given, after an approval, and when the merchant registers the document again.
+             * @description The note of the last review decision (approval, rejection or deactivation; internal); null when none
+             *     was given with it, and when the merchant registers the document again.
              * @example null
              */
             reviewNote: string | null;
@@ -2381,7 +2428,7 @@ export interface components {
         };
         /**
          * RecipientNoteRequest
-         * @description Optional body of the reject and deactivate actions on a recipient: why. Closed object: an unknown field is
+         * @description Optional body of the approve, reject and deactivate actions on a recipient: why. Closed object: an unknown field is
          *     answered with 400.
          */
         RecipientNoteRequest: {
@@ -2720,6 +2767,21 @@ export interface components {
                 note: string;
                 at: number;
             };
+            /**
+             * @description Added for the approval queue (`status=pending_approval` only; omitted otherwise): the account's
+             *     withdrawable balance now (available − held, from the ledger as GET
+             *     /admin/v1/accounts/{accountId}/balance reports it), in centavos. Nothing is reserved while a
+             *     withdrawal waits for approval: approval takes `amountCents + feeCents` from this.
+             * @example 110900
+             */
+            withdrawableCents?: number;
+            /**
+             * @description `status=pending_approval` only (omitted otherwise): whether `withdrawableCents` covers
+             *     `amountCents + feeCents` now. When false, approving it now ends `failed` with `INSUFFICIENT_BALANCE`
+             *     ("Saldo insuficiente no momento da aprovação"). Other withdrawals of the queue are not subtracted.
+             * @example false
+             */
+            coveredByBalance?: boolean;
         };
         /**
          * AdminWithdrawalList
@@ -3138,6 +3200,12 @@ export interface components {
             /** @example 1795080761208 */
             expiresAt?: number;
             operator: components["schemas"]["Operator"];
+            /**
+             * @description The password is a temporary one (printed by `npm start` or set by an admin): change it
+             *     (POST /admin/v1/session/password) before anything else. A temporary password stops working 24 hours
+             *     after it was set.
+             */
+            passwordChangeRequired?: boolean;
         };
         /** OperatorSignInRequest */
         OperatorSignInRequest: {
@@ -3219,8 +3287,11 @@ export interface components {
              */
             at: number;
             actor: {
-                /** @enum {string} */
-                type: "operator" | "automation" | "system";
+                /**
+                 * @description `user`: a merchant's user in the dashboard (sign-ins, security and money settings).
+                 * @enum {string}
+                 */
+                type: "operator" | "automation" | "system" | "user";
                 /** @example op_4d5e6f708192a3b4c5d6e7f8 */
                 id: string | null;
                 /** @example Ana Compliance */
@@ -3344,18 +3415,6 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
-        /**
-         * @description A malformed `accountId` (not `acc_` + 24 lower-case hex) or `recipientId` (not 24 lower-case hex) in the
-         *     path.
-         */
-        InvalidRecipientPath: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["AdminError"];
-            };
-        };
         /** @description No recipient with this `recipientId` in this account (or no such account). */
         RecipientNotFound: {
             headers: {
@@ -3468,13 +3527,13 @@ export interface components {
     parameters: {
         /**
          * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-         *     that does not exist with 404 `Account not found.`.
+         *     that does not exist with 404 `Conta não encontrada.`.
          * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
          */
         AccountIdPath: components["schemas"]["AccountId"];
         /**
          * @description The API key (`key_` + 24 lower-case hex), as returned at creation and by the key list. A value not of
-         *     this form is answered with 400; an unknown key, or a key of another account, with 404 `API key not found.`.
+         *     this form is answered with 400; an unknown key, or a key of another account, with 404 `Chave de API não encontrada.`.
          * @example key_7d2e9a41c0b35f68e1a4c9d2
          */
         KeyIdPath: components["schemas"]["ApiKeyId"];
@@ -3521,7 +3580,7 @@ export interface components {
         RecipientStatusQuery: components["schemas"]["RecipientStatus"];
         /**
          * @description The recipient (24 lower-case hex, as the merchant API returns it). A value not of this form is answered
-         *     with 400; an id that is not a recipient of this account with 404 `Recipient not found.`.
+         *     with 400; an id that is not a recipient of this account with 404 `Destinatário não encontrado.`.
          * @example 5c8e1a4f7b2d0c6e9a3f1b8d
          */
         RecipientIdPath: components["schemas"]["RecipientId"];
@@ -3532,7 +3591,7 @@ export interface components {
         HoldStatusQuery: components["schemas"]["HoldStatus"];
         /**
          * @description The hold (`hold_` + 24 lower-case hex). A value not of this form is answered with 400; a hold that is not
-         *     of this account with 404 `Hold not found.`.
+         *     of this account with 404 `Retenção não encontrada.`.
          * @example hold_9d2e7a1c4b8f03e6d5a2c7b1
          */
         HoldIdPath: components["schemas"]["HoldId"];
@@ -3556,19 +3615,19 @@ export interface components {
         ListLimitQuery: number;
         /**
          * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-         *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+         *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
          * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
          */
         WithdrawalIdPath: components["schemas"]["TransactionId"];
         /**
          * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-         *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+         *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
          * @example tx_6a1f3c9e2b7d4058c1e9a2f4
          */
         ChargeIdPath: components["schemas"]["TransactionId"];
         /**
          * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
-         *     with 400; an unknown id with 404 `Refund not found.`.
+         *     with 400; an unknown id with 404 `Devolução não encontrada.`.
          * @example rf_5d1c7e9a2b4f6081a3c5e7d9
          */
         RefundIdPath: components["schemas"]["RefundId"];
@@ -3581,7 +3640,23 @@ export type $defs = Record<string, never>;
 export interface operations {
     listAccounts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `pending`, `approved`, `rejected`, or `all` (the default: every status).
+                 * @example pending
+                 */
+                kycStatus?: string;
+                /**
+                 * @description At most this many accounts (1 to 100); without it, every account and `nextCursor` null.
+                 * @example 20
+                 */
+                limit?: string;
+                /**
+                 * @description The `nextCursor` of the previous page.
+                 * @example acc_9b1d4e7a2c5f80361e4d7a9b
+                 */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3595,6 +3670,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            /** @description A `kycStatus`, `limit` or `cursor` that is not one of the accepted values. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3648,7 +3732,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3679,7 +3763,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3728,7 +3812,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3759,7 +3843,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3813,13 +3897,13 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The API key (`key_` + 24 lower-case hex), as returned at creation and by the key list. A value not of
-                 *     this form is answered with 400; an unknown key, or a key of another account, with 404 `API key not found.`.
+                 *     this form is answered with 400; an unknown key, or a key of another account, with 404 `Chave de API não encontrada.`.
                  * @example key_7d2e9a41c0b35f68e1a4c9d2
                  */
                 keyId: components["parameters"]["KeyIdPath"];
@@ -3866,7 +3950,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3904,7 +3988,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3943,7 +4027,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -3974,7 +4058,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4032,7 +4116,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4069,7 +4153,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4123,7 +4207,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4179,7 +4263,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4218,7 +4302,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4329,7 +4413,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4368,20 +4452,24 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The recipient (24 lower-case hex, as the merchant API returns it). A value not of this form is answered
-                 *     with 400; an id that is not a recipient of this account with 404 `Recipient not found.`.
+                 *     with 400; an id that is not a recipient of this account with 404 `Destinatário não encontrado.`.
                  * @example 5c8e1a4f7b2d0c6e9a3f1b8d
                  */
                 recipientId: components["parameters"]["RecipientIdPath"];
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RecipientNoteRequest"];
+            };
+        };
         responses: {
             /** @description The recipient, now `active`. */
             200: {
@@ -4392,7 +4480,15 @@ export interface operations {
                     "application/json": components["schemas"]["AdminRecipient"];
                 };
             };
-            400: components["responses"]["InvalidRecipientPath"];
+            /** @description A malformed `accountId` or `recipientId`, or an invalid body (note over 200 characters, unknown field, malformed JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["RecipientNotFound"];
@@ -4405,6 +4501,8 @@ export interface operations {
                     "application/json": components["schemas"]["AdminError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     rejectRecipient: {
@@ -4414,13 +4512,13 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The recipient (24 lower-case hex, as the merchant API returns it). A value not of this form is answered
-                 *     with 400; an id that is not a recipient of this account with 404 `Recipient not found.`.
+                 *     with 400; an id that is not a recipient of this account with 404 `Destinatário não encontrado.`.
                  * @example 5c8e1a4f7b2d0c6e9a3f1b8d
                  */
                 recipientId: components["parameters"]["RecipientIdPath"];
@@ -4474,13 +4572,13 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The recipient (24 lower-case hex, as the merchant API returns it). A value not of this form is answered
-                 *     with 400; an id that is not a recipient of this account with 404 `Recipient not found.`.
+                 *     with 400; an id that is not a recipient of this account with 404 `Destinatário não encontrado.`.
                  * @example 5c8e1a4f7b2d0c6e9a3f1b8d
                  */
                 recipientId: components["parameters"]["RecipientIdPath"];
@@ -4540,7 +4638,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4579,7 +4677,7 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
@@ -4641,13 +4739,13 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The hold (`hold_` + 24 lower-case hex). A value not of this form is answered with 400; a hold that is not
-                 *     of this account with 404 `Hold not found.`.
+                 *     of this account with 404 `Retenção não encontrada.`.
                  * @example hold_9d2e7a1c4b8f03e6d5a2c7b1
                  */
                 holdId: components["parameters"]["HoldIdPath"];
@@ -4687,13 +4785,13 @@ export interface operations {
             path: {
                 /**
                  * @description The account (`acc_` + 24 lower-case hex). A value not of this form is answered with 400; a well-formed id
-                 *     that does not exist with 404 `Account not found.`.
+                 *     that does not exist with 404 `Conta não encontrada.`.
                  * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
                  */
                 accountId: components["parameters"]["AccountIdPath"];
                 /**
                  * @description The hold (`hold_` + 24 lower-case hex). A value not of this form is answered with 400; a hold that is not
-                 *     of this account with 404 `Hold not found.`.
+                 *     of this account with 404 `Retenção não encontrada.`.
                  * @example hold_9d2e7a1c4b8f03e6d5a2c7b1
                  */
                 holdId: components["parameters"]["HoldIdPath"];
@@ -4797,7 +4895,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -4829,7 +4927,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -4875,7 +4973,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -4921,7 +5019,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -5138,7 +5236,7 @@ export interface operations {
             path: {
                 /**
                  * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
                  * @example tx_6a1f3c9e2b7d4058c1e9a2f4
                  */
                 transactionId: components["parameters"]["ChargeIdPath"];
@@ -5201,7 +5299,7 @@ export interface operations {
             path: {
                 /**
                  * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
                  * @example tx_6a1f3c9e2b7d4058c1e9a2f4
                  */
                 transactionId: components["parameters"]["ChargeIdPath"];
@@ -5233,7 +5331,7 @@ export interface operations {
             path: {
                 /**
                  * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
                  * @example tx_6a1f3c9e2b7d4058c1e9a2f4
                  */
                 transactionId: components["parameters"]["ChargeIdPath"];
@@ -5265,7 +5363,7 @@ export interface operations {
             path: {
                 /**
                  * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
                  * @example tx_6a1f3c9e2b7d4058c1e9a2f4
                  */
                 transactionId: components["parameters"]["ChargeIdPath"];
@@ -5297,7 +5395,7 @@ export interface operations {
             path: {
                 /**
                  * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Charge not found.`.
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
                  * @example tx_6a1f3c9e2b7d4058c1e9a2f4
                  */
                 transactionId: components["parameters"]["ChargeIdPath"];
@@ -5412,7 +5510,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -5458,7 +5556,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -5504,7 +5602,7 @@ export interface operations {
             path: {
                 /**
                  * @description The withdrawal's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
-                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Withdrawal not found.`.
+                 *     answered with 400; an unknown id, or the id of a charge, with 404 `Saque não encontrado.`.
                  * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
                  */
                 transactionId: components["parameters"]["WithdrawalIdPath"];
@@ -5558,7 +5656,7 @@ export interface operations {
             path: {
                 /**
                  * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
-                 *     with 400; an unknown id with 404 `Refund not found.`.
+                 *     with 400; an unknown id with 404 `Devolução não encontrada.`.
                  * @example rf_5d1c7e9a2b4f6081a3c5e7d9
                  */
                 refundId: components["parameters"]["RefundIdPath"];
@@ -5598,7 +5696,7 @@ export interface operations {
             path: {
                 /**
                  * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
-                 *     with 400; an unknown id with 404 `Refund not found.`.
+                 *     with 400; an unknown id with 404 `Devolução não encontrada.`.
                  * @example rf_5d1c7e9a2b4f6081a3c5e7d9
                  */
                 refundId: components["parameters"]["RefundIdPath"];
@@ -5705,7 +5803,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -5794,7 +5892,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -5835,7 +5933,102 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    changeOperatorPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "Xk3v9QmT2pLr8sWz0bNc4dYh",
+                 *       "newPassword": "cavalo correto bateria grampo"
+                 *     }
+                 */
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed; the session answer follows (no change due any more). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "stage": "complete",
+                     *       "csrfToken": "m2Lq7xR0tYbC1nZ8vD4wK9sH3gF6jA5e",
+                     *       "expiresAt": 1795080761208,
+                     *       "operator": {
+                     *         "operatorId": "op_4d5e6f708192a3b4c5d6e7f8",
+                     *         "email": "ana@pixgate.com.br",
+                     *         "name": "Ana Compliance",
+                     *         "roles": [
+                     *           "compliance"
+                     *         ],
+                     *         "twoFactorEnabled": true,
+                     *         "active": true,
+                     *         "createdAt": 1795079861208
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OperatorSession"];
+                };
+            };
+            /** @description The current password is wrong, or the new one is refused. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Senha fácil de adivinhar: use uma frase de três ou quatro palavras ou uma senha mais longa e menos previsível."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Too many wrong passwords in the current 15 minutes. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Muitas tentativas de acesso. Aguarde até 15 minutos e tente de novo."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Unexpected error. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -5878,7 +6071,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -5959,7 +6152,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6013,7 +6206,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6079,7 +6272,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description An operator with this e-mail already exists. */
+            /** @description Já existe um operador com este e-mail. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6096,7 +6289,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6188,7 +6381,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6261,7 +6454,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6360,7 +6553,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];
@@ -6423,7 +6616,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "error": "Internal error. Try again; if it persists, read the server log."
+                     *       "error": "Erro interno. Tente novamente; se persistir, consulte o log do servidor."
                      *     }
                      */
                     "application/json": components["schemas"]["AdminError"];

@@ -5,6 +5,7 @@
 
 export const operationRoles = {
   createDashboardApiKey: ['owner', 'admin', 'developer'],
+  createDashboardCharge: ['owner', 'admin', 'developer'],
   createDashboardRefund: ['owner', 'admin'],
   createDashboardWebhook: ['owner', 'admin', 'developer'],
   createDashboardWithdrawal: ['owner', 'admin'],
@@ -12,6 +13,7 @@ export const operationRoles = {
   exportDashboardStatement: ['owner', 'admin', 'developer', 'viewer'],
   exportDashboardTransactions: ['owner', 'admin', 'developer', 'viewer'],
   getDashboardTransaction: ['owner', 'admin', 'developer', 'viewer'],
+  getDashboardTransactionQrCode: ['owner', 'admin', 'developer', 'viewer'],
   getOverview: ['owner', 'admin', 'developer', 'viewer'],
   inviteUser: ['owner', 'admin'],
   listDashboardApiKeys: ['owner', 'admin', 'developer', 'viewer'],
@@ -28,6 +30,7 @@ export const operationRoles = {
   rotateDashboardWebhookSecret: ['owner', 'admin', 'developer'],
   sandboxChargeAction: ['owner', 'admin', 'developer'],
   sandboxWithdrawalAction: ['owner', 'admin', 'developer'],
+  setTeamTwoFactor: ['owner'],
   testDashboardWebhook: ['owner', 'admin', 'developer'],
   updateDashboardWebhook: ['owner', 'admin', 'developer'],
   updateUser: ['owner', 'admin'],

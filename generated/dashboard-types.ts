@@ -204,6 +204,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the password
+         * @description The signed-in user changes their password: the current password, the new one (the same strength rule as
+         *     sign-up: 10 to 128 characters and a zxcvbn-ts score of at least 3 with the Portuguese dictionaries, the
+         *     user's e-mail and name counting as known words), and a current code of the authenticator app when
+         *     two-factor is on. Every other session of the user ends; this one stays. Wrong current passwords count as
+         *     failed sign-ins (5 per 15 minutes). Recorded in the audit log as `user.password_changed`.
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my sessions (devices)
+         * @description The user's live sessions, newest first: when each began and was last seen, the browser and system
+         *     (summarised from the User-Agent), the address, and which one is this.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out of every other device
+         * @description "Sair de todos os outros dispositivos": every session of the user but this one ends. Recorded in the
+         *     audit log as `user.sessions_revoked`.
+         */
+        post: operations["endOtherSessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of my sessions
+         * @description Ends one of the user's sessions (another device, or this one: then it is a sign-out). A session of
+         *     anyone else is answered as not found. Recorded in the audit log as `user.sessions_revoked`.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/team-two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Require two-factor of the whole team
+         * @description The owner's setting: when `required` is true, every user of the account must enrol two-factor (TOTP).
+         *     A user without it is then served only the session, sign-out, two-factor enrolment and password change
+         *     (403 "Esta conta exige verificação em duas etapas…" for anything else) until enrolled. The owner turning
+         *     it on must have two-factor already. Recorded in the audit log as `account.team_two_factor_changed`.
+         */
+        put: operations["setTeamTwoFactor"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/v1/two-factor/setup": {
         parameters: {
             query?: never;
@@ -447,6 +557,51 @@ export interface paths {
          *     role, as a withdrawal does.
          */
         post: operations["createDashboardRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/transactions/{transactionId}/qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The QR code image of a charge
+         * @description The charge's BR Code (`pixPayload`, exactly) as a PNG QR code image, as GET /v1/transactions/{id}/qrcode
+         *     serves it to the API (the same service), for the signed-in user's account. Only charges have one: a
+         *     withdrawal, or another account's transaction, answers 404 like an unknown one.
+         */
+        get: operations["getDashboardTransactionQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a charge
+         * @description "Nova cobrança" from the dashboard: exactly POST /v1/pix (the same service, body, rules, limits, Portuguese
+         *     messages and answers) for the signed-in user's account, which must have its KYC approved and not be blocked.
+         *     Idempotent by `externalRef` as POST /v1/pix is: the page sends its own reference per filled form, so a
+         *     double click or a lost answer returns the original charge (200, `idempotent: true`) instead of a second one.
+         */
+        post: operations["createDashboardCharge"];
         delete?: never;
         options?: never;
         head?: never;
@@ -950,6 +1105,11 @@ export interface components {
             expiresAt?: components["schemas"]["UnixMillis"];
             user: components["schemas"]["DashboardUser"];
             account: components["schemas"]["DashboardAccount"];
+            /**
+             * @description The account requires two-factor of every user (the owner's setting). When true and the user has not
+             *     enrolled, only the session, sign-out, two-factor enrolment and the password change are served.
+             */
+            teamTwoFactorRequired?: boolean;
             /** @description Unused recovery codes (0 when two-factor is off). */
             recoveryCodesLeft?: number;
             /**
@@ -1012,6 +1172,35 @@ export interface components {
         PasswordChanged: {
             /** @constant */
             passwordChanged: true;
+        };
+        /**
+         * DashboardSession
+         * @description One signed-in browser of the user (never the session's token).
+         */
+        DashboardSession: {
+            /** @example ses_0f1e2d3c4b5a69788796a5b4 */
+            sessionId: string;
+            createdAt: components["schemas"]["UnixMillis"];
+            lastSeenAt: components["schemas"]["UnixMillis"];
+            expiresAt: components["schemas"]["UnixMillis"];
+            /** @example 203.0.113.7 */
+            ip?: string | null;
+            /** @description The browser's User-Agent header, as sent (at most 300 characters). */
+            userAgent?: string | null;
+            /**
+             * @description The browser, summarised from the User-Agent ("Chrome 131", "Firefox", "Safari"; "Desconhecido").
+             * @example Chrome 131
+             */
+            browser: string;
+            /**
+             * @description The operating system, summarised from the User-Agent ("Windows", "macOS", "Android", "iOS", "Linux"; "Desconhecido").
+             * @example Windows
+             */
+            os: string;
+            /** @description True for the session making this request ("esta sessão"). */
+            current: boolean;
+            /** @description False while the session waits for its second factor. */
+            secondFactorDone: boolean;
         };
         /**
          * TotpSetup
@@ -1443,6 +1632,166 @@ export interface components {
             description?: string;
         };
         /**
+         * @description Amount in cents of BRL, an integer (1000 = R$ 10,00). Minimum 100 (R$ 1,00); a value below it, a decimal
+         *     or a string is answered with 400.
+         * @example 1000
+         */
+        AmountCentsInput: number;
+        /**
+         * @description CPF or CNPJ, formatted or not (at most 32 characters as sent). Digits, dots, dashes, slashes and spaces
+         *     are accepted and stripped before validation. After stripping: 11 digits for `cpf`; 14 characters for
+         *     `cnpj`. A CNPJ may also be in the alphanumeric form issued by the Receita Federal since July 2026: 12
+         *     characters `[0-9A-Z]` (letters are case-insensitive and upper-cased) followed by 2 numeric check digits; a
+         *     CPF is digits only. Check digits are validated (mod 11); repeated-digit numbers such as `11111111111` are
+         *     rejected as invalid check digits. Wrong length and wrong check digits are answered with 400.
+         * @example 529.982.247-25
+         * @example 11222333000181
+         * @example 12.ABC.345/01DE-35
+         */
+        DocumentNumberInput: string;
+        /**
+         * @description `cpf` (person) or `cnpj` (company). Normalised: case and surrounding whitespace are ignored, so `CPF`,
+         *     ` Cnpj ` and `cpf` are accepted; the server trims and lower-cases the value, and responses always carry
+         *     the lower-case form (see DocumentType). Any other value is answered with 400 stating the received value.
+         * @example cpf
+         * @example CNPJ
+         */
+        DocumentTypeInput: string;
+        /**
+         * Customer
+         * @description The payer-to-be of a charge, as the merchant knows them. All four fields are required. Closed object: an
+         *     unknown field is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        Customer: {
+            /**
+             * @description Full name, 1 to 100 characters, not only whitespace, no NUL character.
+             * @example Maria da Silva
+             */
+            name: string;
+            /**
+             * Format: email
+             * @description A valid e-mail address (RFC 5321/5322 syntax), at most 254 characters.
+             * @example maria.silva@example.com.br
+             */
+            email: string;
+            /**
+             * @description Area code (DDD) plus number, digits only, 10 (landline) or 11 (mobile) digits; no `+55`, spaces,
+             *     parentheses or dashes (formatting is not stripped).
+             * @example 11987654321
+             */
+            phone: string;
+            /** @description The customer's CPF or CNPJ. */
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+        };
+        /**
+         * CreateChargeRequest
+         * @description Body of POST /v1/pix. Closed object: an unknown field (for example a typo such as `externalref`, which
+         *     would otherwise silently disable idempotency) is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        CreateChargeRequest: {
+            /**
+             * @description Amount of the charge in cents of BRL, integer, minimum 100 (R$ 1,00). Also bounded by the account's
+             *     amount range (default 100 to 10 000 000 cents, R$ 1,00 to R$ 100.000,00; the PixGate team may set
+             *     another range per account): outside it 400 `Valor abaixo do mínimo (R$ X,YY).` /
+             *     `Valor acima do máximo (R$ X,YY).`. It must also leave at least 1 cent after the fee (else 400
+             *     `Valor abaixo do mínimo permitido (R$ X,YY).`) and stay within the platform ceiling of
+             *     R$ 1.000.000,00 (else 400 `Valor acima do máximo permitido (R$ 1.000.000,00).`).
+             */
+            amountCents: components["schemas"]["AmountCentsInput"];
+            customer: components["schemas"]["Customer"];
+            externalRef?: components["schemas"]["ExternalRef"];
+            /**
+             * @description Days until the charge stops being payable, 1 to 30; default 2. The response's `expiresAt` (Unix
+             *     SECONDS) is the creation time plus `expiresInDays` × 86 400.
+             * @default 2
+             * @example 2
+             */
+            expiresInDays?: number;
+        };
+        /**
+         * @description BR Code (EMV MPM) copy-and-paste string of a dynamic PIX charge ("Pix copia e cola"); render it as a QR code
+         *     or show it for copying. Point of initiation `12` (single use); field 26 carries the location URL
+         *     `pix.pixgate.com.br/qr/v2/<id>`; field 54 the amount; ends with a CRC16/CCITT-FALSE checksum.
+         * @example 00020101021226710014br.gov.bcb.pix2549pix.pixgate.com.br/qr/v2/6a1f3c9e2b7d4058c1e9a2f4520400005303986540510.005802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63044580
+         */
+        PixPayload: string;
+        /**
+         * ChargeIdempotent
+         * @description Answer 200 of POST /v1/pix when `externalRef` was already used by this account within the 7-day retention
+         *     window: the original charge (same `transactionId`, `pixPayload`, `expiresAt`, `amountCents`) plus
+         *     `idempotent: true`. No new charge is created and no rate-limit slot is used. `status` is the charge's status
+         *     at the time of the retry: `pending` while it is unpaid, otherwise its current status (for example `paid`
+         *     or `expired`). New optional fields may be added (additive changes).
+         *
+         *     `mismatchedFields` (since 2026-11-23) is present only when this request differs from the original in
+         *     one of the fields that define a charge: the merchant reused an `externalRef` (an order id) for another
+         *     request. The answer is still the original charge and nothing new was created; the list names what
+         *     differs so the mistake is seen. Compared as stored: `customer.document.number` without formatting,
+         *     `customer.document.type` lower-cased, `expiresInDays` with its default of 2.
+         */
+        ChargeIdempotent: {
+            transactionId: components["schemas"]["TransactionId"];
+            /**
+             * @description The original charge's current status (`pending` until it is paid, expires or is cancelled).
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "cancelled" | "refunded" | "partially_refunded";
+            pixPayload: components["schemas"]["PixPayload"];
+            /**
+             * @description Unix time in SECONDS (not milliseconds) when the original charge stops being payable.
+             * @example 1795356192
+             */
+            expiresAt: number;
+            /**
+             * @description Amount of the original charge, in cents (not of the repeated request).
+             * @example 1000
+             */
+            amountCents: number;
+            /**
+             * @description Always `true`: this is the original charge, returned again.
+             * @constant
+             */
+            idempotent: true;
+            /**
+             * @description Request fields that differ from the original charge (omitted when the retry is the same request).
+             *     The original was returned unchanged: if the new request was meant as another charge, send it with a
+             *     new `externalRef`.
+             * @example [
+             *       "amountCents"
+             *     ]
+             */
+            mismatchedFields?: ("amountCents" | "customer.document.number" | "customer.document.type" | "expiresInDays")[];
+        };
+        /**
+         * ChargeCreated
+         * @description Answer 201 of POST /v1/pix: the new charge, always `pending`. Has no `idempotent` field (that field appears
+         *     only on the 200 of a repeated externalRef). New optional fields may be added (additive changes): ignore
+         *     fields you do not know.
+         */
+        ChargeCreated: {
+            transactionId: components["schemas"]["TransactionId"];
+            /**
+             * @description Always `pending` at creation.
+             * @constant
+             */
+            status: "pending";
+            pixPayload: components["schemas"]["PixPayload"];
+            /**
+             * @description Unix time in SECONDS (not milliseconds) when the charge stops being payable: creation time plus
+             *     `expiresInDays` × 86 400.
+             * @example 1795356192
+             */
+            expiresAt: number;
+            /**
+             * @description Echo of the requested amount, in cents.
+             * @example 1000
+             */
+            amountCents: number;
+        };
+        /**
          * BalanceEntry
          * @description One movement of the available balance (since 2026-11-26), as GET /v1/balance/entries lists it. `amountCents`
          *     is signed (credits positive, debits negative) and `balanceAfterCents` is the available balance right after
@@ -1751,26 +2100,6 @@ export interface components {
             count: number;
         };
         /**
-         * @description CPF or CNPJ, formatted or not (at most 32 characters as sent). Digits, dots, dashes, slashes and spaces
-         *     are accepted and stripped before validation. After stripping: 11 digits for `cpf`; 14 characters for
-         *     `cnpj`. A CNPJ may also be in the alphanumeric form issued by the Receita Federal since July 2026: 12
-         *     characters `[0-9A-Z]` (letters are case-insensitive and upper-cased) followed by 2 numeric check digits; a
-         *     CPF is digits only. Check digits are validated (mod 11); repeated-digit numbers such as `11111111111` are
-         *     rejected as invalid check digits. Wrong length and wrong check digits are answered with 400.
-         * @example 529.982.247-25
-         * @example 11222333000181
-         * @example 12.ABC.345/01DE-35
-         */
-        DocumentNumberInput: string;
-        /**
-         * @description `cpf` (person) or `cnpj` (company). Normalised: case and surrounding whitespace are ignored, so `CPF`,
-         *     ` Cnpj ` and `cpf` are accepted; the server trims and lower-cases the value, and responses always carry
-         *     the lower-case form (see DocumentType). Any other value is answered with 400 stating the received value.
-         * @example cpf
-         * @example CNPJ
-         */
-        DocumentTypeInput: string;
-        /**
          * @description The destination PIX key, at most 150 characters. Expected forms by type: `cpf` 11 digits, `cnpj` 14
          *     characters (for both, dots, dashes and slashes are ignored when the key is compared with a document),
          *     `email` an e-mail address, `phone` `+55` + area code + number (`+5511987654321`), `evp` the random key
@@ -1851,12 +2180,6 @@ export interface components {
              */
             note: string;
         };
-        /**
-         * @description Amount in cents of BRL, an integer (1000 = R$ 10,00). Minimum 100 (R$ 1,00); a value below it, a decimal
-         *     or a string is answered with 400.
-         * @example 1000
-         */
-        AmountCentsInput: number;
         /**
          * DashboardWithdrawalRequest
          * @description The body of POST /v1/withdraw plus `totpCode`: a withdrawal from the dashboard needs the current code of
@@ -2689,6 +3012,253 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "senha antiga de teste",
+                 *       "newPassword": "cavalo correto bateria grampo",
+                 *       "totpCode": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: components["schemas"]["Password"];
+                    totpCode?: components["schemas"]["TotpCode"];
+                };
+            };
+        };
+        responses: {
+            /** @description The password was changed; the other sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "passwordChanged": true,
+                     *       "otherSessionsEnded": 2
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        passwordChanged: true;
+                        otherSessionsEnded: number;
+                    };
+                };
+            };
+            /** @description The current password or the code is wrong, or the new password is refused. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["CsrfRefused"];
+            /** @description Too many wrong passwords or codes in the current 15 minutes. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessions": [
+                     *         {
+                     *           "sessionId": "ses_0f1e2d3c4b5a69788796a5b4",
+                     *           "createdAt": 1795079861208,
+                     *           "lastSeenAt": 1795080761208,
+                     *           "expiresAt": 1795082561208,
+                     *           "ip": "203.0.113.7",
+                     *           "userAgent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+                     *           "browser": "Chrome 131",
+                     *           "os": "Windows",
+                     *           "current": true,
+                     *           "secondFactorDone": true
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": {
+                        sessions: components["schemas"]["DashboardSession"][];
+                        count: number;
+                    };
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many sessions ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ended": 2
+                     *     }
+                     */
+                    "application/json": {
+                        ended: number;
+                    };
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["CsrfRefused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_0f1e2d3c4b5a69788796a5b4 */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sessionId": "ses_0f1e2d3c4b5a69788796a5b4",
+                     *       "ended": true
+                     *     }
+                     */
+                    "application/json": {
+                        sessionId: string;
+                        /** @constant */
+                        ended: true;
+                    };
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["CsrfRefused"];
+            /** @description No such session of this user. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Sessão não encontrada."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    setTeamTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "required": true
+                 *     }
+                 */
+                "application/json": {
+                    required: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The setting, and the users who still have to enrol. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "required": true,
+                     *       "usersWithoutTwoFactor": 2
+                     *     }
+                     */
+                    "application/json": {
+                        required: boolean;
+                        usersWithoutTwoFactor: number;
+                    };
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description The owner has no two-factor of their own. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Ative a sua própria verificação em duas etapas antes de exigi-la da equipe."
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
@@ -3598,6 +4168,129 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             /** @description Provider failure: nothing debited. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    getDashboardTransactionQrCode: {
+        parameters: {
+            query?: {
+                /** @description Width and height in pixels (128 to 1024; 512 when omitted). */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /** @example tx_6a1f3c9e2b7d4058c1e9a2f4 */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PNG image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (PNG image bytes) */
+                    "image/png": string;
+                };
+            };
+            /** @description An invalid transaction id or size (`field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Tamanho: o máximo é 1.024.",
+                     *       "field": "size"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountCents": 123400,
+                 *       "externalRef": "cobranca-painel-5b0c9d7e-2f4a-4c1b-9e3d-8a7f6b5c4d3e",
+                 *       "customer": {
+                 *         "name": "Maria da Silva",
+                 *         "email": "maria@example.com",
+                 *         "phone": "11987654321",
+                 *         "document": {
+                 *           "number": "529.982.247-25",
+                 *           "type": "cpf"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description The same `externalRef` within 7 days: the original charge with `idempotent: true`; nothing new was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeIdempotent"];
+                };
+            };
+            /** @description Charge created, status `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChargeCreated"];
+                };
+            };
+            /** @description Invalid field (the messages of POST /v1/pix; `field` names it). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description The account's hourly charge limit was reached (the message of POST /v1/pix). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Transient failure at the payment provider: send again with the same `externalRef`. */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -6,7 +6,7 @@ import { outboxLink } from './dashboard/outbox.service.ts';
 import { outboxAvailable } from './dashboard/sandbox.service.ts';
 import { startJobs } from './jobs/jobs.ts';
 import { startProviderCallbacks } from './jobs/providerFacts.ts';
-import { createOperator, hasOperators } from './operators/operator.service.ts';
+import { createOperator, hasOperators, renewExpiredTemporaryPassword } from './operators/operator.service.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
 import { Lifecycle } from './platform/lifecycle.ts';
@@ -39,10 +39,19 @@ async function seedDemoAccount(deps: Deps): Promise<string | undefined> {
  * operator is created with the automation token (`npm run admin -- operators:create`).
  */
 async function seedFirstOperator(deps: Deps): Promise<string | undefined> {
-  if (deps.config.nodeEnv === 'production' || (await hasOperators(deps))) return undefined;
-  const { operator, temporaryPassword } = await createOperator(deps, { email: 'operador@pixgate.local', name: 'Operador PixGate', roles: ['admin'] });
-  return `First console operator ${operator.email} (role admin), temporary password shown only this once:\n\n  ${temporaryPassword}\n\nSign in to the console and enrol an authenticator app (TOTP is mandatory).`;
+  if (deps.config.nodeEnv === 'production') return undefined;
+  const after = 'Sign in to the console, enrol an authenticator app (TOTP is mandatory) and choose your own password; the temporary one stops working in 24 hours if unused.';
+  if (await hasOperators(deps)) {
+    // The first operator's temporary password expired unused: a new one, printed as the first was.
+    const renewed = await renewExpiredTemporaryPassword(deps, FIRST_OPERATOR_EMAIL);
+    if (!renewed) return undefined;
+    return `First console operator ${renewed.operator.email}: its temporary password expired unused; the new one, shown only this once:\n\n  ${renewed.temporaryPassword}\n\n${after}`;
+  }
+  const { operator, temporaryPassword } = await createOperator(deps, { email: FIRST_OPERATOR_EMAIL, name: 'Operador PixGate', roles: ['admin'] });
+  return `First console operator ${operator.email} (role admin), temporary password shown only this once:\n\n  ${temporaryPassword}\n\n${after}`;
 }
+
+const FIRST_OPERATOR_EMAIL = 'operador@pixgate.local';
 
 function listen(app: Express, port: number, host: string): Promise<{ server: Server; url: string }> {
   return new Promise((resolve, reject) => {

@@ -26,6 +26,15 @@ export class IpNotAllowed extends DomainError {
 
 export class AccountNotFound extends DomainError {}
 
+/** GET /admin/v1/accounts with a `kycStatus`, `limit` or `cursor` it does not accept. */
+export class InvalidAccountListQuery extends DomainError {
+  readonly parameter: 'kycStatus' | 'limit' | 'cursor';
+  constructor(parameter: 'kycStatus' | 'limit' | 'cursor') {
+    super();
+    this.parameter = parameter;
+  }
+}
+
 export class ApiKeyNotFound extends DomainError {}
 
 /** Keys are generated only for accounts with approved KYC (contract, Authentication item 3). */

@@ -21,8 +21,23 @@ export async function lockAccount(trx: Transaction<Database>, accountId: string)
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
 }
 
-export function listAccounts(db: Db): Promise<AccountRow[]> {
-  return db.selectFrom('accounts').selectAll().orderBy('created_at', 'asc').execute();
+/**
+ * One page of the back office's accounts list, oldest first: of one KYC status or all, after the keyset
+ * `(created_at, id)` of the last account seen, at most `limit` (every account when undefined).
+ */
+export function listAccountsPage(
+  db: Db,
+  query: { kycStatus?: AccountRow['kyc_status'] | undefined; after?: { createdAt: Date; id: string } | undefined; limit?: number | undefined },
+): Promise<AccountRow[]> {
+  let select = db.selectFrom('accounts').selectAll();
+  if (query.kycStatus !== undefined) select = select.where('kyc_status', '=', query.kycStatus);
+  const after = query.after;
+  if (after !== undefined) {
+    select = select.where((eb) => eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]));
+  }
+  select = select.orderBy('created_at', 'asc').orderBy('id', 'asc');
+  if (query.limit !== undefined) select = select.limit(query.limit);
+  return select.execute();
 }
 
 export function updateAccount(db: Db, accountId: string, changes: AccountUpdate): Promise<AccountRow | undefined> {

@@ -6,8 +6,8 @@ import type { Deps } from '../platform/deps.ts';
 import { generateApiKey } from '../primitives/apiKeys.ts';
 import { validateDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
-import { AccountNotFound, ApiKeyNotFound, ApiKeysNeedApprovedKyc, InvalidAccountDocument, InvalidChargeRange } from './account.errors.ts';
-import { countAccounts, findAccount, insertAccount, listAccounts, updateAccount } from './account.repository.ts';
+import { AccountNotFound, ApiKeyNotFound, ApiKeysNeedApprovedKyc, InvalidAccountDocument, InvalidAccountListQuery, InvalidChargeRange } from './account.errors.ts';
+import { countAccounts, findAccount, insertAccount, listAccountsPage, updateAccount } from './account.repository.ts';
 import { insertApiKey, listApiKeys, revokeApiKey } from './apiKey.repository.ts';
 
 /** Defaults of a new account (docs/decisions.md): fees, charge rate limit. */
@@ -78,8 +78,38 @@ export async function requireAccount(deps: Pick<Deps, 'db'>, accountId: string):
   return account;
 }
 
-export function allAccounts(deps: Pick<Deps, 'db'>): Promise<AccountRow[]> {
-  return listAccounts(deps.db);
+const KYC_FILTERS = new Set(['pending', 'approved', 'rejected', 'all']);
+
+/**
+ * The console's accounts list: of one KYC status (or all), one page of `limit` after `cursor` (the last
+ * account id of the previous page), or every account without `limit`. Wrong parameters: InvalidAccountListQuery.
+ */
+export async function accountsPage(
+  deps: Pick<Deps, 'db'>,
+  query: { kycStatus?: string | undefined; limit?: string | undefined; cursor?: string | undefined },
+): Promise<{ accounts: AccountRow[]; nextCursor: string | null }> {
+  const kyc = query.kycStatus ?? 'all';
+  if (!KYC_FILTERS.has(kyc)) throw new InvalidAccountListQuery('kycStatus');
+  let limit: number | undefined;
+  if (query.limit !== undefined) {
+    if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) throw new InvalidAccountListQuery('limit');
+    limit = Number(query.limit);
+  }
+  let after: { createdAt: Date; id: string } | undefined;
+  if (query.cursor !== undefined) {
+    const last = /^acc_[0-9a-f]{24}$/.test(query.cursor) ? await findAccount(deps.db, query.cursor) : undefined;
+    if (!last) throw new InvalidAccountListQuery('cursor');
+    after = { createdAt: last.created_at, id: last.id };
+  }
+  // One more than asked tells whether a next page exists.
+  const rows = await listAccountsPage(deps.db, {
+    kycStatus: kyc === 'all' ? undefined : (kyc as AccountRow['kyc_status']),
+    after,
+    limit: limit === undefined ? undefined : limit + 1,
+  });
+  if (limit === undefined || rows.length <= limit) return { accounts: rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  return { accounts: page, nextCursor: page[page.length - 1]?.id ?? null };
 }
 
 /**

@@ -1,11 +1,12 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
-import { allAccounts, changeAccountSettings, createAccount, requireAccount } from '../accounts/account.service.ts';
+import { accountsPage, changeAccountSettings, createAccount, requireAccount } from '../accounts/account.service.ts';
 import { balanceReport } from '../balance/balance.service.ts';
 import { eventsOf } from '../events/event.service.ts';
 import { callerOf, requireRoles } from '../http/backofficeAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { auditing } from './audit.ts';
+import { requireText } from '../dashboard/text.ts';
 import type { AccountRow, OperatorRole } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAccountUpdate, toAdminAccount, toAdminEvent } from './accounts.mapper.ts';
@@ -28,18 +29,20 @@ export function accountRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
 
   api.post('/admin/v1/accounts', async (req, res) => {
+    // The legal name as it would be stored (normalised, visible characters), like the dashboard's sign-up.
+    const legalName = requireText(req.body.legalName, 'legalName', 2);
     const row = await createAccount(
       deps,
-      req.body,
+      { ...req.body, legalName },
       new Date(deps.clock.now()),
       auditing(deps, req, res, (created: AccountRow) => ({ action: 'account.create', target: { type: 'account', id: created.id }, accountId: created.id, after: toAdminAccount(created) })),
     );
     res.status(201).json(toAdminAccount(row));
   });
 
-  api.get('/admin/v1/accounts', async (_req, res) => {
-    const accounts = await allAccounts(deps);
-    res.json({ accounts: accounts.map(toAdminAccount), count: accounts.length });
+  api.get('/admin/v1/accounts', async (req, res) => {
+    const { accounts, nextCursor } = await accountsPage(deps, { kycStatus: req.query.kycStatus, limit: req.query.limit, cursor: req.query.cursor });
+    res.json({ accounts: accounts.map(toAdminAccount), count: accounts.length, nextCursor });
   });
 
   api.get('/admin/v1/accounts/{accountId}', async (req, res) => {

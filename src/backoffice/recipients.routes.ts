@@ -59,7 +59,7 @@ export function recipientRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/approve', async (req, res) => {
-    res.json(await review(req, res, 'recipient.approve', req.params, (audit) => approveRecipient(deps, req.params.accountId, req.params.recipientId, audit)));
+    res.json(await review(req, res, 'recipient.approve', req.params, (audit) => approveRecipient(deps, req.params.accountId, req.params.recipientId, audit, req.body?.note)));
   });
 
   api.post('/admin/v1/accounts/{accountId}/recipients/{recipientId}/reject', async (req, res) => {

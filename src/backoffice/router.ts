@@ -24,7 +24,7 @@ const JSON_BODY_LIMIT = '64kb';
  * The back office under /admin/v1, one route file per resource as `openapi/admin/paths/` is split: unknown
  * route or method (404/405) → the automation token or an operator's console session, with the CSRF
  * token and the operation's roles (401/403) → JSON → validation against openapi/admin → the operation.
- * Every action is written to the audit log. Failures answer in English, from the operator catalogue.
+ * Every action is written to the audit log. Failures answer in Portuguese, from the operator catalogue.
  */
 export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: string): Router {
   const router = Router();

@@ -4,7 +4,9 @@ import { CONSOLE_COOKIE, callerOf } from '../http/backofficeAccess.ts';
 import { readCookie } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import {
+  changeOperatorPassword,
   operatorCsrfToken,
+  passwordChangeRequired,
   operatorSecondFactor,
   operatorSignIn,
   operatorSignOut,
@@ -27,12 +29,19 @@ export function sessionRoutes(router: Router, deps: Deps): void {
     csrfToken: operatorCsrfToken(deps, principal),
     expiresAt: principal.session.expires_at.getTime(),
     operator: toAdminOperator(principal.operator),
+    passwordChangeRequired: passwordChangeRequired(principal.operator),
   });
   const cookieOptions = { httpOnly: true, sameSite: 'strict', secure: deps.config.nodeEnv === 'production', path: '/' } as const;
   const sessionToken = (res: Response) => callerOf(res).sessionToken;
 
   api.post('/admin/v1/session', async (req, res) => {
-    const { token } = await operatorSignIn(deps, { email: req.body.email, password: req.body.password, ip: req.ip ?? '', userAgent: req.get('user-agent') });
+    const { token } = await operatorSignIn(deps, {
+      email: req.body.email,
+      password: req.body.password,
+      ip: req.ip ?? '',
+      userAgent: req.get('user-agent'),
+      requestId: req.get('x-request-id') ?? undefined,
+    });
     res.cookie(CONSOLE_COOKIE, token, { ...cookieOptions, maxAge: COOKIE_MAX_MS });
     res.setHeader('Cache-Control', 'no-store');
     res.json(body(await resolveOperatorSession(deps, token, ['enrol', 'password'])));
@@ -65,6 +74,14 @@ export function sessionRoutes(router: Router, deps: Deps): void {
       req.ip ?? '',
       auditing(deps, req, res, (enrolled: OperatorRow) => ({ action: 'operator.enrolTotp', target: { type: 'operator', id: enrolled.id }, after: toAdminOperator(enrolled) })),
     );
+    res.json(body(await resolveOperatorSession(deps, token)));
+  });
+
+  api.post('/admin/v1/session/password', async (req, res) => {
+    const token = sessionToken(res);
+    const principal = await resolveOperatorSession(deps, token);
+    await changeOperatorPassword(deps, principal, req.body, { ip: req.ip, requestId: req.get('x-request-id') ?? undefined });
+    res.setHeader('Cache-Control', 'no-store');
     res.json(body(await resolveOperatorSession(deps, token)));
   });
 }

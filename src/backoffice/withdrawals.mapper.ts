@@ -27,6 +27,12 @@ export function toAdminWithdrawal(row: TransactionRow, nowMs: number): AdminWith
   };
 }
 
+/** A withdrawal waiting for approval with the account's withdrawable balance and whether it covers amount + fee. */
+export function withBalance(withdrawal: AdminWithdrawal, withdrawableCents: number | undefined): AdminWithdrawal {
+  if (withdrawal.status !== 'pending_approval' || withdrawableCents === undefined) return withdrawal;
+  return { ...withdrawal, withdrawableCents, coveredByBalance: withdrawableCents >= withdrawal.amountCents + withdrawal.feeCents };
+}
+
 export function toAdminAlert(row: WithdrawalAlertRow): WithdrawalAlert {
   return {
     alertId: row.id,

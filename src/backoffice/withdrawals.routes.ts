@@ -15,7 +15,8 @@ import {
 import { resolveWithdrawal } from '../withdrawals/withdrawal.resolution.ts';
 import type { AuditStep } from '../audit/audit.service.ts';
 import { auditing } from './audit.ts';
-import { toAdminAlert, toAdminWithdrawal } from './withdrawals.mapper.ts';
+import { toAdminAlert, toAdminWithdrawal, withBalance } from './withdrawals.mapper.ts';
+import { withdrawableBalances } from '../balance/balance.service.ts';
 
 const DEFAULT_LIMIT = 50;
 const limitOf = (raw: string | undefined) => (raw === undefined ? DEFAULT_LIMIT : Number(raw));
@@ -32,7 +33,9 @@ export function withdrawalRoutes(router: Router, deps: Deps): void {
       limit: limitOf(req.query.limit),
     });
     const nowMs = deps.clock.now();
-    res.json({ withdrawals: rows.map((row) => toAdminWithdrawal(row, nowMs)), count: rows.length });
+    // The approval queue shows whether the account's balance covers each withdrawal now (issue 22, defect 3).
+    const balances = await withdrawableBalances(deps, rows.filter((row) => row.status === 'pending_approval').map((row) => row.account_id));
+    res.json({ withdrawals: rows.map((row) => withBalance(toAdminWithdrawal(row, nowMs), balances.get(row.account_id))), count: rows.length });
   });
 
   /** Reads the withdrawal, applies the decision with its audit entry (written in the decision's transaction). */

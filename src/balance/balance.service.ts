@@ -19,3 +19,13 @@ export async function balanceReport(deps: Pick<Deps, 'db'>, accountId: string) {
   const violations = await checkLedger(deps.db, { accountId });
   return { balance, violations: violations.map((violation) => violation.problem) };
 }
+
+/**
+ * The withdrawable balance (available − held, as the ledger keeps it) of each account, read once per account:
+ * what an approval now would take a withdrawal's amount and fee from.
+ */
+export async function withdrawableBalances(deps: Pick<Deps, 'db'>, accountIds: Iterable<string>): Promise<Map<string, number>> {
+  const balances = new Map<string, number>();
+  for (const accountId of new Set(accountIds)) balances.set(accountId, (await readBalance(deps.db, accountId)).withdrawableCents);
+  return balances;
+}

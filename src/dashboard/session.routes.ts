@@ -1,4 +1,4 @@
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { paths } from '../../generated/dashboard-types.ts';
 import { clearSessionCookie, principalOf, readCookie, SESSION_COOKIE, setSessionCookie } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
@@ -7,14 +7,17 @@ import { toDashboardAccount, toDashboardUser } from './dashboard.mapper.ts';
 import {
   completeSecondFactor,
   csrfTokenOf,
+  endOtherSessions,
+  endSession,
   resolveSession,
+  sessionsOf,
   signIn,
   signOut,
   type DashboardPrincipal,
 } from './session.service.ts';
 import { outboxAvailable, sandboxAvailable } from './sandbox.service.ts';
 import { recoveryCodesLeft } from './twoFactor.service.ts';
-import { choosePassword, requestPasswordReset, sendVerification, signUp, verifyEmail } from './user.service.ts';
+import { changePassword, choosePassword, requestPasswordReset, sendVerification, signUp, verifyEmail } from './user.service.ts';
 
 /** Dashboard, openapi/dashboard/paths/session: sign-up, sign-in, the second factor, e-mail links. */
 export function sessionRoutes(router: Router, deps: Deps): void {
@@ -26,12 +29,14 @@ export function sessionRoutes(router: Router, deps: Deps): void {
     expiresAt: principal.session.expires_at.getTime(),
     user: toDashboardUser(principal.user),
     account: toDashboardAccount(principal.account),
+    teamTwoFactorRequired: principal.account.team_two_factor_required,
     recoveryCodesLeft: await recoveryCodesLeft(deps, principal.user),
     sandbox: sandboxAvailable(deps),
     devOutbox: outboxAvailable(deps),
   });
 
   const ip = (req: { ip?: string | undefined }) => req.ip ?? '';
+  const source = (req: Request) => ({ ip: ip(req), requestId: req.get('x-request-id') ?? undefined });
   const noStore = (res: Response) => res.setHeader('Cache-Control', 'no-store');
 
   api.post('/dashboard/api/v1/signup', async (req, res) => {
@@ -40,7 +45,13 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/dashboard/api/v1/session', async (req, res) => {
-    const { token } = await signIn(deps, { email: req.body.email, password: req.body.password, ip: ip(req), userAgent: req.get('user-agent') });
+    const { token } = await signIn(deps, {
+      email: req.body.email,
+      password: req.body.password,
+      ip: ip(req),
+      userAgent: req.get('user-agent'),
+      requestId: req.get('x-request-id') ?? undefined,
+    });
     setSessionCookie(deps, res, token);
     noStore(res);
     res.json(await sessionBody(await resolveSession(deps, token, { allowSecondFactorPending: true })));
@@ -87,5 +98,27 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   api.post('/dashboard/api/v1/invitations/accept', async (req, res) => {
     await choosePassword(deps, 'invite', req.body.token, req.body.password);
     res.json({ passwordChanged: true });
+  });
+
+  api.post('/dashboard/api/v1/password', async (req, res) => {
+    const otherSessionsEnded = await changePassword(deps, principalOf(res), req.body, source(req));
+    res.json({ passwordChanged: true, otherSessionsEnded });
+  });
+
+  api.get('/dashboard/api/v1/sessions', async (_req, res) => {
+    noStore(res);
+    const sessions = await sessionsOf(deps, principalOf(res));
+    res.json({ sessions, count: sessions.length });
+  });
+
+  api.post('/dashboard/api/v1/sessions/end-others', async (req, res) => {
+    res.json({ ended: await endOtherSessions(deps, principalOf(res), source(req)) });
+  });
+
+  api.delete('/dashboard/api/v1/sessions/{sessionId}', async (req, res) => {
+    const principal = principalOf(res);
+    await endSession(deps, principal, req.params.sessionId, source(req));
+    if (req.params.sessionId === principal.session.id) clearSessionCookie(deps, res);
+    res.json({ sessionId: req.params.sessionId, ended: true });
   });
 }

@@ -6,8 +6,19 @@ import { beginSignInAttempt } from '../identity/signInThrottle.ts';
 import { csrfTokenFor, hashToken, newToken, normalizeRecoveryCode } from '../identity/tokens.ts';
 import { acceptedTotpStep } from '../identity/totp.ts';
 import type { Deps } from '../platform/deps.ts';
+import { SessionNotFound, TeamTwoFactorRequired } from '../identity/identity.errors.ts';
+import { recordSignIn, recordUserAction, type RequestSource } from '../identity/securityAudit.ts';
+import { summariseUserAgent } from '../identity/userAgent.ts';
 import { InvalidCredentials, InvalidTotpCode, SecondFactorRequired, SessionRequired, SignInThrottled } from './dashboard.errors.ts';
-import { deleteSession, findLiveSession, insertSession, updateSession } from './session.repository.ts';
+import {
+  deleteOtherUserSessions,
+  deleteSession,
+  deleteUserSessionById,
+  findLiveSession,
+  insertSession,
+  listLiveUserSessions,
+  updateSession,
+} from './session.repository.ts';
 import { advanceTotpStep, findUser, findUserByEmail, useRecoveryCode } from './user.repository.ts';
 
 /**
@@ -39,7 +50,7 @@ function expiryOf(createdAtMs: number, nowMs: number): Date {
  */
 export async function signIn(
   deps: Deps,
-  input: { email: string; password: string; ip: string; userAgent: string | undefined },
+  input: { email: string; password: string; ip: string; userAgent: string | undefined; requestId?: string | undefined },
 ): Promise<{ token: string; stage: 'password' | 'complete'; user: DashboardUserRow }> {
   const email = input.email.trim().toLowerCase();
   const attempt = await beginSignInAttempt(deps, 'dashboard', email, input.ip);
@@ -47,7 +58,13 @@ export async function signIn(
   const user = await findUserByEmail(deps.db, email);
   const hash = user?.password_hash ?? (await decoyHash());
   const passwordOk = await verifyPassword(input.password, hash);
-  if (!user || !user.password_hash || user.disabled_at || !passwordOk) throw new InvalidCredentials();
+  const source = { ip: input.ip, requestId: input.requestId };
+  if (!user || !user.password_hash || user.disabled_at || !passwordOk) {
+    const reason = !user ? 'unknown_email' : user.disabled_at ? 'user_removed' : !user.password_hash ? 'invitation_pending' : 'wrong_password';
+    const known = user ? { id: user.id, name: user.name, accountId: user.account_id } : undefined;
+    await recordSignIn(deps, { who: 'user', succeeded: false, email, known, reason, source });
+    throw new InvalidCredentials();
+  }
   const stage = user.totp_enabled_at ? 'password' : 'complete';
   // The password was right: its slots are given back at either stage. The second factor takes its own
   // slot per code, so wrong codes are throttled there; keeping this one would lock out a user with
@@ -64,6 +81,14 @@ export async function signIn(
     expires_at: stage === 'complete' ? expiryOf(nowMs, nowMs) : new Date(nowMs + SECOND_FACTOR_WINDOW_MS),
     ip: input.ip,
     user_agent: input.userAgent?.slice(0, 300) ?? null,
+  });
+  await recordSignIn(deps, {
+    who: 'user',
+    succeeded: true,
+    email,
+    known: { id: user.id, name: user.name, accountId: user.account_id },
+    reason: stage === 'password' ? 'second_factor_due' : undefined,
+    source,
   });
   return { token, stage, user };
 }
@@ -89,7 +114,11 @@ export async function completeSecondFactor(
   } else if (input.recoveryCode !== undefined) {
     accepted = await useRecoveryCode(deps.db, user.id, hashToken(normalizeRecoveryCode(input.recoveryCode)), new Date(nowMs));
   }
-  if (!accepted) throw new InvalidTotpCode(input.recoveryCode !== undefined ? 'recoveryCode' : 'totpCode');
+  if (!accepted) {
+    const known = { id: user.id, name: user.name, accountId: user.account_id };
+    await recordSignIn(deps, { who: 'user', succeeded: false, email: user.email, known, reason: 'wrong_second_factor', source: { ip: input.ip } });
+    throw new InvalidTotpCode(input.recoveryCode !== undefined ? 'recoveryCode' : 'totpCode');
+  }
   await attempt.succeeded();
   await updateSession(deps.db, session.token_hash, { stage: 'complete', last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) });
 }
@@ -98,7 +127,11 @@ export async function completeSecondFactor(
  * The session a cookie names, with its user and account, or SessionRequired. A session of a disabled user
  * ends. Each request extends an idle session (writing at most once a minute).
  */
-export async function resolveSession(deps: Deps, token: string | undefined, options: { allowSecondFactorPending?: boolean } = {}): Promise<DashboardPrincipal> {
+export async function resolveSession(
+  deps: Deps,
+  token: string | undefined,
+  options: { allowSecondFactorPending?: boolean; operationId?: string | undefined } = {},
+): Promise<DashboardPrincipal> {
   if (!token) throw new SessionRequired();
   const nowMs = deps.clock.now();
   const session = await findLiveSession(deps.db, hashToken(token), new Date(nowMs));
@@ -115,7 +148,82 @@ export async function resolveSession(deps: Deps, token: string | undefined, opti
     session.last_seen_at = new Date(nowMs);
     session.expires_at = expiresAt;
   }
-  return { token, session, user, account: await requireAccount(deps, user.account_id) };
+  const account = await requireAccount(deps, user.account_id);
+  if (options.operationId !== undefined && mustEnrolFirst({ user, account }) && !WHILE_ENROLMENT_DUE.has(options.operationId)) throw new TeamTwoFactorRequired();
+  return { token, session, user, account };
+}
+
+/**
+ * What a user who must still enrol two-factor (the account requires it of the whole team) may call: the
+ * session, signing out, the enrolment itself, and their own password and sessions.
+ */
+const WHILE_ENROLMENT_DUE: ReadonlySet<string> = new Set([
+  'getSession',
+  'signOut',
+  'startTwoFactor',
+  'confirmTwoFactor',
+  'resendVerification',
+  'changePassword',
+  'listSessions',
+  'endSession',
+  'endOtherSessions',
+]);
+
+/** True when the account requires two-factor of everyone and this user has not enrolled. */
+export function mustEnrolFirst(principal: { user: DashboardUserRow; account: AccountRow }): boolean {
+  return principal.account.team_two_factor_required && principal.user.totp_enabled_at === null;
+}
+
+export interface SessionView {
+  sessionId: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  ip: string | null;
+  userAgent: string | null;
+  browser: string;
+  os: string;
+  current: boolean;
+  secondFactorDone: boolean;
+}
+
+/** The user's live sessions (devices), newest first, the current one marked. */
+export async function sessionsOf(deps: Pick<Deps, 'db' | 'clock'>, principal: DashboardPrincipal): Promise<SessionView[]> {
+  const rows = await listLiveUserSessions(deps.db, principal.user.id, new Date(deps.clock.now()));
+  return rows.map((row) => ({
+    sessionId: row.id,
+    createdAt: row.created_at.getTime(),
+    lastSeenAt: row.last_seen_at.getTime(),
+    expiresAt: row.expires_at.getTime(),
+    ip: row.ip,
+    userAgent: row.user_agent,
+    ...summariseUserAgent(row.user_agent),
+    current: row.token_hash === principal.session.token_hash,
+    secondFactorDone: row.stage === 'complete',
+  }));
+}
+
+/** Ends one session of the user (another device, or this one). */
+export async function endSession(deps: Pick<Deps, 'db' | 'clock'>, principal: DashboardPrincipal, sessionId: string, source: RequestSource): Promise<void> {
+  if (!(await deleteUserSessionById(deps.db, principal.user.id, sessionId))) throw new SessionNotFound();
+  await recordUserAction(deps, principal.user, source, {
+    action: 'user.sessions_revoked',
+    target: { type: 'user', id: principal.user.id },
+    accountId: principal.user.account_id,
+    after: { sessionId, current: sessionId === principal.session.id, ended: 1 },
+  });
+}
+
+/** "Sair de todos os outros dispositivos": every session of the user but this one ends. */
+export async function endOtherSessions(deps: Pick<Deps, 'db' | 'clock'>, principal: DashboardPrincipal, source: RequestSource): Promise<number> {
+  const ended = await deleteOtherUserSessions(deps.db, principal.user.id, principal.session.token_hash);
+  await recordUserAction(deps, principal.user, source, {
+    action: 'user.sessions_revoked',
+    target: { type: 'user', id: principal.user.id },
+    accountId: principal.user.account_id,
+    after: { allOthers: true, ended },
+  });
+  return ended;
 }
 
 export function csrfTokenOf(deps: Pick<Deps, 'secretsKey'>, principal: { token: string }): string {

@@ -1,7 +1,11 @@
 import { openAccount } from '../accounts/account.service.ts';
 import { InvalidAccountDocument } from '../accounts/account.errors.ts';
 import type { DashboardRole, DashboardUserRow, EmailTokenPurpose } from '../db/schema.ts';
-import { hashPassword, isAcceptablePassword } from '../identity/passwords.ts';
+import { CurrentPasswordWrong, PasswordUnchanged, TeamTwoFactorNeedsOwnTotp } from '../identity/identity.errors.ts';
+import { hashPassword, verifyPassword } from '../identity/passwords.ts';
+import { recordUserAction, type RequestSource } from '../identity/securityAudit.ts';
+import { beginSignInAttempt } from '../identity/signInThrottle.ts';
+import { requireStrongPassword } from '../identity/passwordPolicy.ts';
 import { beginEmailAction, subjectKey, takeSlots } from '../identity/throttle.ts';
 import { hashToken, newToken } from '../identity/tokens.ts';
 import { mailTexts } from '../messages/mail.ts';
@@ -9,6 +13,8 @@ import type { Deps } from '../platform/deps.ts';
 import { validateDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
 import {
+  InvalidTotpCode,
+  SignInThrottled,
   EmailActionThrottled,
   EmailAlreadyRegistered,
   InvalidEmailLink,
@@ -16,11 +22,22 @@ import {
   LastOwner,
   RoleNotAllowed,
   UserNotFound,
-  WeakPassword,
 } from './dashboard.errors.ts';
 import { consumeEmailToken, expireEmailTokens, findEmailTokenUser, insertEmailToken } from './emailToken.repository.ts';
-import { deleteUserSessions } from './session.repository.ts';
+import { deleteOtherUserSessions, deleteUserSessions } from './session.repository.ts';
+import type { DashboardPrincipal } from './session.service.ts';
+import { verifyUserTotp } from './twoFactor.service.ts';
+import { setTeamTwoFactorRequired } from './teamTwoFactor.repository.ts';
+import { ownersOfCnpj } from './signupCnpj.repository.ts';
 import { requireText } from './text.ts';
+import {
+  findAccountPlaceholder,
+  findAccountPlaceholderByEmail,
+  insertInvitationPlaceholder,
+  listAccountPlaceholders,
+  updateInvitationPlaceholder,
+  type InvitationPlaceholderRow,
+} from './invitationPlaceholder.repository.ts';
 import { findAccountUser, findUser, findUserByEmail, insertUser, listAccountUsers, updateUser } from './user.repository.ts';
 
 /** How long each e-mail link works. */
@@ -61,8 +78,9 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505';
 }
 
-function checkPassword(password: string, email: string): void {
-  if (!isAcceptablePassword(password, email)) throw new WeakPassword();
+/** The strength rule (src/identity/passwordPolicy.ts), with what the person is known by as known words. */
+function checkPassword(password: string, personal: readonly (string | null | undefined)[]): Promise<void> {
+  return requireStrongPassword(password, personal);
 }
 
 export interface SignUpInput {
@@ -91,7 +109,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   checkSignUpDocument('cpf', input.responsibleCpf);
   checkSignUpDocument('cnpj', input.companyCnpj);
   const name = requireText(input.name, 'name');
-  checkPassword(input.password, email);
+  await checkPassword(input.password, [email, name, legalName]);
   const attempt = await beginEmailAction(deps, 'signup', email, ip);
   if (!attempt) throw new EmailActionThrottled('signUp');
   // Hashed before the e-mail is looked up, so a registered e-mail takes as long as a new one.
@@ -101,6 +119,8 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
     await deps.mailer.send({ to: email, ...mailTexts.alreadyRegistered(`${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
     return;
   }
+  // One account per CNPJ (docs/decisions.md, "One merchant account per CNPJ"): answered as any sign-up.
+  if (await noticeCnpjTaken(deps, { email, name, companyCnpj: input.companyCnpj })) return;
   const now = new Date(deps.clock.now());
   let user: DashboardUserRow;
   try {
@@ -132,6 +152,27 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
     throw error;
   }
   await sendVerification(deps, user);
+}
+
+/**
+ * A CNPJ that already has an account (KYC not rejected) opens no second one: the person signing up is told
+ * by e-mail to ask that account's administrators for an invitation, and the account's owners are told who
+ * asked (at most 3 notices an hour per CNPJ). True when the CNPJ was taken.
+ */
+async function noticeCnpjTaken(deps: Deps, input: { email: string; name: string; companyCnpj: string }): Promise<boolean> {
+  const document = validateDocument('cnpj', input.companyCnpj);
+  if (!document.ok) return false;
+  const holder = await ownersOfCnpj(deps.db, document.document);
+  if (!holder) return false;
+  await deps.mailer.send({ to: input.email, ...mailTexts.cnpjAlreadyRegistered(input.name) });
+  const slot = await takeSlots(deps, 'cnpj-notice', [{ key: subjectKey('cnpj-notice', document.document), windowMs: INVITE_NOTICE_WINDOW_MS, limit: INVITE_NOTICES_PER_EMAIL }]);
+  if (slot) {
+    const masked = document.document.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+    for (const owner of holder.ownerEmails) {
+      await deps.mailer.send({ to: owner, ...mailTexts.cnpjSignUpAttempt(masked, input.email, `${dashboardBaseUrl(deps)}#/usuarios`) });
+    }
+  }
+  return true;
 }
 
 export async function sendVerification(deps: Deps, user: DashboardUserRow): Promise<void> {
@@ -170,11 +211,11 @@ export async function choosePassword(deps: Deps, purpose: 'reset_password' | 'in
   const tokenHash = hashToken(token);
   // Checked before the link is used, so a weak password does not spend it.
   const pending = await findUserForLink(deps, tokenHash);
-  if (pending) checkPassword(password, pending.email);
+  if (pending) await checkPassword(password, [pending.email, pending.name]);
   const userId = await consumeEmailToken(deps.db, tokenHash, purpose, now);
   const user = userId === undefined ? undefined : await findUser(deps.db, userId);
   if (!user || user.disabled_at) throw new InvalidEmailLink();
-  checkPassword(password, user.email);
+  await checkPassword(password, [user.email, user.name]);
   const updated = await updateUser(deps.db, user.id, {
     password_hash: await hashPassword(password),
     email_verified_at: user.email_verified_at ?? now,
@@ -193,22 +234,60 @@ function requireManager(actor: DashboardUserRow): void {
   if (!MANAGES_USERS.has(actor.role)) throw new RoleNotAllowed();
 }
 
-export function usersOf(deps: Pick<Deps, 'db'>, accountId: string): Promise<DashboardUserRow[]> {
-  return listAccountUsers(deps.db, accountId);
+/**
+ * An invitation of an e-mail registered elsewhere, as the inviting account sees it: a pending invitation
+ * like any other (no password, nothing verified). It never signs in: it is not a row of `dashboard_users`.
+ */
+function placeholderAsUser(row: InvitationPlaceholderRow): DashboardUserRow {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    password_hash: null,
+    email_verified_at: null,
+    totp_secret_sealed: null,
+    totp_enabled_at: null,
+    totp_last_step: null,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    disabled_at: row.disabled_at,
+  };
+}
+
+/** The account's users and its invitations of e-mails registered elsewhere, in one list (oldest first). */
+export async function usersOf(deps: Pick<Deps, 'db'>, accountId: string): Promise<DashboardUserRow[]> {
+  const [users, placeholders] = await Promise.all([listAccountUsers(deps.db, accountId), listAccountPlaceholders(deps.db, accountId)]);
+  return [...users, ...placeholders.map(placeholderAsUser)].sort(
+    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}
+
+/** A user of the account, or one of its invitations of an e-mail registered elsewhere. */
+type Member = { kind: 'user'; row: DashboardUserRow } | { kind: 'placeholder'; row: DashboardUserRow };
+
+async function findMember(deps: Pick<Deps, 'db'>, accountId: string, userId: string): Promise<Member | undefined> {
+  const user = await findAccountUser(deps.db, accountId, userId);
+  if (user) return { kind: 'user', row: user };
+  const placeholder = await findAccountPlaceholder(deps.db, accountId, userId);
+  return placeholder ? { kind: 'placeholder', row: placeholderAsUser(placeholder) } : undefined;
 }
 
 /**
  * An owner or admin invites a person to the account; only an owner may invite an owner. An e-mail already
- * of this account's users is refused (the inviter sees them in the list). An e-mail of another account's
- * user (or of a removed user) is answered exactly as a fresh invitation, so inviting cannot tell which
- * e-mails are registered: nothing is stored, and the person is told by e-mail why there is no link
- * (docs/dashboard.md, "Invitations").
+ * of this account's users or invitations is refused (the inviter sees them in the list). An e-mail of
+ * another account's user (or of a removed user) is answered exactly as a fresh invitation, so inviting
+ * cannot tell which e-mails are registered: no user and no link are made, the person is told by e-mail why
+ * there is no link, and the account keeps a placeholder (`dashboard_invitation_placeholders`) that it sees
+ * and manages as any pending invitation (docs/dashboard.md, decision 14).
  */
 export async function inviteUser(
   deps: Deps,
   actor: DashboardUserRow,
   input: { email: string; name: string; role: DashboardRole },
   companyName: string,
+  source: RequestSource = {},
 ): Promise<DashboardUserRow> {
   requireManager(actor);
   if (input.role === 'owner' && actor.role !== 'owner') throw new RoleNotAllowed();
@@ -230,23 +309,53 @@ export async function inviteUser(
     updated_at: now,
     disabled_at: null,
   };
-  const existing = await findUserByEmail(deps.db, email);
+  let existing = await findUserByEmail(deps.db, email);
   if (existing?.account_id === actor.account_id) throw new EmailAlreadyRegistered();
+  if (await findAccountPlaceholderByEmail(deps.db, actor.account_id, email)) throw new EmailAlreadyRegistered();
   let user: DashboardUserRow | undefined;
   if (!existing) {
     try {
       user = await insertUser(deps.db, invited);
     } catch (error) {
-      // Another account invited or signed up the e-mail first: answered like any registered e-mail.
+      // Another invitation or sign-up took the e-mail first: answered like any registered e-mail, unless it
+      // was this account's (two tabs inviting the same person), which is this account's user now.
       if (!isUniqueViolation(error)) throw error;
+      existing = await findUserByEmail(deps.db, email);
+      if (existing?.account_id === actor.account_id) throw new EmailAlreadyRegistered();
     }
   }
+  const audited = { action: 'user.invited', accountId: actor.account_id, after: { email, role: input.role } };
   if (!user) {
+    const placeholder = await keepPlaceholder(deps, actor, invited);
     await noticeAlreadyRegistered(deps, email, actor.name, companyName);
-    return invited;
+    await recordUserAction(deps, actor, source, { ...audited, target: { type: 'user', id: placeholder.id } });
+    return placeholder;
   }
   await deps.mailer.send({ to: email, ...mailTexts.invite(actor.name, companyName, await emailLink(deps, user, 'invite', '#/aceitar-convite')) });
+  await recordUserAction(deps, actor, source, { ...audited, target: { type: 'user', id: user.id } });
   return user;
+}
+
+/** Stores the invitation of a registered e-mail; the same e-mail twice in the account is a 409, as for users. */
+async function keepPlaceholder(deps: Deps, actor: DashboardUserRow, invited: DashboardUserRow): Promise<DashboardUserRow> {
+  try {
+    return placeholderAsUser(
+      await insertInvitationPlaceholder(deps.db, {
+        id: invited.id,
+        account_id: invited.account_id,
+        email: invited.email,
+        name: invited.name,
+        role: invited.role,
+        invited_by: actor.id,
+        created_at: invited.created_at,
+        updated_at: invited.updated_at,
+        disabled_at: null,
+      }),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new EmailAlreadyRegistered();
+    throw error;
+  }
 }
 
 async function noticeAlreadyRegistered(deps: Deps, email: string, inviter: string, companyName: string): Promise<void> {
@@ -255,28 +364,121 @@ async function noticeAlreadyRegistered(deps: Deps, email: string, inviter: strin
   await deps.mailer.send({ to: email, ...mailTexts.inviteAlreadyRegistered(inviter, companyName, `${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
 }
 
-async function activeOwners(deps: Pick<Deps, 'db'>, accountId: string): Promise<number> {
-  return (await listAccountUsers(deps.db, accountId)).filter((user) => user.role === 'owner' && !user.disabled_at).length;
+/** An owner who can act: active and with a password (an invitation not accepted yet may never be). */
+function actingOwner(user: DashboardUserRow): boolean {
+  return user.role === 'owner' && !user.disabled_at && user.password_hash !== null;
+}
+
+/**
+ * Whether taking the owner role from `user` (or removing them) would leave the account without an owner
+ * who can act. Pending invitations, fresh ones and those of registered e-mails alike, never count as that
+ * owner and taking them away never leaves the account without one.
+ */
+async function isLastOwner(deps: Pick<Deps, 'db'>, user: DashboardUserRow): Promise<boolean> {
+  if (!actingOwner(user)) return false;
+  return (await listAccountUsers(deps.db, user.account_id)).filter(actingOwner).length <= 1;
 }
 
 /** Changes a user's role (owners and admins; only an owner grants or takes the owner role; one owner always stays). */
 export async function changeUserRole(deps: Deps, actor: DashboardUserRow, userId: string, role: DashboardRole): Promise<DashboardUserRow> {
   requireManager(actor);
-  const user = await findAccountUser(deps.db, actor.account_id, userId);
-  if (!user || user.disabled_at) throw new UserNotFound();
+  const member = await findMember(deps, actor.account_id, userId);
+  if (!member || member.row.disabled_at) throw new UserNotFound();
+  const user = member.row;
   if ((role === 'owner' || user.role === 'owner') && actor.role !== 'owner') throw new RoleNotAllowed();
-  if (user.role === 'owner' && role !== 'owner' && (await activeOwners(deps, actor.account_id)) <= 1) throw new LastOwner();
-  return updateUser(deps.db, user.id, { role, updated_at: new Date(deps.clock.now()) });
+  if (user.role === 'owner' && role !== 'owner' && (await isLastOwner(deps, user))) throw new LastOwner();
+  const changes = { role, updated_at: new Date(deps.clock.now()) };
+  if (member.kind === 'placeholder') return placeholderAsUser(await updateInvitationPlaceholder(deps.db, user.id, changes));
+  return updateUser(deps.db, user.id, changes);
 }
 
-/** Removes a user from the account: disabled (kept for the record), signed out everywhere. */
+/** Removes a user from the account (or cancels an invitation): disabled (kept for the record), signed out everywhere. */
 export async function removeUser(deps: Deps, actor: DashboardUserRow, userId: string): Promise<void> {
   requireManager(actor);
-  const user = await findAccountUser(deps.db, actor.account_id, userId);
-  if (!user || user.disabled_at) throw new UserNotFound();
+  const member = await findMember(deps, actor.account_id, userId);
+  if (!member || member.row.disabled_at) throw new UserNotFound();
+  const user = member.row;
   if (user.role === 'owner' && actor.role !== 'owner') throw new RoleNotAllowed();
-  if (user.role === 'owner' && (await activeOwners(deps, actor.account_id)) <= 1) throw new LastOwner();
+  if (user.role === 'owner' && (await isLastOwner(deps, user))) throw new LastOwner();
   const now = new Date(deps.clock.now());
+  if (member.kind === 'placeholder') {
+    await updateInvitationPlaceholder(deps.db, user.id, { disabled_at: now, updated_at: now });
+    return;
+  }
   await updateUser(deps.db, user.id, { disabled_at: now, updated_at: now });
   await deleteUserSessions(deps.db, user.id);
+}
+
+/**
+ * The signed-in user changes their password: the current one (a wrong one counts as a failed sign-in), a
+ * current code of the authenticator app when two-factor is on, and a new password that passes the strength
+ * rule and differs from the current one. Every other session of the user ends; this one stays.
+ */
+export async function changePassword(
+  deps: Deps,
+  principal: DashboardPrincipal,
+  input: { currentPassword: string; newPassword: string; totpCode?: string | undefined },
+  source: RequestSource,
+): Promise<number> {
+  const { user, account } = principal;
+  const attempt = await beginSignInAttempt(deps, 'dashboard', user.email, source.ip ?? '');
+  if (!attempt) throw new SignInThrottled();
+  if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) throw new CurrentPasswordWrong();
+  // The new password is judged before the code is spent (a refused password does not cost a code).
+  if (input.newPassword.normalize('NFKC') === input.currentPassword.normalize('NFKC')) {
+    await attempt.succeeded();
+    throw new PasswordUnchanged();
+  }
+  try {
+    await requireStrongPassword(input.newPassword, [user.email, user.name, account.legal_name], 'newPassword');
+  } catch (error) {
+    await attempt.succeeded();
+    throw error;
+  }
+  if (user.totp_enabled_at) {
+    if (input.totpCode === undefined) throw new InvalidTotpCode('totpCode');
+    await verifyUserTotp(deps, user, input.totpCode);
+  }
+  await attempt.succeeded();
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = new Date(deps.clock.now());
+  const ended = await deps.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, { password_hash: passwordHash, updated_at: now });
+    return deleteOtherUserSessions(trx, user.id, principal.session.token_hash);
+  });
+  await recordUserAction(deps, user, source, {
+    action: 'user.password_changed',
+    target: { type: 'user', id: user.id },
+    accountId: user.account_id,
+    after: { otherSessionsEnded: ended },
+  });
+  return ended;
+}
+
+/**
+ * The owner's setting that every user of the account enrols two-factor. The owner turning it on must have
+ * it already (else the owner would lock themselves to the enrolment page with the team). Answers the
+ * setting and how many active users have no two-factor yet.
+ */
+export async function changeTeamTwoFactor(
+  deps: Deps,
+  principal: DashboardPrincipal,
+  required: boolean,
+  source: RequestSource,
+): Promise<{ required: boolean; usersWithoutTwoFactor: number }> {
+  const { user, account } = principal;
+  if (user.role !== 'owner') throw new RoleNotAllowed();
+  if (required && !user.totp_enabled_at) throw new TeamTwoFactorNeedsOwnTotp();
+  await setTeamTwoFactorRequired(deps.db, account.id, required, new Date(deps.clock.now()));
+  if (account.team_two_factor_required !== required) {
+    await recordUserAction(deps, user, source, {
+      action: 'account.team_two_factor_changed',
+      target: { type: 'account', id: account.id },
+      accountId: account.id,
+      before: { teamTwoFactorRequired: account.team_two_factor_required },
+      after: { teamTwoFactorRequired: required },
+    });
+  }
+  const users = await usersOf(deps, account.id);
+  return { required, usersWithoutTwoFactor: users.filter((member) => !member.disabled_at && !member.totp_enabled_at).length };
 }

@@ -4,7 +4,7 @@ import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toDashboardUser } from './dashboard.mapper.ts';
-import { changeUserRole, inviteUser, removeUser, usersOf } from './user.service.ts';
+import { changeTeamTwoFactor, changeUserRole, inviteUser, removeUser, usersOf } from './user.service.ts';
 
 /** Dashboard, openapi/dashboard/paths/users: the people of the account and their roles. */
 export function userRoutes(router: Router, deps: Deps): void {
@@ -17,7 +17,7 @@ export function userRoutes(router: Router, deps: Deps): void {
 
   api.post('/dashboard/api/v1/users', async (req, res) => {
     const principal = principalOf(res);
-    res.status(201).json(toDashboardUser(await inviteUser(deps, principal.user, req.body, principal.account.legal_name)));
+    res.status(201).json(toDashboardUser(await inviteUser(deps, principal.user, req.body, principal.account.legal_name, { ip: req.ip, requestId: req.get('x-request-id') ?? undefined })));
   });
 
   api.patch('/dashboard/api/v1/users/{userId}', async (req, res) => {
@@ -27,5 +27,9 @@ export function userRoutes(router: Router, deps: Deps): void {
   api.delete('/dashboard/api/v1/users/{userId}', async (req, res) => {
     await removeUser(deps, principalOf(res).user, req.params.userId);
     res.json({ userId: req.params.userId, removed: true });
+  });
+
+  api.put('/dashboard/api/v1/team-two-factor', async (req, res) => {
+    res.json(await changeTeamTwoFactor(deps, principalOf(res), req.body.required, { ip: req.ip, requestId: req.get('x-request-id') ?? undefined }));
   });
 }

@@ -15,6 +15,8 @@ import * as backOfficeWithdrawalsIndex from './migrations/012_back_office_withdr
 import * as refunds from './migrations/013_refunds.ts';
 import * as listingIndexes from './migrations/014_listing_indexes.ts';
 import * as providerRails from './migrations/015_provider_rails.ts';
+import * as accountSecurity from './migrations/016_account_security.ts';
+import * as invitationPlaceholders from './migrations/017_invitation_placeholders.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -33,6 +35,8 @@ const migrations: Record<string, Migration> = {
   '013_refunds': refunds,
   '014_listing_indexes': listingIndexes,
   '015_provider_rails': providerRails,
+  '016_account_security': accountSecurity,
+  '017_invitation_placeholders': invitationPlaceholders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -3,6 +3,7 @@ import type { AccountsTable, ApiKeysTable } from './tables/accounts.ts';
 import type {
   AuditLogTable,
   DashboardEmailTokensTable,
+  DashboardInvitationPlaceholdersTable,
   DashboardRecoveryCodesTable,
   DashboardSessionsTable,
   DashboardUsersTable,
@@ -67,6 +68,7 @@ export interface Database {
   dashboard_recovery_codes: DashboardRecoveryCodesTable;
   dashboard_sessions: DashboardSessionsTable;
   dashboard_email_tokens: DashboardEmailTokensTable;
+  dashboard_invitation_placeholders: DashboardInvitationPlaceholdersTable;
   mail_outbox: MailOutboxTable;
   operators: OperatorsTable;
   operator_sessions: OperatorSessionsTable;

@@ -5,7 +5,8 @@ import { OperatorTokenInvalid } from '../backoffice/backoffice.errors.ts';
 import type { OperatorRole, SessionStage } from '../db/schema.ts';
 import { sameToken } from '../identity/tokens.ts';
 import { OperatorCsrfTokenInvalid, OperatorRoleNotAllowed } from '../operators/operator.errors.ts';
-import { operatorCsrfToken, resolveOperatorSession } from '../operators/operator.service.ts';
+import { OperatorPasswordChangeRequired } from '../identity/identity.errors.ts';
+import { operatorCsrfToken, passwordChangeRequired, resolveOperatorSession } from '../operators/operator.service.ts';
 import type { Deps } from '../platform/deps.ts';
 import { readCookie } from './dashboardAccess.ts';
 import { operationMatcher, type SpecPaths } from './routeGuard.ts';
@@ -69,6 +70,8 @@ export function backofficeAccess(deps: Deps, spec: SpecPaths, operatorToken: str
         throw new OperatorCsrfTokenInvalid();
       }
       const { operator } = principal;
+      // A temporary password (issue 22) opens nothing but the session's own operations until it is changed.
+      if (passwordChangeRequired(operator) && !(operationId in STAGES) && operationId !== 'changeOperatorPassword') throw new OperatorPasswordChangeRequired();
       caller = { actor: { type: 'operator', id: operator.id, name: operator.name }, roles: operator.roles, sessionToken: principal.token };
     }
     const roles = operation['x-roles'];

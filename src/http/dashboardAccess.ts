@@ -1,6 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { CsrfTokenInvalid, RoleNotAllowed } from '../dashboard/dashboard.errors.ts';
 import { csrfTokenOf, resolveSession, SESSION_MAX_MS, type DashboardPrincipal } from '../dashboard/session.service.ts';
+import { auditDashboardAction } from '../identity/dashboardAudit.ts';
 import { sameToken } from '../identity/tokens.ts';
 import type { Deps } from '../platform/deps.ts';
 import { operationMatcher, type SpecPaths } from './routeGuard.ts';
@@ -58,7 +59,7 @@ export function dashboardAccess(deps: Deps, spec: SpecPaths): RequestHandler {
     // The route guard answered unknown routes already; an operation without its own list is behind the session.
     if (!operation || (security !== undefined && security.length === 0)) return next();
     const operationId = typeof operation.operationId === 'string' ? operation.operationId : '';
-    const principal = await resolveSession(deps, readCookie(req, SESSION_COOKIE), { allowSecondFactorPending: BEFORE_SECOND_FACTOR.has(operationId) });
+    const principal = await resolveSession(deps, readCookie(req, SESSION_COOKIE), { allowSecondFactorPending: BEFORE_SECOND_FACTOR.has(operationId), operationId });
     if (security?.some((requirement) => 'csrfToken' in requirement)) {
       const sent = req.get('x-csrf-token') ?? '';
       if (!sameToken(sent, csrfTokenOf(deps, principal))) throw new CsrfTokenInvalid();
@@ -66,6 +67,7 @@ export function dashboardAccess(deps: Deps, spec: SpecPaths): RequestHandler {
     const roles = operation['x-roles'];
     if (Array.isArray(roles) && !roles.includes(principal.user.role)) throw new RoleNotAllowed();
     res.locals.dashboardPrincipal = principal;
+    auditDashboardAction(deps, req, res, operationId, principal.user);
     next();
   };
 }

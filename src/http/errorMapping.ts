@@ -3,9 +3,11 @@ import * as backoffice from '../backoffice/backoffice.errors.ts';
 import * as charge from '../charges/charge.errors.ts';
 import * as dashboard from '../dashboard/dashboard.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
+import * as identity from '../identity/identity.errors.ts';
 import * as operator from '../operators/operator.errors.ts';
 import { messages } from '../messages/merchant.ts';
 import { operatorMessages as ops } from '../messages/operator.ts';
+import { consoleTexts, dashboardTexts as dash } from '../messages/fields.ts';
 import type { DomainError } from '../platform/domainError.ts';
 import * as provider from '../provider/provider.errors.ts';
 import * as recipient from '../recipients/recipient.errors.ts';
@@ -19,8 +21,10 @@ import { fieldLabel } from './translate.ts';
 /**
  * The one mapping from what went wrong (a domain error class) to the HTTP answer: the contract's status
  * and the message of the audience's catalogue. The merchant API and the dashboard speak Portuguese
- * (`src/messages/merchant.ts`, checked against the contract); the back office speaks English
- * (`src/messages/operator.ts`). An error with a text for one audience only uses it for both.
+ * (`src/messages/merchant.ts`, checked against the contract); where the API's text names an API field, a
+ * status word or centavos, the dashboard has its own (`dashboard`, `src/messages/fields.ts`: labels, reais).
+ * The back office speaks Portuguese too (`src/messages/operator.ts`); its field refusals name the field by
+ * its label in the console. An error with a text for one audience only uses it for all.
  */
 export type Audience = 'merchant' | 'dashboard' | 'operator';
 
@@ -28,8 +32,12 @@ interface Answer<E> {
   status: number;
   merchant?: (error: E) => string;
   operator?: (error: E) => string;
+  /** The dashboard's text where the merchant API's names an API field, a status word or centavos (src/messages/fields.ts). */
+  dashboard?: (error: E) => string;
   /** The form field the error is about: sent as `field` to the dashboard so the form shows it beside it. */
   field?: (error: E) => string;
+  /** The form field of a back-office refusal, sent as `field` to the console. */
+  operatorField?: (error: E) => string;
 }
 
 // The table holds one entry per class; each entry's functions take exactly that class.
@@ -64,8 +72,14 @@ on(account.IpNotAllowed, {
 on(account.AccountNotFound, { status: 404, operator: () => ops.accountNotFound });
 on(account.ApiKeyNotFound, { status: 404, merchant: () => messages.apiKeyNotFound, operator: () => ops.apiKeyNotFound });
 on(account.ApiKeysNeedApprovedKyc, { status: 409, operator: () => ops.apiKeysNeedApprovedKyc });
-on(account.InvalidAccountDocument, { status: 400, operator: (e) => ops.invalidAccountDocument(e.field, e.documentType, e.problem) });
-on(account.InvalidChargeRange, { status: 400, operator: () => ops.invalidChargeRange });
+on(account.InvalidAccountDocument, {
+  status: 400,
+  operator: (e) => consoleTexts.accountDocument(e.field, e.documentType, e.problem),
+  operatorField: (e) => e.field,
+  field: (e) => e.field,
+});
+on(account.InvalidChargeRange, { status: 400, operator: () => consoleTexts.chargeRange, operatorField: () => 'chargeMaxCents' });
+on(account.InvalidAccountListQuery, { status: 400, operator: (e) => ops.invalidAccountListQuery[e.parameter] });
 
 // The back office's own authentication.
 on(backoffice.OperatorTokenInvalid, { status: 401, operator: () => ops.operatorTokenInvalid });
@@ -75,7 +89,12 @@ on(charge.AmountBelowMinimum, { status: 400, merchant: (e) => messages.amountBel
 on(charge.AmountBelowPermitted, { status: 400, merchant: (e) => messages.amountBelowPermitted(e.minimumCents) });
 on(charge.AmountAboveMaximum, { status: 400, merchant: (e) => messages.amountAboveMaximum(e.maximumCents) });
 on(charge.AmountAbovePermitted, { status: 400, merchant: (e) => messages.amountAbovePermitted(e.maximumCents) });
-on(charge.InvalidCustomerDocumentType, { status: 400, merchant: (e) => messages.customerDocumentType(e.received) });
+on(charge.InvalidCustomerDocumentType, {
+  status: 400,
+  merchant: (e) => messages.customerDocumentType(e.received),
+  dashboard: () => dash.customerDocumentType,
+  field: () => 'customer.document.type',
+});
 on(charge.InvalidCustomerDocument, {
   status: 400,
   merchant: (e) =>
@@ -86,6 +105,15 @@ on(charge.InvalidCustomerDocument, {
       cpfInvalid: messages.customerCpfInvalid,
       cnpjInvalid: messages.customerCnpjInvalid,
     }),
+  dashboard: (e) =>
+    documentText(e, {
+      characters: dash.customerCharacters,
+      cpfLength: dash.customerCpfLength,
+      cnpjLength: dash.customerCnpjLength,
+      cpfInvalid: dash.customerCpfInvalid,
+      cnpjInvalid: dash.customerCnpjInvalid,
+    }),
+  field: () => 'customer.document.number',
 });
 on(charge.ChargeRateLimited, { status: 429, merchant: () => messages.chargeRateLimited });
 on(charge.ProviderUnavailable, { status: 502, merchant: () => messages.chargeProviderError });
@@ -93,6 +121,7 @@ on(charge.ChargeNotFound, { status: 404, merchant: () => messages.chargeNotFound
 on(charge.ChargeInWrongStatus, {
   status: 409,
   merchant: ({ action, status }) => (action === 'pay' ? messages.chargeNotPayable(status) : messages.chargeNotPending(status)),
+  dashboard: ({ action, status }) => (action === 'pay' ? dash.chargeNotPayable(status) : dash.chargeNotPending(status)),
   operator: ({ action, status }) =>
     action === 'pay' ? ops.chargeNotPayable(status) : action === 'refund' ? ops.chargeNotRefundable(status) : ops.chargeNotPending(status),
 });
@@ -100,8 +129,8 @@ on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsC
 on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
 
 // Transactions.
-on(transaction.InvalidCursor, { status: 400, merchant: () => messages.cursorInvalid, field: () => 'cursor' });
-on(transaction.EmptyCreatedRange, { status: 400, merchant: () => messages.createdRangeEmpty, field: () => 'createdTo' });
+on(transaction.InvalidCursor, { status: 400, merchant: () => messages.cursorInvalid, dashboard: () => dash.cursorInvalid, field: () => 'cursor' });
+on(transaction.EmptyCreatedRange, { status: 400, merchant: () => messages.createdRangeEmpty, dashboard: () => dash.createdRangeEmpty, field: () => 'createdTo' });
 on(transaction.TransactionNotFound, {
   status: 404,
   merchant: () => messages.transactionNotFound,
@@ -109,8 +138,13 @@ on(transaction.TransactionNotFound, {
 });
 
 // Recipients (POST/GET /v1/recipients) and their review.
-on(recipient.InvalidLegalName, { status: 400, merchant: () => messages.legalName, field: () => 'legalName' });
-on(recipient.InvalidRecipientDocumentType, { status: 400, merchant: (e) => messages.recipientDocumentType(e.received) });
+on(recipient.InvalidLegalName, { status: 400, merchant: () => messages.legalName, dashboard: () => dash.legalName, field: () => 'legalName' });
+on(recipient.InvalidRecipientDocumentType, {
+  status: 400,
+  merchant: (e) => messages.recipientDocumentType(e.received),
+  dashboard: () => dash.documentType,
+  field: () => 'documentType',
+});
 on(recipient.InvalidRecipientDocument, {
   status: 400,
   merchant: (e) =>
@@ -121,10 +155,19 @@ on(recipient.InvalidRecipientDocument, {
       cpfInvalid: messages.recipientCpfInvalid,
       cnpjInvalid: messages.recipientCnpjInvalid,
     }),
+  dashboard: (e) =>
+    documentText(e, {
+      characters: dash.documentCharacters,
+      cpfLength: dash.cpfLength,
+      cnpjLength: dash.cnpjLength,
+      cpfInvalid: dash.cpfInvalid,
+      cnpjInvalid: dash.cnpjInvalid,
+    }),
+  field: () => 'document',
 });
-on(recipient.InvalidPixKeyType, { status: 400, merchant: (e) => messages.pixKeyType(e.received) });
-on(recipient.InvalidPixKey, { status: 400, merchant: (e) => messages.pixKeyInvalid(e.keyType) });
-on(recipient.RecipientKeyNotDocument, { status: 400, merchant: () => messages.recipientKeyNotDocument });
+on(recipient.InvalidPixKeyType, { status: 400, merchant: (e) => messages.pixKeyType(e.received), dashboard: () => dash.pixKeyType, field: () => 'pixKeyType' });
+on(recipient.InvalidPixKey, { status: 400, merchant: (e) => messages.pixKeyInvalid(e.keyType), dashboard: (e) => dash.pixKeyInvalid(e.keyType), field: () => 'pixKey' });
+on(recipient.RecipientKeyNotDocument, { status: 400, merchant: () => messages.recipientKeyNotDocument, field: () => 'pixKey' });
 on(recipient.RecipientRateLimited, { status: 429, merchant: () => messages.recipientsRateLimited });
 on(recipient.RecipientCeilingReached, { status: 422, merchant: (e) => messages.recipientCeiling(e.limit) });
 on(recipient.RecipientNotFound, { status: 404, merchant: () => messages.recipientNotFound, operator: () => ops.recipientNotFound });
@@ -132,9 +175,9 @@ on(recipient.RecipientDeactivated, { status: 422, merchant: () => messages.recip
 on(recipient.RecipientInWrongStatus, { status: 409, operator: (e) => ops.recipientInWrongStatus(e.expected, e.status) });
 
 // Withdrawals (POST /v1/withdraw) and their review.
-on(withdrawal.InvalidRecipientId, { status: 400, merchant: () => messages.recipientIdInvalid });
+on(withdrawal.InvalidRecipientId, { status: 400, merchant: () => messages.recipientIdInvalid, dashboard: () => dash.recipientIdInvalid, field: () => 'recipientId' });
 on(withdrawal.ThirdPartyKeyNeedsRecipient, { status: 400, merchant: () => messages.thirdPartyKeyNeedsRecipient });
-on(withdrawal.PixKeyTypeNotAllowed, { status: 403, merchant: (e) => messages.pixKeyTypeNotAllowed(e.keyType) });
+on(withdrawal.PixKeyTypeNotAllowed, { status: 403, merchant: (e) => messages.pixKeyTypeNotAllowed(e.keyType), dashboard: (e) => dash.pixKeyTypeNotAllowed(e.keyType), field: () => 'pixKeyType' });
 on(withdrawal.KeyNotHolderDocument, {
   status: 403,
   merchant: (e) => (e.keyType === 'cpf' ? messages.cpfKeyNotHolder : messages.cnpjKeyNotHolder),
@@ -154,21 +197,26 @@ on(withdrawal.InsufficientBalance, { status: 422, merchant: () => messages.insuf
 
 // Refunds (POST /v1/transactions/{id}/refunds, since 2026-11-26).
 on(refund.RefundNotCharge, { status: 422, merchant: () => messages.refundNotCharge });
-on(refund.RefundChargeNotPaid, { status: 422, merchant: ({ status }) => messages.refundChargeNotPaid(status) });
-on(refund.RefundAboveRefundable, { status: 422, merchant: ({ remainingCents }) => messages.refundAboveRefundable(remainingCents), field: () => 'amountCents' });
+on(refund.RefundChargeNotPaid, { status: 422, merchant: ({ status }) => messages.refundChargeNotPaid(status), dashboard: ({ status }) => dash.refundChargeNotPaid(status) });
+on(refund.RefundAboveRefundable, {
+  status: 422,
+  merchant: ({ remainingCents }) => messages.refundAboveRefundable(remainingCents),
+  dashboard: ({ remainingCents }) => dash.refundAboveRefundable(remainingCents),
+  field: () => 'amountCents',
+});
 on(refund.RefundWindowExpired, { status: 422, merchant: () => messages.refundWindowExpired });
 on(refund.RefundInsufficientBalance, { status: 422, merchant: () => messages.refundInsufficientBalance, field: () => 'amountCents' });
 on(refund.RefundRateLimited, { status: 429, merchant: () => messages.refundRateLimited });
 on(refund.RefundProviderFailure, { status: 502, merchant: () => messages.refundProviderError });
 on(refund.RefundNotFound, { status: 404, merchant: () => messages.refundNotFound, operator: () => ops.refundNotFound });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
-on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId) });
+on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId), dashboard: () => dash.withdrawConfirmationCut });
 on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });
 on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });
 on(withdrawal.WithdrawalNotIndeterminate, { status: 409, operator: (e) => ops.withdrawalNotIndeterminate(e.status) });
 on(withdrawal.WithdrawalNotOverdue, { status: 409, operator: (e) => ops.withdrawalNotOverdue(new Date(e.overdueAtMs).toISOString()) });
 on(withdrawal.ResolutionNeedsSettlement, { status: 400, operator: () => ops.resolutionNeedsSettlement });
-on(withdrawal.ProviderActionRefused, { status: 409, merchant: (e) => messages.providerActionRefused(e.status), operator: (e) => ops.providerActionRefused(e.status) });
+on(withdrawal.ProviderActionRefused, { status: 409, merchant: (e) => messages.providerActionRefused(e.status), dashboard: (e) => dash.providerActionRefused(e.status), operator: (e) => ops.providerActionRefused(e.status) });
 on(provider.SimulatedProviderRequired, { status: 409, operator: () => ops.simulatedProviderRequired });
 on(charge.UnmatchedPixNotFound, { status: 404, operator: () => ops.unmatchedPixNotFound });
 on(charge.UnmatchedPixAlreadyResolved, { status: 409, operator: () => ops.unmatchedPixAlreadyResolved });
@@ -246,6 +294,17 @@ on(operator.OperatorSignInThrottled, { status: 429, operator: () => ops.operator
 on(operator.OperatorCannotChangeSelf, { status: 409, operator: () => ops.operatorCannotChangeSelf });
 on(operator.OperatorCsrfTokenInvalid, { status: 403, operator: () => ops.operatorCsrfTokenInvalid });
 
+// Account security (issue 22): one Portuguese text for the dashboard and the console.
+on(identity.GuessablePassword, { status: 400, merchant: (e) => messages.guessablePassword(e.warning, e.suggestion), field: (e) => e.field });
+on(identity.PasswordLength, { status: 400, merchant: () => messages.weakPassword, field: (e) => e.field });
+on(identity.CurrentPasswordWrong, { status: 400, merchant: () => messages.currentPasswordWrong, field: (e) => e.field });
+on(identity.PasswordUnchanged, { status: 400, merchant: () => messages.passwordUnchanged, field: (e) => e.field });
+on(identity.OperatorPasswordChangeRequired, { status: 403, merchant: () => messages.operatorPasswordChangeRequired });
+on(identity.OperatorTemporaryPasswordExpired, { status: 401, merchant: () => messages.operatorTemporaryPasswordExpired });
+on(identity.TeamTwoFactorRequired, { status: 403, merchant: () => messages.teamTwoFactorRequired });
+on(identity.TeamTwoFactorNeedsOwnTotp, { status: 409, merchant: () => messages.teamTwoFactorNeedsOwnTotp });
+on(identity.SessionNotFound, { status: 404, merchant: () => messages.sessionNotFound });
+
 /** The domain error classes this mapping answers (a test checks every class thrown by services is here). */
 export function mappedErrorClasses(): ReadonlySet<ErrorClass<DomainError>> {
   return new Set(answers.keys());
@@ -255,8 +314,9 @@ export function mappedErrorClasses(): ReadonlySet<ErrorClass<DomainError>> {
 export function answerFor(error: DomainError, audience: Audience): ApiError | undefined {
   const answer = answers.get(error.constructor as ErrorClass<DomainError>) as Answer<DomainError> | undefined;
   if (!answer) return undefined;
-  const text = audience === 'operator' ? (answer.operator ?? answer.merchant) : (answer.merchant ?? answer.operator);
+  const text =
+    audience === 'operator' ? (answer.operator ?? answer.merchant) : audience === 'dashboard' ? (answer.dashboard ?? answer.merchant ?? answer.operator) : (answer.merchant ?? answer.operator);
   if (!text) return undefined;
-  const field = audience === 'dashboard' ? answer.field?.(error) : undefined;
+  const field = audience === 'dashboard' ? answer.field?.(error) : audience === 'operator' ? (answer.operatorField ?? (answer.operator ? undefined : answer.field))?.(error) : undefined;
   return new ApiError(answer.status, text(error), field === undefined ? {} : { extra: { field } });
 }

@@ -6,7 +6,7 @@ import { DomainError } from '../platform/domainError.ts';
 import type { Logger } from '../platform/logger.ts';
 import { answerFor, type Audience } from './errorMapping.ts';
 import { ApiError } from './errors.ts';
-import { describeIssuesForOperators, translateForForms, translateValidationIssues, type ValidatorIssue } from './translate.ts';
+import { translateForForms, translateForOperators, translateValidationIssues, type ValidatorIssue } from './translate.ts';
 
 interface HttpLikeError {
   status?: number;
@@ -80,7 +80,7 @@ export function toApiError(error: unknown, req: Request, audience: Audience = 'm
   if (Array.isArray(http.errors) && typeof http.status === 'number') {
     switch (http.status) {
       case 400:
-        if (audience === 'operator') return new ApiError(400, operatorMessages.invalidRequest(describeIssuesForOperators(http.errors)));
+        if (audience === 'operator') return translateForOperators(http.errors);
         return (audience === 'dashboard' ? translateForForms : translateValidationIssues)(operationIdOf(req), http.errors, {
           body: req.body,
           query: rawQuery(req),

@@ -1,6 +1,7 @@
 import { ApiError } from './errors.ts';
 import { messages } from '../messages/merchant.ts';
-import { operatorMessages } from '../messages/operator.ts';
+import { ADMIN_LABELS, DASHBOARD_LABELS, labelOf } from '../messages/fields.ts';
+import { describeFieldIssues, type FieldProblem } from './fieldProblems.ts';
 import { normalizeDocumentType, stripDocument } from '../primitives/documents.ts';
 
 /**
@@ -227,53 +228,29 @@ export function translateValidationIssues(
 }
 
 /**
- * The dashboard's forms: the dashboard operations that are the merchant API's own (recipients,
- * withdrawals) use its messages; the others get a Portuguese text built from the failing rule and the
- * field's label. Either way the answer names the field (`field`), so the page shows the message beside it.
+ * The dashboard's forms and the console's (`/dashboard/api/v1`, `/admin/v1`): every finding in Portuguese
+ * with the field's label as the page shows it (`src/messages/fields.ts`, `./fieldProblems.ts`), never the
+ * API's field name, and the field's name in `field` so the page shows the message beside it. (The
+ * dashboard operations that are the merchant API's own, recipients and withdrawals, used to answer the
+ * merchant API's texts, which name the API's fields: they answer the labels now too.)
  */
-const FIELD_LABELS: Record<string, string> = {
-  email: 'E-mail',
-  password: 'Senha',
-  name: 'Nome',
-  legalName: 'Razão social',
-  responsibleCpf: 'CPF do responsável',
-  companyCnpj: 'CNPJ da empresa',
-  token: 'Link',
-  totpCode: 'Código do aplicativo',
-  recoveryCode: 'Código de recuperação',
-  role: 'Perfil',
-  label: 'Nome da chave',
-  url: 'URL',
-  events: 'Eventos',
-  description: 'Descrição',
-  enabled: 'Ativo',
-  endpointId: 'URL de webhook',
-  userId: 'Usuário',
-  keyId: 'Chave',
-  eventId: 'Evento',
-  transactionId: 'Transação',
-  event: 'Evento',
-  outcome: 'Resultado',
-  type: 'Tipo',
-  limit: 'Limite',
-  action: 'Ação',
-};
 
-/** The Portuguese label of a dashboard form field (the field's own name when it has none). */
+/** The Portuguese label of a dashboard form field ("Campo" when it has none). */
 export function fieldLabel(field: string): string {
-  return FIELD_LABELS[field] ?? field;
+  return labelOf(field, DASHBOARD_LABELS);
 }
 
-const dashboardRules: Record<string, Rule[]> = {
-  registerDashboardRecipient: recipientRules,
-  createDashboardWithdrawal: [...withdrawalRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],
-  listDashboardTransactions: listRules,
-  listDashboardStatement: pageRules,
-  createDashboardRefund: [...refundRules, { path: '/body/totpCode', message: () => messages.invalidTotpCode }],
+/**
+ * The dashboard's export dates: one text each, whichever rule of the date failed; the authenticator code of a
+ * money action: the one text of a code that does not pass (missing, malformed, wrong or used).
+ */
+const totpRule: Rule = { path: '/body/totpCode', message: () => messages.invalidTotpCode };
+const formRules: Record<string, Rule[]> = {
+  createDashboardWithdrawal: [totpRule],
+  createDashboardRefund: [totpRule],
   exportDashboardTransactions: [
     { path: '/query/from', message: () => messages.exportFromInvalid },
     { path: '/query/to', message: () => messages.exportToInvalid },
-    ...listRules,
   ],
   exportDashboardStatement: [
     { path: '/query/from', message: () => messages.exportFromInvalid },
@@ -281,47 +258,26 @@ const dashboardRules: Record<string, Rule[]> = {
   ],
 };
 
-function limitOf(issue: ValidatorIssue): string {
-  return /(\d+)/.exec(issue.message)?.[1] ?? '';
-}
-
-function formText(issue: ValidatorIssue): Verdict {
-  const field = fieldName(issue.path);
-  const label = FIELD_LABELS[field.split('.').pop() ?? field] ?? field;
-  const keyword = keywordOf(issue);
-  if (field === '') {
-    if (keyword === 'minProperties') return { message: messages.formNothingToChange };
-    if (keyword === 'maxProperties') return { message: messages.formOneOfFields };
-    return { message: messages.bodyNotObject };
-  }
-  const texts: Record<string, () => string> = {
-    required: () => messages.formRequired(label),
-    format: () => (field === 'email' ? messages.formEmail(label) : messages.formInvalid(label)),
-    minLength: () => (limitOf(issue) === '1' ? messages.formRequired(label) : messages.formMinLength(label, limitOf(issue))),
-    maxLength: () => messages.formMaxLength(label, limitOf(issue)),
-    minimum: () => messages.formInvalid(label),
-    maximum: () => messages.formInvalid(label),
-  };
-  return { message: (texts[keyword] ?? (() => messages.formInvalid(label)))(), field };
-}
+const withField = (status: number, problem: FieldProblem): ApiError =>
+  new ApiError(status, problem.message, problem.field === undefined || problem.field === '' ? {} : { extra: { field: problem.field } });
 
 export function translateForForms(operationId: string | undefined, issues: ValidatorIssue[], request: RequestView): ApiError {
-  const rules = (operationId && dashboardRules[operationId]) || [];
-  const verdict = pickValidationMessage(rules, issues, request, formText);
-  return new ApiError(400, verdict.message, verdict.field === undefined || verdict.field === '' ? {} : { extra: { field: verdict.field } });
+  const problems = describeFieldIssues(issues, DASHBOARD_LABELS);
+  const [first] = problems;
+  if (first && first.field === undefined) return withField(400, first);
+  for (const rule of (operationId && formRules[operationId]) || []) {
+    const issue = issues.find((candidate) => candidate.path === rule.path);
+    if (issue) return withField(400, { message: rule.message({ keyword: keywordOf(issue), value: valueAt(issue.path, request), issue, request }), field: fieldName(issue.path) });
+  }
+  return withField(400, first ?? { message: messages.bodyNotObject });
 }
 
-const ipAllowlistEntry = /^\/body\/ipAllowlist\/\d+$/;
-
 /**
- * The back office's validation text: one problem per failing field in the validator's own (English) words,
- * alternatives collapsed, e.g. `body.legalName must NOT have fewer than 2 characters`.
+ * The console's (and the back-office API's) validation answer: every failing field's problem, one
+ * sentence each, the first one's field in `field` (the console shows the message beside it).
  */
-export function describeIssuesForOperators(issues: ValidatorIssue[]): string {
-  const byPath = new Map<string, string>();
-  for (const issue of issues) {
-    if (byPath.has(issue.path)) continue;
-    byPath.set(issue.path, ipAllowlistEntry.test(issue.path) ? operatorMessages.ipAllowlistEntry : issue.message);
-  }
-  return [...byPath].map(([path, message]) => `${path.replace(/^\//, '').replace(/\//g, '.')} ${message}`).join('; ');
+export function translateForOperators(issues: ValidatorIssue[]): ApiError {
+  const problems = describeFieldIssues(issues, ADMIN_LABELS);
+  const [first] = problems;
+  return withField(400, { message: problems.map((problem) => problem.message).join(' ') || messages.bodyNotObject, field: first?.field });
 }

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler, type Router } from 'express';
 import { inlineScriptHashes } from './inlineScripts.ts';
+import { precompressedAssets, sendPrecompressed } from './precompressed.ts';
 import { setOperation } from './routeGuard.ts';
 
 /**
@@ -38,17 +39,15 @@ const securityHeaders: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** A router serving the built application `app` at `basePath` (e.g. `/dashboard`). */
-export function webApp(app: 'dashboard' | 'console', basePath: string): Router {
-  const root = `${distDir}${app}`;
+/** A router serving the built application `app` at `basePath` (e.g. `/dashboard`), from `dist` (dist/web/ by default). */
+export function webApp(app: 'dashboard' | 'console', basePath: string, dist: string = distDir): Router {
+  const root = `${dist.endsWith('/') ? dist : `${dist}/`}${app}`;
   const router = express.Router();
   router.get(basePath, (req, res, next) => (req.path === basePath ? res.redirect(301, `${basePath}/`) : next()));
   router.use(basePath, securityHeaders);
-  router.use(
-    `${basePath}/assets`,
-    express.static(`${root}/assets`, { immutable: true, maxAge: '365d', index: false, fallthrough: true }),
-  );
-  router.get(`${basePath}/`, (_req, res) => {
+  // Hashed assets, brotli or gzip as the browser accepts (written by build-web beside each file).
+  router.use(`${basePath}/assets`, precompressedAssets(`${root}/assets`));
+  router.get(`${basePath}/`, (req, res, next) => {
     if (!existsSync(`${root}/index.html`)) {
       res
         .status(503)
@@ -56,8 +55,7 @@ export function webApp(app: 'dashboard' | 'console', basePath: string): Router {
         .send(`The ${app} is not built: run \`npm run build:web\` (npm start does it when the sources change).\n`);
       return;
     }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile('index.html', { root });
+    sendPrecompressed(req, res, root, 'index.html', 'no-cache', next);
   });
   return router;
 }

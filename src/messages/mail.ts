@@ -30,6 +30,21 @@ export const mailTexts = {
   }),
   // An invitation to an e-mail that already has a user (of another account, or removed): the inviter is
   // answered as for any invitation; the person learns here why there is no link.
+  cnpjAlreadyRegistered: (name: string) => ({
+    subject: 'Sobre o seu cadastro no PixGate',
+    text:
+      `Olá, ${name}.\n\nRecebemos um pedido de cadastro com este e-mail para um CNPJ que já tem uma conta no PixGate. ` +
+      `Cada empresa (CNPJ) tem uma conta só, com vários usuários: para acessá-la, peça um convite a quem a administra ` +
+      `(painel, Usuários, Convidar). Nenhuma conta nova foi criada.\n\nSe você não fez este pedido, ignore esta mensagem.${SIGNATURE}`,
+  }),
+  cnpjSignUpAttempt: (maskedCnpj: string, applicantEmail: string, link: string) => ({
+    subject: 'Pedido de cadastro com o CNPJ da sua empresa',
+    text:
+      `Alguém pediu um cadastro no PixGate com o CNPJ ${maskedCnpj}, que já é da sua conta, usando o e-mail ` +
+      `${applicantEmail}. Nenhuma conta nova foi criada.\n\nSe é alguém da sua equipe, convide essa pessoa ` +
+      `no painel (Usuários, Convidar):\n\n${link}\n\nSe você não reconhece o pedido, nada muda na sua conta; ` +
+      `se quiser, fale com o suporte.${SIGNATURE}`,
+  }),
   inviteAlreadyRegistered: (inviter: string, company: string, link: string) => ({
     subject: `Convite para o painel PixGate de ${company}`,
     text:

@@ -192,6 +192,19 @@ export const messages = {
   totpNotEnabled: 'Ative a verificação em duas etapas (aplicativo autenticador) antes de continuar.',
   totpAlreadyEnabled: 'A verificação em duas etapas já está ativa.',
   weakPassword: 'A senha deve ter de 10 a 128 caracteres e ser diferente do e-mail.',
+  // Account security (issue 22, ours): password strength and change, sessions, team two-factor
+  guessablePassword: (warning: string | undefined, suggestion: string | undefined) =>
+    ['Senha fácil de adivinhar: use uma frase de três ou quatro palavras ou uma senha mais longa e menos previsível.', warning, suggestion]
+      .filter((part): part is string => Boolean(part))
+      .join(' '),
+  currentPasswordWrong: 'Senha atual incorreta.',
+  passwordUnchanged: 'A nova senha deve ser diferente da atual.',
+  operatorPasswordChangeRequired: 'Troque a senha temporária antes de continuar.',
+  operatorTemporaryPasswordExpired:
+    'A senha temporária expirou (vale 24 horas). Peça uma nova a um administrador (console, Operadores, Redefinir acesso); se você é o primeiro operador, reinicie o servidor com npm start, que imprime uma nova.',
+  teamTwoFactorRequired: 'Esta conta exige verificação em duas etapas de toda a equipe. Ative-a em Segurança antes de continuar.',
+  teamTwoFactorNeedsOwnTotp: 'Ative a sua própria verificação em duas etapas antes de exigi-la da equipe.',
+  sessionNotFound: 'Sessão não encontrada.',
   invalidEmailLink: 'Link inválido, expirado ou já usado. Peça um novo.',
   emailAlreadyRegistered: 'Este e-mail já é de um usuário desta conta.',
   emailNotVerified: 'Confirme seu e-mail antes de gerar chaves de API.',

@@ -1,95 +1,97 @@
 /**
- * The back office's texts, in English (operators and automation read them), in one place, keyed by name.
- * Merchant-facing texts are Portuguese and live in `./merchant.ts`. Functions build texts that carry a value.
+ * The back office's texts (`/admin/v1`: the service-team console and the admin CLI), in Brazilian Portuguese,
+ * in one place, keyed by name (issue 22, defect 11). Merchant-facing texts live in `./merchant.ts`.
+ * Functions build texts that carry a value; identifiers an operator needs (ids, status and role values) stay as
+ * the API spells them. Validation (a field's shape, documents, ranges) answers with the field's label in the
+ * console: `./fields.ts`.
  */
-
-const DOCUMENT_PROBLEMS = {
-  characters: 'invalid characters',
-  length: 'wrong length',
-  checkDigits: 'wrong check digits',
-} as const;
 
 export const operatorMessages = {
   // Authentication and transport
-  operatorTokenInvalid: 'Operator token missing or invalid.',
-  malformedJson: 'Malformed JSON body.',
-  unstorableText: 'Request contains characters that cannot be stored (NUL).',
-  payloadTooLarge: 'Request body exceeds 64 KB.',
-  unsupportedMediaType: 'Content-Type must be application/json.',
-  invalidRequest: (problems: string) => `Invalid request: ${problems}.`,
-  ipAllowlistEntry: 'must be an IPv4 or IPv6 address or a CIDR range',
-  routeNotFound: 'Route not found.',
-  methodNotAllowed: (allowed: string) => `Method not allowed on this route. Allowed: ${allowed}.`,
-  notAcceptable: 'This API answers application/json only.',
-  internalError: 'Internal error. Try again; if it persists, read the server log.',
+  operatorTokenInvalid: 'Token de operador ausente ou inválido.',
+  malformedJson: 'JSON malformado no corpo da requisição.',
+  unstorableText: 'A requisição contém caracteres que não podem ser gravados (NUL).',
+  payloadTooLarge: 'Corpo da requisição excede o tamanho máximo (64 KB).',
+  unsupportedMediaType: 'Content-Type deve ser application/json.',
+  routeNotFound: 'Rota não encontrada.',
+  methodNotAllowed: (allowed: string) => `Método não permitido nesta rota. Permitidos: ${allowed}.`,
+  notAcceptable: 'Esta API responde apenas application/json.',
+  internalError: 'Erro interno. Tente novamente; se persistir, consulte o log do servidor.',
 
   // Accounts and API keys
-  accountNotFound: 'Account not found.',
-  invalidAccountDocument: (field: string, documentType: 'cpf' | 'cnpj', problem: keyof typeof DOCUMENT_PROBLEMS) =>
-    `${field} is not a valid ${documentType.toUpperCase()} (${DOCUMENT_PROBLEMS[problem]}).`,
-  invalidChargeRange: 'chargeMaxCents must be >= chargeMinCents.',
-  apiKeyNotFound: 'API key not found.',
-  apiKeysNeedApprovedKyc: 'API keys require approved KYC.',
+  accountNotFound: 'Conta não encontrada.',
+  // The console's accounts list (issue 22).
+  invalidAccountListQuery: {
+    kycStatus: "Situação do KYC: escolha uma das opções da lista ('pending', 'approved', 'rejected' ou 'all').",
+    limit: 'Limite inválido: informe um número inteiro de 1 a 100.',
+    cursor: 'Página: a página pedida não existe mais; volte à primeira página.',
+  },
+  apiKeyNotFound: 'Chave de API não encontrada.',
+  apiKeysNeedApprovedKyc: 'Chaves de API exigem KYC aprovado.',
 
   // Transactions, charges and the sandbox
-  transactionNotFound: 'Transaction not found.',
-  chargeNotFound: 'Charge not found.',
-  chargeNotPayable: (status: string) => `Charge is not payable: status ${status}.`,
-  chargeNotPending: (status: string) => `Charge is not pending: status ${status}.`,
-  chargeNotRefundable: (status: string) => `Charge cannot be refunded: status ${status}.`,
-  refundExceedsCharge: 'Refund exceeds the charge amount.',
-  refundNotCovered: 'The withdrawable balance does not cover the refund.',
-  simulatedProviderRequired: 'Sandbox provider actions need the simulated PSP or the fake provider.',
+  transactionNotFound: 'Transação não encontrada.',
+  chargeNotFound: 'Cobrança não encontrada.',
+  chargeNotPayable: (status: string) => `A cobrança não pode ser paga: situação '${status}'.`,
+  chargeNotPending: (status: string) => `A cobrança não está pendente: situação '${status}'.`,
+  chargeNotRefundable: (status: string) => `A cobrança não pode ser devolvida: situação '${status}'.`,
+  refundExceedsCharge: 'A devolução excede o valor da cobrança.',
+  refundNotCovered: 'O saldo disponível para saque não cobre a devolução.',
+  simulatedProviderRequired: 'Ações de sandbox no provedor exigem o PSP simulado ou o provedor falso.',
   unmatchedPixNotFound: 'Pix não encontrado entre os não conciliados.',
   unmatchedPixAlreadyResolved: 'Este Pix já foi resolvido.',
 
   // Withdrawals
-  withdrawalNotFound: 'Withdrawal not found.',
-  refundNotFound: 'Refund not found.',
-  withdrawalNotPendingApproval: (status: string) => `Withdrawal is not pending approval: status ${status}.`,
-  providerActionRefused: (status: string) => `The PSP cannot do that to this withdrawal (status ${status}).`,
-  withdrawalNotIndeterminate: (status: string) => `Only a failed_unknown withdrawal can be resolved: status ${status}.`,
+  withdrawalNotFound: 'Saque não encontrado.',
+  refundNotFound: 'Devolução não encontrada.',
+  withdrawalNotPendingApproval: (status: string) => `O saque não está aguardando aprovação: situação '${status}'.`,
+  providerActionRefused: (status: string) => `O provedor (PSP) não aceita esta ação neste saque (situação '${status}').`,
+  withdrawalNotIndeterminate: (status: string) => `Só um saque em failed_unknown pode ser resolvido: situação '${status}'.`,
   withdrawalNotOverdue: (overdueAt: string) =>
-    `Reconciliation has until ${overdueAt} (24 h in failed_unknown) to settle this withdrawal; resolve it after that.`,
-  resolutionNeedsSettlement: 'Resolving as paid needs endToEndId and beneficiaryBankAccount from the PSP statement.',
+    `A conciliação tem até ${overdueAt} (24 h em failed_unknown) para liquidar este saque; resolva-o depois disso.`,
+  resolutionNeedsSettlement: 'Para resolver como pago, informe endToEndId e beneficiaryBankAccount do extrato do PSP.',
 
   // Recipients
-  recipientNotFound: 'Recipient not found.',
-  recipientInWrongStatus: (expected: string, status: string) => `Recipient is not ${expected}: status ${status}.`,
+  recipientNotFound: 'Destinatário não encontrado.',
+  // `expected` may come as words ('pending review'): shown as the status value the API spells (pending_review).
+  recipientInWrongStatus: (expected: string, status: string) =>
+    `O destinatário não está em '${expected.replaceAll(' ', '_')}': situação '${status}'.`,
 
   // Holds
-  holdNotFound: 'Hold not found.',
-  holdNeedsPaidCharge: (type: string, status: string) => `Holds on a transaction need a paid charge: ${type} is ${status}.`,
-  holdExceedsCharge: 'A hold on a charge cannot exceed its amount.',
-  holdAlreadyReleased: 'Hold is already released.',
-  holdNotOnCharge: 'Hold is not on a charge.',
-  chargeNotChargeable: 'The charge cannot be charged back.',
-  chargebackExceedsHold: 'Chargeback exceeds the hold or the charge amount.',
-  chargebackNotCovered: 'The available balance does not cover the chargeback.',
+  holdNotFound: 'Retenção não encontrada.',
+  holdNeedsPaidCharge: (type: string, status: string) =>
+    `Retenções sobre uma transação exigem uma cobrança paga: a transação é do tipo '${type}' e está em '${status}'.`,
+  holdExceedsCharge: 'A retenção sobre uma cobrança não pode exceder o valor dela.',
+  holdAlreadyReleased: 'A retenção já foi liberada.',
+  holdNotOnCharge: 'A retenção não é sobre uma cobrança.',
+  chargeNotChargeable: 'Esta cobrança não pode receber chargeback.',
+  chargebackExceedsHold: 'O chargeback excede a retenção ou o valor da cobrança.',
+  chargebackNotCovered: 'O saldo disponível não cobre o chargeback.',
 
   // Webhooks
-  unknownEventFilter: (entry: string) => `Unknown event or category: '${entry}'.`,
+  unknownEventFilter: (entry: string) => `Evento ou categoria desconhecido: '${entry}'.`,
   unsafeUrl: {
-    invalid: 'Webhook URL is not a valid absolute URL.',
-    notHttps: 'Webhook URL must use HTTPS.',
-    unresolvable: 'Webhook URL host does not resolve.',
-    privateAddress: 'Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).',
+    invalid: 'URL do webhook inválida: informe um endereço absoluto (https://…).',
+    notHttps: 'A URL do webhook deve usar HTTPS.',
+    unresolvable: 'O endereço da URL do webhook não foi encontrado (DNS).',
+    privateAddress: 'A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).',
   },
-  webhookUrlLimitReached: (max: number) => `An account can have at most ${max} webhook URLs.`,
-  webhookUrlNotFound: 'Webhook URL not found.',
-  eventNotFound: 'Event not found.',
-  noWebhookUrlForEvent: 'No enabled webhook URL receives this event.',
-  resendQuotaExhausted: (limit: number) => `Manual resend limit reached: ${limit} per hour per account.`,
+  webhookUrlLimitReached: (max: number) => `Uma conta pode ter no máximo ${max} URLs de webhook.`,
+  webhookUrlNotFound: 'URL de webhook não encontrada.',
+  eventNotFound: 'Evento não encontrado.',
+  noWebhookUrlForEvent: 'Nenhuma URL de webhook ativa recebe este evento.',
+  resendQuotaExhausted: (limit: number) => `Limite de reenvios manuais atingido: ${limit} por hora por conta.`,
 
   // The console: operators' sign-in, roles, sessions
-  operatorInvalidCredentials: 'Wrong e-mail or password.',
-  operatorSessionRequired: 'Your session expired or does not exist. Sign in again.',
-  operatorSecondFactorRequired: 'Enter the code of your authenticator app (or enrol one) to continue.',
-  operatorInvalidTotpCode: 'Invalid, expired or already used code. Use the current code of your authenticator app.',
-  operatorRoleNotAllowed: (needed: readonly string[]) => `Your roles do not allow this action (it needs one of: ${needed.join(', ')}).`,
-  operatorNotFound: 'Operator not found.',
-  operatorEmailTaken: 'An operator with this e-mail already exists.',
-  operatorSignInThrottled: 'Too many sign-in attempts. Wait up to 15 minutes and try again.',
-  operatorCannotChangeSelf: 'You cannot deactivate yourself or remove your own admin role.',
-  operatorCsrfTokenInvalid: 'Missing or invalid CSRF token. Reload the page and try again.',
+  operatorInvalidCredentials: 'E-mail ou senha incorretos.',
+  operatorSessionRequired: 'Sua sessão expirou ou não existe. Entre novamente.',
+  operatorSecondFactorRequired: 'Informe o código do aplicativo autenticador (ou cadastre um) para continuar.',
+  operatorInvalidTotpCode: 'Código inválido, expirado ou já usado. Use o código atual do aplicativo autenticador.',
+  operatorRoleNotAllowed: (needed: readonly string[]) =>
+    `Seus papéis não permitem esta ação (ela exige um destes: ${needed.join(', ')}).`,
+  operatorNotFound: 'Operador não encontrado.',
+  operatorEmailTaken: 'Já existe um operador com este e-mail.',
+  operatorSignInThrottled: 'Muitas tentativas de acesso. Aguarde até 15 minutos e tente de novo.',
+  operatorCannotChangeSelf: 'Você não pode desativar a si mesmo nem remover o seu próprio papel de admin.',
+  operatorCsrfTokenInvalid: 'Token de segurança (CSRF) ausente ou inválido. Recarregue a página e tente de novo.',
 } as const;

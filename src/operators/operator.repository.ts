@@ -59,3 +59,8 @@ export async function deleteOperatorSession(db: Db, tokenHash: string): Promise<
 export async function deleteSessionsOfOperator(db: Db, operatorId: string): Promise<void> {
   await db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).execute();
 }
+
+/** Ends every console session of the operator but `except` (a token hash). */
+export async function deleteOtherOperatorSessions(db: Db, operatorId: string, except: string): Promise<void> {
+  await db.deleteFrom('operator_sessions').where('operator_id', '=', operatorId).where('token_hash', '!=', except).execute();
+}

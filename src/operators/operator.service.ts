@@ -1,8 +1,11 @@
-import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
+import { auditStep, notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { randomBytes } from 'node:crypto';
 import type { OperatorRole, OperatorRow, OperatorSessionRow, SessionStage } from '../db/schema.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { open, seal } from '../identity/secretBox.ts';
+import { CurrentPasswordWrong, OperatorTemporaryPasswordExpired, PasswordUnchanged } from '../identity/identity.errors.ts';
+import { requireStrongPassword } from '../identity/passwordPolicy.ts';
+import { operatorContext, recordSignIn, type RequestSource } from '../identity/securityAudit.ts';
 import { beginSignInAttempt } from '../identity/signInThrottle.ts';
 import { csrfTokenFor, hashToken, newToken } from '../identity/tokens.ts';
 import { acceptedTotpStep, newTotpSecret, otpauthQrSvg, otpauthUri } from '../identity/totp.ts';
@@ -22,6 +25,7 @@ import {
   advanceOperatorTotpStep,
   countOperators,
   deleteOperatorSession,
+  deleteOtherOperatorSessions,
   deleteSessionsOfOperator,
   findLiveOperatorSession,
   findOperator,
@@ -52,6 +56,13 @@ export interface OperatorPrincipal {
 
 const expiryOf = (createdAtMs: number, nowMs: number) => new Date(Math.min(createdAtMs + MAX_MS, nowMs + IDLE_MS));
 
+/**
+ * A temporary password (chosen by the server, seen by whoever created or reset the operator) must be
+ * changed at the first sign-in and stops working 24 hours after it was set if unused: long enough for a
+ * colleague in another shift, short enough that a password left in a chat or a terminal's scrollback dies.
+ */
+export const TEMPORARY_PASSWORD_LIFETIME_MS = 24 * 3_600_000;
+
 /** A temporary password shown once to whoever creates or resets an operator (24 base64url characters). */
 function temporaryPassword(): string {
   return randomBytes(18).toString('base64url');
@@ -80,6 +91,7 @@ export async function createOperator(
       created_at: now,
       updated_at: now,
       disabled_at: null,
+      password_temporary_until: new Date(now.getTime() + TEMPORARY_PASSWORD_LIFETIME_MS),
     }));
     return { operator, temporaryPassword: password };
   } catch (error) {
@@ -144,6 +156,7 @@ export async function resetOperatorCredentials(
       totp_enabled_at: null,
       totp_last_step: null,
       updated_at: new Date(deps.clock.now()),
+      password_temporary_until: new Date(deps.clock.now() + TEMPORARY_PASSWORD_LIFETIME_MS),
     });
     await deleteSessionsOfOperator(trx, id);
     return { before, operator };
@@ -153,14 +166,26 @@ export async function resetOperatorCredentials(
 
 export async function operatorSignIn(
   deps: Deps,
-  input: { email: string; password: string; ip: string; userAgent: string | undefined },
+  input: { email: string; password: string; ip: string; userAgent: string | undefined; requestId?: string | undefined },
 ): Promise<{ token: string; stage: SessionStage; operator: OperatorRow }> {
   const email = input.email.trim().toLowerCase();
   const attempt = await beginSignInAttempt(deps, 'console', email, input.ip);
   if (!attempt) throw new OperatorSignInThrottled();
   const operator = await findOperatorByEmail(deps.db, email);
   const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
-  if (!operator || operator.disabled_at || !passwordOk) throw new OperatorInvalidCredentials();
+  const source = { ip: input.ip, requestId: input.requestId };
+  const known = operator ? { id: operator.id, name: operator.name } : undefined;
+  if (!operator || operator.disabled_at || !passwordOk) {
+    const reason = !operator ? 'unknown_email' : operator.disabled_at ? 'operator_deactivated' : 'wrong_password';
+    await recordSignIn(deps, { who: 'operator', succeeded: false, email, known, reason, source });
+    throw new OperatorInvalidCredentials();
+  }
+  // Only someone who knows the temporary password learns that it expired (no hint for a wrong one).
+  if (operator.password_temporary_until !== null && operator.password_temporary_until.getTime() <= deps.clock.now()) {
+    await attempt.succeeded();
+    await recordSignIn(deps, { who: 'operator', succeeded: false, email, known, reason: 'temporary_password_expired', source });
+    throw new OperatorTemporaryPasswordExpired();
+  }
   // The password was right: its slots are given back (each code then takes its own, in operatorSecondFactor).
   await attempt.succeeded();
   const stage: SessionStage = operator.totp_enabled_at ? 'password' : 'enrol';
@@ -176,6 +201,7 @@ export async function operatorSignIn(
     ip: input.ip,
     user_agent: input.userAgent?.slice(0, 300) ?? null,
   });
+  await recordSignIn(deps, { who: 'operator', succeeded: true, email, known, reason: stage === 'enrol' ? 'totp_enrolment_due' : 'second_factor_due', source });
   return { token, stage, operator };
 }
 
@@ -226,7 +252,11 @@ export async function operatorSecondFactor(
   if (!attempt) throw new OperatorSignInThrottled();
   const nowMs = deps.clock.now();
   const step = acceptedTotpStep(open(fresh.totp_secret_sealed, deps.secretsKey), code, nowMs, fresh.totp_last_step);
-  if (step === undefined || !(await advanceOperatorTotpStep(deps.db, operator.id, step))) throw new OperatorInvalidTotpCode();
+  if (step === undefined || !(await advanceOperatorTotpStep(deps.db, operator.id, step))) {
+    const known = { id: operator.id, name: operator.name };
+    await recordSignIn(deps, { who: 'operator', succeeded: false, email: operator.email, known, reason: 'wrong_second_factor', source: { ip } });
+    throw new OperatorInvalidTotpCode();
+  }
   await attempt.succeeded();
   const complete = { stage: 'complete' as const, last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) };
   if (session.stage !== 'enrol') return updateOperatorSession(deps.db, session.token_hash, complete);
@@ -244,4 +274,52 @@ export function operatorCsrfToken(deps: Pick<Deps, 'secretsKey'>, principal: { t
 
 export async function operatorSignOut(deps: Pick<Deps, 'db'>, token: string | undefined): Promise<void> {
   if (token) await deleteOperatorSession(deps.db, hashToken(token));
+}
+
+/** True while the operator's password is a temporary one: nothing but the change opens. */
+export function passwordChangeRequired(operator: OperatorRow): boolean {
+  return operator.password_temporary_until !== null;
+}
+
+/**
+ * The signed-in operator changes their own password (a temporary one, or any time): the current one (a
+ * wrong one counts as a failed sign-in), a new one that passes the strength rule. The temporary mark is
+ * cleared and every other console session of the operator ends.
+ */
+export async function changeOperatorPassword(
+  deps: Deps,
+  principal: OperatorPrincipal,
+  input: { currentPassword: string; newPassword: string },
+  source: RequestSource,
+): Promise<void> {
+  const { operator } = principal;
+  const attempt = await beginSignInAttempt(deps, 'console', operator.email, source.ip ?? '');
+  if (!attempt) throw new OperatorSignInThrottled();
+  if (!(await verifyPassword(input.currentPassword, operator.password_hash))) throw new CurrentPasswordWrong();
+  await attempt.succeeded();
+  if (input.newPassword.normalize('NFKC') === input.currentPassword.normalize('NFKC')) throw new PasswordUnchanged();
+  await requireStrongPassword(input.newPassword, [operator.email, operator.name, 'pixgate'], 'newPassword');
+  const passwordHash = await hashPassword(input.newPassword);
+  const wasTemporary = passwordChangeRequired(operator);
+  const audit = auditStep(deps, operatorContext(operator, source), () => ({
+    action: 'operator.password_changed',
+    target: { type: 'operator', id: operator.id },
+    after: { temporaryReplaced: wasTemporary },
+  }));
+  await withAudit(deps.db, audit, async (trx) => {
+    await updateOperator(trx, operator.id, { password_hash: passwordHash, password_temporary_until: null, updated_at: new Date(deps.clock.now()) });
+    await deleteOtherOperatorSessions(trx, operator.id, principal.session.token_hash);
+  });
+}
+
+/**
+ * Outside production, at start: the first operator (seeded by `npm start`) whose temporary password
+ * expired unused gets a new one, printed again; the answer is undefined when there is nothing to renew.
+ */
+export async function renewExpiredTemporaryPassword(deps: Deps, email: string): Promise<{ operator: OperatorRow; temporaryPassword: string } | undefined> {
+  const operator = await findOperatorByEmail(deps.db, email);
+  if (!operator || operator.disabled_at || operator.password_temporary_until === null) return undefined;
+  if (operator.password_temporary_until.getTime() > deps.clock.now()) return undefined;
+  const { operator: renewed, temporaryPassword } = await resetOperatorCredentials(deps, operator.id);
+  return { operator: renewed, temporaryPassword };
 }

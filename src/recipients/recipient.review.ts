@@ -27,9 +27,18 @@ async function transition(
   });
 }
 
-/** Compliance approval: the recipient appears in GET /v1/recipients and can receive withdrawals. */
-export function approveRecipient(deps: Deps, accountId: string, recipientId: string, audit: AuditStep<RecipientRow> = notAudited): Promise<RecipientRow> {
-  return transition(deps, accountId, recipientId, 'pending_review', 'active', undefined, audit);
+/**
+ * Compliance approval: the recipient appears in GET /v1/recipients and can receive withdrawals. The
+ * operator's note, if any, is kept as its review note (as a rejection's is).
+ */
+export function approveRecipient(
+  deps: Deps,
+  accountId: string,
+  recipientId: string,
+  audit: AuditStep<RecipientRow> = notAudited,
+  note?: string,
+): Promise<RecipientRow> {
+  return transition(deps, accountId, recipientId, 'pending_review', 'active', note, audit);
 }
 
 export function rejectRecipient(

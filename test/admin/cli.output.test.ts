@@ -67,18 +67,18 @@ describe('admin CLI output', () => {
   });
 
   it("prints the server's 409 when an account already has 6 webhook URLs", async () => {
-    admin.answer(409, { error: 'An account can have at most 6 webhook URLs.' });
+    admin.answer(409, { error: 'Uma conta pode ter no máximo 6 URLs de webhook.' });
     const result = await admin.run(['webhooks:create', fx.ACCOUNT_ID, '--url', wh.webhook.url]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error (HTTP 409): An account can have at most 6 webhook URLs.');
+    expect(result.stderr).toBe('Error (HTTP 409): Uma conta pode ter no máximo 6 URLs de webhook.');
     expect(result.stdout).toBe('');
   });
 
   it("prints the server's 429 when the manual resend limit is reached", async () => {
-    admin.answer(429, { error: 'Manual resend limit reached: 10 per hour per account.' });
+    admin.answer(429, { error: 'Limite de reenvios manuais atingido: 10 por hora por conta.' });
     const result = await admin.run(['events:resend', fx.ACCOUNT_ID, wh.EVENT_ID]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error (HTTP 429): Manual resend limit reached: 10 per hour per account.');
+    expect(result.stderr).toBe('Error (HTTP 429): Limite de reenvios manuais atingido: 10 por hora por conta.');
   });
 
   it('shows the approval rule and the withdrawal limits of an account', async () => {
@@ -117,25 +117,25 @@ describe('admin CLI output', () => {
   });
 
   it("prints the server's 409 on a withdrawal no longer pending approval", async () => {
-    admin.answer(409, { error: 'Withdrawal is not pending approval: status paid.' });
+    admin.answer(409, { error: "O saque não está aguardando aprovação: situação 'paid'." });
     const result = await admin.run(['withdrawals:approve', mo.WITHDRAWAL_ID]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error (HTTP 409): Withdrawal is not pending approval: status paid.');
+    expect(result.stderr).toBe("Error (HTTP 409): O saque não está aguardando aprovação: situação 'paid'.");
   });
 
   it("prints the server's error and exits 1", async () => {
-    admin.answer(409, { error: 'API keys require approved KYC.' });
+    admin.answer(409, { error: 'Chaves de API exigem KYC aprovado.' });
     const result = await admin.run(['keys:create', fx.ACCOUNT_ID]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('Error (HTTP 409): API keys require approved KYC.');
+    expect(result.stderr).toBe('Error (HTTP 409): Chaves de API exigem KYC aprovado.');
     expect(result.stdout).toBe('');
   });
 
   it('explains a 401 without ever printing the token', async () => {
-    admin.answer(401, { error: 'Operator token missing or invalid.' });
+    admin.answer(401, { error: 'Token de operador ausente ou inválido.' });
     const result = await admin.run(['accounts:list']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Operator token missing or invalid.');
+    expect(result.stderr).toContain('Token de operador ausente ou inválido.');
     expect(result.stderr).toContain('ADMIN_TOKEN');
     expect(result.stderr).not.toContain(TOKEN);
   });
@@ -208,9 +208,9 @@ describe('admin CLI as a process', () => {
   });
 
   it('exits with the status of an error answer', async () => {
-    admin.answer(404, { error: 'Account not found.' });
+    admin.answer(404, { error: 'Conta não encontrada.' });
     const result = await admin.spawn(['accounts:show', fx.ACCOUNT_ID], { PIXGATE_ADMIN_URL: admin.baseUrl(), ADMIN_TOKEN: TOKEN });
     expect(result.code).toBe(1);
-    expect(result.stderr.trim()).toBe('Error (HTTP 404): Account not found.');
+    expect(result.stderr.trim()).toBe('Error (HTTP 404): Conta não encontrada.');
   });
 });

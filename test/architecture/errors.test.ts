@@ -37,7 +37,7 @@ describe('domain errors', () => {
   it('answers each audience from its own catalogue, and falls back to the other when one has no text', async () => {
     const { TransactionNotFound } = await import('../../src/transactions/transaction.errors.ts');
     expect(answerFor(new TransactionNotFound(), 'merchant')).toMatchObject({ status: 404, message: 'Transação não encontrada.' });
-    expect(answerFor(new TransactionNotFound(), 'operator')).toMatchObject({ status: 404, message: 'Transaction not found.' });
+    expect(answerFor(new TransactionNotFound(), 'operator')).toMatchObject({ status: 404, message: 'Transação não encontrada.' });
     const { InsufficientBalance } = await import('../../src/withdrawals/withdrawal.errors.ts');
     expect(answerFor(new InsufficientBalance(), 'operator')).toMatchObject({ status: 422, message: 'Saldo insuficiente para realizar o saque.' });
   });

@@ -150,7 +150,7 @@ const cases: Record<OperationId, AdminCase> = {
     expect: 201,
     audit: { action: 'account.create', before: false, after: true },
   },
-  listAccounts: { prepare: async () => ({ method: 'GET', path: admin('/accounts') }), expect: 200, audit: noRecord('a read') },
+  listAccounts: { prepare: async () => ({ method: 'GET', path: admin('/accounts?kycStatus=approved&limit=5') }), expect: 200, audit: noRecord('a read') },
   getAccount: { prepare: async () => ({ method: 'GET', path: account() }), expect: 200, audit: noRecord('a read') },
   updateAccount: {
     prepare: async () => ({ method: 'PATCH', path: admin(`/accounts/${await freshAccount()}`), body: { kycStatus: 'approved' } }),
@@ -218,7 +218,7 @@ const cases: Record<OperationId, AdminCase> = {
   dispatchWebhooks: { prepare: async () => ({ method: 'POST', path: admin('/webhooks/dispatch') }), expect: 200, audit: { action: 'webhooks.dispatch', before: false, after: true } },
   listAccountRecipients: { prepare: async () => ({ method: 'GET', path: account('/recipients') }), expect: 200, audit: noRecord('a read') },
   approveRecipient: {
-    prepare: async () => ({ method: 'POST', path: account(`/recipients/${await pendingRecipient()}/approve`) }),
+    prepare: async () => ({ method: 'POST', path: account(`/recipients/${await pendingRecipient()}/approve`), body: { note: 'Documento conferido.' } }),
     expect: 200,
     audit: { action: 'recipient.approve', before: true, after: true },
   },
@@ -259,7 +259,7 @@ const cases: Record<OperationId, AdminCase> = {
     expect: 200,
     audit: { action: 'hold.chargeback', before: true, after: true },
   },
-  listWithdrawals: { prepare: async () => ({ method: 'GET', path: admin('/withdrawals') }), expect: 200, audit: noRecord('a read') },
+  listWithdrawals: { prepare: async () => ({ method: 'GET', path: admin('/withdrawals?status=pending_approval') }), expect: 200, audit: noRecord('a read') },
   approveWithdrawal: {
     prepare: async () => ({ method: 'POST', path: admin(`/withdrawals/${await withdrawal(manual)}/approve`) }),
     expect: 200,
@@ -387,6 +387,11 @@ const cases: Record<OperationId, AdminCase> = {
   operatorSignOut: { prepare: async () => ({ method: 'DELETE', path: admin('/session') }), expect: 200, audit: noRecord('session operation') },
   startOperatorTotp: { prepare: async () => ({ method: 'POST', path: admin('/session/totp/setup') }), expect: 200, audit: noRecord('session operation') },
   operatorTotp: { prepare: async () => ({ method: 'POST', path: admin('/session/totp') }), expect: 200, audit: noRecord('session operation (its enrolment is audited, see "console sessions")') },
+  changeOperatorPassword: {
+    prepare: async () => ({ method: 'POST', path: admin('/session/password') }),
+    expect: 200,
+    audit: noRecord('session operation (audited as operator.password_changed, test/identity/operatorPassword.test.ts)'),
+  },
   listOperators: { prepare: async () => ({ method: 'GET', path: admin('/operators') }), expect: 200, audit: noRecord('a read') },
   createOperator: {
     prepare: async () => ({ method: 'POST', path: admin('/operators'), body: { email: `nova${(recipients += 1)}@pixgate.test`, name: 'Nova Pessoa', roles: ['finance'] } }),
@@ -408,7 +413,7 @@ const cases: Record<OperationId, AdminCase> = {
 };
 
 /** The console's session operations: tested through the session itself, not per role (every role is listed). */
-const SESSION_OPERATIONS: OperationId[] = ['operatorSignIn', 'getOperatorSession', 'operatorSignOut', 'startOperatorTotp', 'operatorTotp'];
+const SESSION_OPERATIONS: OperationId[] = ['operatorSignIn', 'getOperatorSession', 'operatorSignOut', 'startOperatorTotp', 'operatorTotp', 'changeOperatorPassword'];
 
 async function send(as: ReturnType<typeof consoleBrowser>['api'] | 'none', call: Call): Promise<{ status: number; body: unknown }> {
   if (as === 'none') {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dashboardTexts } from '../../src/messages/fields.ts';
 import { messages } from '../../src/messages/merchant.ts';
 import { dashboardBrowser, lastMailLink } from '../support/dashboardClient.ts';
 import {
@@ -22,8 +23,9 @@ import { useGateway, validCustomer } from '../support/gateway.ts';
  * oversized bodies, unknown fields, each required field missing, each field of a wrong type, each text over
  * its maximum (all derived from the bundled document), then the rules the services check (e-mail,
  * password, TOTP, URLs, limits). Each answer is the documented status with a Portuguese message and the
- * field, never a 500, and nothing changes. The operations that are the merchant API's own (recipients,
- * withdrawals) answer exactly what the API answers for the same body.
+ * field, never a 500, and nothing changes. Every message names the field by its label, as the page does
+ * (issue 22, defect 11): the operations that are the merchant API's own (recipients, withdrawals) no
+ * longer repeat the API's texts, which name its fields (`legalName é obrigatório…`).
  */
 
 const gateway = useGateway();
@@ -66,6 +68,9 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   signIn: () => ({ body: { email: world.owner.email, password: DASHBOARD_PASSWORD } }),
   completeSecondFactor: () => ({ body: { totpCode: '123456' } }),
   verifyEmail: () => ({ body: { token: 'a'.repeat(43) } }),
+  changePassword: () => ({ body: { currentPassword: DASHBOARD_PASSWORD, newPassword: 'outra senha muito segura 456', totpCode: '123456' } }),
+  setTeamTwoFactor: () => ({ body: { required: false } }),
+  createDashboardCharge: () => ({ body: { amountCents: 1_000, customer: validCustomer } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
   acceptInvitation: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
@@ -90,19 +95,18 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   }),
 };
 
-/** The dashboard operations that are the merchant API's own: the same body gets the same message. */
-const MERCHANT_TWINS: Record<string, { path: string; omit: string[] }> = {
-  registerDashboardRecipient: { path: '/v1/recipients', omit: [] },
-  createDashboardWithdrawal: { path: '/v1/withdraw', omit: ['totpCode'] },
-  createDashboardRefund: { path: '/v1/transactions/tx_000000000000000000000000/refunds', omit: ['totpCode'] },
+/** Texts of the form validation (src/http/fieldProblems.ts), as patterns over the field's label. */
+const FORM_TEXT = {
+  required: /^[^:]+: campo obrigatório\.$/,
+  /** A wrong type: what to type instead. */
+  invalid: /^[^:]+: (valor inválido|informe (um endereço válido|um texto|um número inteiro, sem letras|um número|um valor em reais, por exemplo 150,00|uma lista)|marque ou desmarque a opção|preencha os campos deste grupo|escolha uma das opções da lista)\.$/,
+  /** An identifier that is not one (a path parameter). */
+  identifier: /^[^:]+: (identificador inválido; escolha um item da lista|escolha uma das opções da lista)\.$/,
+  maxLength: (max: number) => new RegExp(`^[^:]+: máximo de ${max} caracteres\\.$`),
 };
 
-/** Texts of the form validation (src/http/translate.ts), as patterns over the field's label. */
-const FORM_TEXT = {
-  required: /^.+: campo obrigatório\.$/,
-  invalid: /^.+: (valor inválido|informe um endereço válido)\.$/,
-  maxLength: (max: number) => new RegExp(`^.+: máximo de ${max} caracteres\\.$`),
-};
+/** API field names that must never reach a person (the label is shown instead). */
+const API_NAMES = /\b(legalName|amountCents|pixKey|pixKeyType|documentType|document|externalRef|recipientId|totpCode|createdFrom|createdTo|cursor|limit|customer|description|label|events|endpointId|transactionId|userId|keyId|eventId)\b/;
 
 function wrongTypeOf(schema: { type?: string }): unknown {
   if (schema.type === 'string') return 12345;
@@ -158,28 +162,16 @@ describe('bad input on every dashboard operation with a body or parameters', () 
     it(`${operation.operationId}: names the field of each missing required field, wrong type and over-long text (400, Portuguese), changing nothing`, async () => {
       const schema = requestBodySchema(FILE, operation.operationId);
       if (!schema) throw new Error('no body schema');
-      const twin = MERCHANT_TWINS[operation.operationId];
       const before = await databaseState(gateway);
       const expectRefused = async (body: Record<string, unknown>, field: string, formText: RegExp) => {
         const answer = (await send(requestOf(body))) as Answer;
         expect(answer.status, JSON.stringify({ body, answer })).toBe(400);
         const error = answer.body as { error: string; field?: string };
-        expect(error.field).toBe(field);
-        if (twin && !twin.omit.includes(field)) {
-          // The merchant API's answer to the same body, with the account's API key.
-          const apiBody = Object.fromEntries(Object.entries(body).filter(([name]) => !twin.omit.includes(name)));
-          const api = await fetch(`${gateway.baseUrl}${twin.path}`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${world.apiKey}`, 'content-type': 'application/json' },
-            body: JSON.stringify(apiBody),
-          });
-          expect(api.status).toBe(400);
-          expect(error.error).toBe(((await api.json()) as { error: string }).error);
-        } else if (twin) {
-          expect(error.error).toBe(messages.invalidTotpCode);
-        } else {
-          expect(error.error).toMatch(formText);
-        }
+        expect(error.field, JSON.stringify({ body, answer })).toBe(field);
+        // The authenticator code of a money action has one text, whatever is wrong with it.
+        if (field === 'totpCode' && ['createDashboardWithdrawal', 'createDashboardRefund'].includes(operation.operationId)) expect(error.error).toBe(messages.invalidTotpCode);
+        else expect(error.error, JSON.stringify({ body, answer })).toMatch(formText);
+        expect(error.error).not.toMatch(API_NAMES);
       };
       for (const name of schema.required) {
         const body = validBody();
@@ -200,6 +192,7 @@ describe('bad input on every dashboard operation with a body or parameters', () 
   /** A well-formed value of each path parameter (of nothing that exists). */
   const WELL_FORMED: Record<string, string> = {
     userId: 'usr_000000000000000000000000',
+    sessionId: 'ses_000000000000000000000000',
     transactionId: 'tx_000000000000000000000000',
     keyId: 'key_000000000000000000000000',
     endpointId: 'wh_000000000000000000000000',
@@ -217,7 +210,7 @@ describe('bad input on every dashboard operation with a body or parameters', () 
         const body = validRequests[operation.operationId]?.().body;
         const answer = await rawCall(gateway, { method: operation.method, path: fillPath(operation.path, params), ...(body ? { body } : {}) }, authOf(world.owner));
         expect(answer.status, JSON.stringify(answer)).toBe(400);
-        expect(answer.body).toEqual({ error: expect.stringMatching(FORM_TEXT.invalid), field: name });
+        expect(answer.body).toEqual({ error: expect.stringMatching(FORM_TEXT.identifier), field: name });
       }
       expect(await databaseState(gateway)).toEqual(before);
     });
@@ -225,9 +218,9 @@ describe('bad input on every dashboard operation with a body or parameters', () 
 
   const queries: Record<string, { query: Record<string, string>; field: string; error?: string }[]> = {
     listDashboardTransactions: [
-      { query: { type: 'estorno' }, field: 'type', error: messages.listType('estorno') },
-      { query: { limit: '0' }, field: 'limit', error: messages.listLimit('0') },
-      { query: { limit: 'muitos' }, field: 'limit', error: messages.listLimit('muitos') },
+      { query: { type: 'estorno' }, field: 'type', error: 'Tipo: escolha uma das opções da lista.' },
+      { query: { limit: '0' }, field: 'limit', error: 'Quantidade por página: o mínimo é 1.' },
+      { query: { limit: 'muitos' }, field: 'limit', error: 'Quantidade por página: informe um número inteiro, sem letras.' },
     ],
     listDeliveries: [
       { query: { outcome: 'talvez' }, field: 'outcome' },
@@ -238,15 +231,16 @@ describe('bad input on every dashboard operation with a body or parameters', () 
     ],
     listOutbox: [{ query: { limit: '101' }, field: 'limit' }],
     listDashboardStatement: [
-      { query: { limit: '0' }, field: 'limit', error: messages.listLimit('0') },
-      { query: { cursor: 'não é cursor' }, field: 'cursor', error: messages.cursorInvalid },
-      { query: { createdFrom: 'ontem' }, field: 'createdFrom', error: messages.createdFrom('ontem') },
-      { query: { createdFrom: '10', createdTo: '5' }, field: 'createdTo', error: messages.createdRangeEmpty },
+      { query: { limit: '0' }, field: 'limit', error: 'Quantidade por página: o mínimo é 1.' },
+      { query: { cursor: 'não é cursor' }, field: 'cursor', error: 'Página: a página pedida não existe mais; volte à primeira página.' },
+      { query: { cursor: 'abc' }, field: 'cursor', error: dashboardTexts.cursorInvalid },
+      { query: { createdFrom: 'ontem' }, field: 'createdFrom', error: 'De: informe um número inteiro, sem letras.' },
+      { query: { createdFrom: '10', createdTo: '5' }, field: 'createdTo', error: dashboardTexts.createdRangeEmpty },
     ],
     exportDashboardTransactions: [
       { query: { from: 'ontem', to: '2026-11-30' }, field: 'from', error: messages.exportFromInvalid },
       { query: { from: '2026-11-01', to: '30/11/2026' }, field: 'to', error: messages.exportToInvalid },
-      { query: { from: '2026-11-01', to: '2026-11-30', status: 'pago' }, field: 'status', error: messages.listStatus('pago') },
+      { query: { from: '2026-11-01', to: '2026-11-30', status: 'pago' }, field: 'status', error: 'Situação: escolha uma das opções da lista.' },
       { query: { from: '2026-11-30', to: '2026-11-01' }, field: 'to', error: messages.exportPeriodInvalid },
     ],
     exportDashboardStatement: [
@@ -265,7 +259,10 @@ describe('bad input on every dashboard operation with a body or parameters', () 
       const operation = operations.find((candidate) => candidate.operationId === operationId);
       for (const bad of cases) {
         const answer = await rawCall(gateway, { method: 'GET', path: operation?.path ?? '', query: bad.query }, authOf(world.owner));
-        expect(answer).toEqual({ status: 400, body: { error: bad.error ?? expect.stringMatching(/^.+: (valor inválido|máximo de \d+ caracteres)\.$/), field: bad.field } });
+        expect(answer).toEqual({
+          status: 400,
+          body: { error: bad.error ?? expect.stringMatching(/^[^:]+: (escolha uma das opções da lista|o máximo é \d+|identificador inválido; escolha um item da lista|máximo de \d+ caracteres)\.$/), field: bad.field },
+        });
       }
       const unknown = await rawCall(gateway, { method: 'GET', path: operation?.path ?? '', query: { desconhecido: '1' } }, authOf(world.owner));
       expect(unknown).toEqual({ status: 400, body: { error: messages.unknownQueryParameter('desconhecido'), field: 'desconhecido' } });
@@ -326,7 +323,10 @@ describe('the rules the dashboard services check', () => {
       expect(await call('POST', '/two-factor/recovery-codes', { totpCode: '000000' })).toEqual(wrong);
       expect(await call('POST', '/two-factor/setup')).toEqual({ status: 409, body: { error: messages.totpAlreadyEnabled } });
       expect(await call('POST', '/two-factor/confirm', { totpCode: '000000' })).toEqual({ status: 409, body: { error: messages.totpAlreadyEnabled } });
-      expect(await call('POST', '/two-factor/disable', { totpCode: '12345' })).toEqual({ status: 400, body: { error: 'Código do aplicativo: valor inválido.', field: 'totpCode' } });
+      expect(await call('POST', '/two-factor/disable', { totpCode: '12345' })).toEqual({
+        status: 400,
+        body: { error: 'Código do aplicativo autenticador: informe os 6 dígitos mostrados no aplicativo.', field: 'totpCode' },
+      });
       // The colleague has no two-factor: turning it off or new recovery codes are 409.
       expect(await call('POST', '/two-factor/disable', { totpCode: '000000' }, world.colleague)).toEqual({ status: 409, body: { error: messages.totpNotEnabled } });
       expect(await call('POST', '/two-factor/recovery-codes', { totpCode: '000000' }, world.colleague)).toEqual({ status: 409, body: { error: messages.totpNotEnabled } });
@@ -342,7 +342,7 @@ describe('the rules the dashboard services check', () => {
   it('users: an unknown role, an e-mail already registered, an admin inviting an owner, the last owner demoted', async () => {
     const admin = await invitePerson(gateway, world.owner, 'admin');
     await unchanged(async () => {
-      expect(await call('POST', '/users', { email: 'novo@exemplo.com.br', name: 'Novo', role: 'root' })).toEqual({ status: 400, body: { error: 'Perfil: valor inválido.', field: 'role' } });
+      expect(await call('POST', '/users', { email: 'novo@exemplo.com.br', name: 'Novo', role: 'root' })).toEqual({ status: 400, body: { error: 'Papel: escolha uma das opções da lista.', field: 'role' } });
       expect(await call('POST', '/users', { email: world.colleague.email.toUpperCase(), name: 'Outra', role: 'viewer' })).toEqual({ status: 409, body: { error: messages.emailAlreadyRegistered, field: 'email' } });
       expect(await call('POST', '/users', { email: 'dona2@exemplo.com.br', name: 'Dona 2', role: 'owner' }, admin)).toEqual({ status: 403, body: { error: messages.roleNotAllowed } });
       expect(await call('PATCH', `/users/${world.owner.userId}`, { role: 'viewer' }, admin)).toEqual({ status: 403, body: { error: messages.roleNotAllowed } });
@@ -399,7 +399,7 @@ describe('the rules the dashboard services check', () => {
     expect((history.body as { resendQuota: { remaining: number } }).resendQuota.remaining).toBe(0);
   });
 
-  it('recipients and withdrawals: the merchant API messages for the same mistakes', async () => {
+  it('recipients and withdrawals: labels where the merchant API names its fields, the API unchanged', async () => {
     const recipient = validRequests.registerDashboardRecipient?.().body ?? {};
     const withdrawal = validRequests.createDashboardWithdrawal?.().body ?? {};
     const { totpCode: _code, ...apiWithdrawal } = withdrawal;
@@ -408,20 +408,38 @@ describe('the rules the dashboard services check', () => {
       return { status: response.status, body: (await response.json()) as { error: string } };
     };
     await unchanged(async () => {
-      for (const bad of [{ document: '11444777000160' }, { documentType: 'rg' }, { pixKeyType: 'cnpj', pixKey: '11222333000181' }, { legalName: 'X' }]) {
+      const recipientCases: [Record<string, unknown>, string, { error: string; field: string }][] = [
+        [{ document: '11444777000160' }, messages.recipientCnpjInvalid, { error: dashboardTexts.cnpjInvalid, field: 'document' }],
+        [{ documentType: 'rg' }, messages.recipientDocumentType('rg'), { error: 'Tipo de documento: escolha CPF ou CNPJ.', field: 'documentType' }],
+        [{ pixKeyType: 'cnpj', pixKey: '11222333000181' }, messages.recipientKeyNotDocument, { error: messages.recipientKeyNotDocument, field: 'pixKey' }],
+        [{ legalName: 'X' }, messages.legalName, { error: 'Razão social: mínimo de 2 caracteres.', field: 'legalName' }],
+        [{ legalName: '  ' }, messages.legalName, { error: 'Razão social: informe pelo menos 2 letras ou números, não só espaços.', field: 'legalName' }],
+        [{ pixKeyType: 'email', pixKey: 'não é e-mail' }, messages.pixKeyInvalid('email'), { error: dashboardTexts.pixKeyInvalid('email'), field: 'pixKey' }],
+      ];
+      for (const [bad, apiText, dashboardAnswer] of recipientCases) {
         const api = await viaApi('/v1/recipients', { ...recipient, ...bad });
         const dashboard = await call('POST', '/recipients', { ...recipient, ...bad });
-        expect(api.status).toBe(400);
-        expect({ status: dashboard.status, error: (dashboard.body as { error: string }).error }).toEqual({ status: api.status, error: api.body.error });
+        expect({ bad, status: api.status, error: api.body.error }).toEqual({ bad, status: 400, error: apiText });
+        expect({ bad, ...dashboard }).toEqual({ bad, status: 400, body: dashboardAnswer });
       }
     });
     // With a valid code (spent by the refused request: the users' last TOTP step is the only change).
     const { dashboard_users: _users, ...before } = await databaseState(gateway);
-    for (const bad of [{ amountCents: 50 }, { amountCents: 10.5 }, { pixKeyType: 'email', pixKey: 'x@y.com' }, { pixKey: '111.111.111-11' }, { externalRef: 'r'.repeat(101) }]) {
+    const withdrawalCases: [Record<string, unknown>, string | undefined, { error: string; field?: string }][] = [
+      // Amounts in reais, never "amountCents … centavos".
+      [{ amountCents: 50 }, messages.withdrawAmount, { error: 'Valor: o mínimo é R$ 1,00.', field: 'amountCents' }],
+      [{ amountCents: 10.5 }, messages.withdrawAmount, { error: 'Valor: informe um valor em reais, por exemplo 150,00.', field: 'amountCents' }],
+      [{ pixKeyType: 'email', pixKey: 'x@y.com' }, undefined, { error: messages.thirdPartyKeyNeedsRecipient }],
+      [{ pixKey: '111.111.111-11' }, undefined, { error: messages.cpfKeyNotHolder }],
+      [{ externalRef: 'r'.repeat(101) }, messages.externalRef, { error: 'Referência: máximo de 100 caracteres.', field: 'externalRef' }],
+    ];
+    for (const [bad, apiText, dashboardAnswer] of withdrawalCases) {
       const api = await viaApi('/v1/withdraw', { ...apiWithdrawal, ...bad });
       const dashboard = await call('POST', '/withdrawals', { ...withdrawal, ...bad, totpCode: nextTotp(gateway, world.owner) });
       expect(api.status, JSON.stringify(api.body)).toBeGreaterThanOrEqual(400);
-      expect({ status: dashboard.status, error: (dashboard.body as { error: string }).error }).toEqual({ status: api.status, error: api.body.error });
+      if (apiText !== undefined) expect(api.body.error).toBe(apiText);
+      expect({ bad, status: dashboard.status, body: dashboard.body }).toMatchObject({ bad, status: api.status, body: dashboardAnswer });
+      expect((dashboard.body as { error: string }).error).not.toMatch(API_NAMES);
     }
     const { dashboard_users: _after, ...after } = await databaseState(gateway);
     expect(after).toEqual(before);
@@ -429,8 +447,8 @@ describe('the rules the dashboard services check', () => {
 
   it('sandbox: an unknown action is 400, an action the charge cannot take 409, nothing changes', async () => {
     await unchanged(async () => {
-      expect(await call('POST', `/sandbox/charges/${world.chargeId}/estornar`)).toEqual({ status: 400, body: { error: 'Ação: valor inválido.', field: 'action' } });
-      expect(await call('POST', `/sandbox/charges/${world.chargeId}/pay`)).toEqual({ status: 409, body: { error: messages.chargeNotPayable('paid') } });
+      expect(await call('POST', `/sandbox/charges/${world.chargeId}/estornar`)).toEqual({ status: 400, body: { error: 'Ação: escolha uma das opções da lista.', field: 'action' } });
+      expect(await call('POST', `/sandbox/charges/${world.chargeId}/pay`)).toEqual({ status: 409, body: { error: dashboardTexts.chargeNotPayable('paid') } });
       expect(await call('POST', `/sandbox/withdrawals/${world.chargeId}/settle`)).toEqual({ status: 404, body: { error: messages.transactionNotFound } });
     });
   });

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/messages/merchant.ts';
 import { authOf, databaseState, DASHBOARD_PASSWORD, freshEmail, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
 import { makeCpf, useGateway } from '../support/gateway.ts';
 
@@ -76,10 +75,10 @@ describe('the other dashboard forms with free text', () => {
     expect(invited).toMatchObject({ status: 201, body: { name: 'Ana Lima' } });
   });
 
-  it('recipients: a blank legal name gets the API message beside the field; names are stored normalised', async () => {
+  it('recipients: a blank legal name gets a message with the label beside the field; names are stored normalised', async () => {
     const recipient = { document: '11444777000161', documentType: 'cnpj', pixKey: 'pagar@fornecedor.com.br', pixKeyType: 'email' };
     const before = await databaseState(gateway);
-    expect(await call('POST', '/recipients', { ...recipient, legalName: '    ' }, owner)).toEqual({ status: 400, body: { error: messages.legalName, field: 'legalName' } });
+    expect(await call('POST', '/recipients', { ...recipient, legalName: '    ' }, owner)).toEqual({ status: 400, body: { error: 'Razão social: informe pelo menos 2 letras ou números, não só espaços.', field: 'legalName' } });
     expect(await databaseState(gateway)).toEqual(before);
     const registered = await call('POST', '/recipients', { ...recipient, legalName: ' Fornecedor   Alfa\tLtda ', label: '  embalagens   e caixas ' }, owner);
     expect(registered.status).toBe(201);

@@ -37,7 +37,8 @@ describe('Devolver', () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ field: 'totpCode' });
     const badAmount = await rawCall(gateway, { method: 'POST', path: refundPath(chargeId), body: { amountCents: 0, totpCode: nextTotp(gateway, owner) } }, authOf(owner));
-    expect(badAmount).toEqual({ status: 400, body: { error: messages.refundAmount, field: 'amountCents' } });
+    // Issue 22, defect 11: the label and the amount in reais, not the API's "amountCents … (valor em centavos)".
+    expect(badAmount).toEqual({ status: 400, body: { error: 'Valor: o mínimo é R$ 0,01.', field: 'amountCents' } });
 
     const viewer = await invitePerson(gateway, owner, 'viewer');
     const refused = await rawCall(gateway, { method: 'POST', path: refundPath(chargeId), body: { amountCents: 1_000, totpCode: '123456' } }, authOf(viewer));
@@ -51,7 +52,7 @@ describe('Devolver', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ transactionId: chargeId, amountCents: 1_000, status: 'processing', description: 'Troca' });
     const above = await rawCall(gateway, { method: 'POST', path: refundPath(chargeId), body: { amountCents: 9_001, totpCode: nextTotp(gateway, owner) } }, authOf(owner));
-    expect(above).toEqual({ status: 422, body: { error: messages.refundAboveRefundable(9_000), field: 'amountCents' } });
+    expect(above).toEqual({ status: 422, body: { error: 'Valor: acima do disponível para devolução desta cobrança; restam R$ 90,00.', field: 'amountCents' } });
 
     const detail = await owner.browser.api.GET('/dashboard/api/v1/transactions/{transactionId}', { params: { path: { transactionId: chargeId } } });
     expect(detail.data?.refunds).toEqual([expect.objectContaining({ refundId: (created.body as { refundId: string }).refundId, status: 'processing', amountCents: 1_000 })]);
@@ -112,7 +113,7 @@ describe('the statement and the exports', () => {
     expect((await call({ to: '2026-11-01' })).status).toBe(400);
     expect((await call({ from: '2026-11-01', to: '2026-11-30', status: 'pago' })).status).toBe(400);
     const statement = await rawCall(gateway, { method: 'GET', path: '/dashboard/api/v1/statement', query: { cursor: 'abc' } }, authOf(owner));
-    expect(statement).toEqual({ status: 400, body: { error: messages.cursorInvalid, field: 'cursor' } });
+    expect(statement).toEqual({ status: 400, body: { error: 'A página pedida não existe mais: volte à primeira página.', field: 'cursor' } });
     expect(gateway.loggedErrors).toEqual([]);
   });
 });

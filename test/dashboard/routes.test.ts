@@ -207,6 +207,28 @@ const cases: Record<string, OperationCase> = {
   confirmTwoFactor: { request: () => ({ method: 'POST', path: path('/two-factor/confirm'), body: { totpCode: '123456' } }), crossAccount: session },
   disableTwoFactor: { request: () => ({ method: 'POST', path: path('/two-factor/disable'), body: { totpCode: '123456' } }), crossAccount: session },
   regenerateRecoveryCodes: { request: () => ({ method: 'POST', path: path('/two-factor/recovery-codes'), body: { totpCode: '123456' } }), crossAccount: session },
+  changePassword: {
+    request: () => ({ method: 'POST', path: path('/password'), body: { currentPassword: 'não é esta senha', newPassword: 'cavalo correto bateria grampo' } }),
+    crossAccount: session,
+  },
+  listSessions: {
+    request: () => ({ method: 'GET', path: path('/sessions') }),
+    crossAccount: async ({ a, b }) => {
+      const listed = await idsListed(b.colleague, { method: 'GET', path: path('/sessions') });
+      expect(await idsListed(a.owner, { method: 'GET', path: path('/sessions') })).not.toContain(/ses_[0-9a-f]{24}/.exec(listed)?.[0] ?? 'none');
+    },
+  },
+  endOtherSessions: { request: () => ({ method: 'POST', path: path('/sessions/end-others') }), crossAccount: session },
+  endSession: {
+    request: () => ({ method: 'DELETE', path: path('/sessions/{sessionId}', { sessionId: 'ses_000000000000000000000000' }) }),
+    crossAccount: async ({ a, b }) => {
+      const listed = await idsListed(b.colleague, { method: 'GET', path: path('/sessions') });
+      const sessionId = /ses_[0-9a-f]{24}/.exec(listed)?.[0] ?? '';
+      await refusedWithoutChange({ method: 'DELETE', path: path('/sessions/{sessionId}', { sessionId }) }, a.owner, notFound(messages.sessionNotFound));
+      expect((await rawCall(gateway, { method: 'GET', path: path('/session') }, authOf(b.colleague))).status).toBe(200);
+    },
+  },
+  setTeamTwoFactor: { request: () => ({ method: 'PUT', path: path('/team-two-factor'), body: { required: false } }), crossAccount: session },
   getOverview: {
     request: () => ({ method: 'GET', path: path('/overview') }),
     crossAccount: async ({ a, b }) => {
@@ -226,15 +248,16 @@ const cases: Record<string, OperationCase> = {
     request: () => ({ method: 'POST', path: path('/users'), body: { email: 'convidado@exemplo.com.br', name: 'Convidado', role: 'viewer' } }),
     crossAccount: async ({ a, b }) => {
       // Another account's user cannot be pulled in. The answer is a fresh invitation's (it must not tell
-      // that the e-mail is registered, test/dashboard/invitations.test.ts); nothing but the notice to that
-      // person (an e-mail) is written, and they stay B's.
-      const { mail_outbox: _mailsBefore, ...before } = await databaseState(gateway);
+      // that the e-mail is registered, test/dashboard/invitations.test.ts); no user or link is made, only
+      // the notice to that person (an e-mail), the audit entry and A's pending invitation (a placeholder,
+      // with its own userId), and they stay B's.
+      const { mail_outbox: _mailsBefore, audit_log: _auditBefore, ...before } = await databaseState(gateway);
       const answer = await rawCall(gateway, { method: 'POST', path: path('/users'), body: { email: b.colleague.email, name: 'Intrusa', role: 'admin' } }, authOf(a.owner));
       expect(answer).toMatchObject({ status: 201, body: { email: b.colleague.email, role: 'admin', invitationPending: true } });
-      const { mail_outbox: _mailsAfter, ...after } = await databaseState(gateway);
+      const { mail_outbox: _mailsAfter, audit_log: _auditAfter, ...after } = await databaseState(gateway);
       expect(after).toEqual(before);
       expect(await idsListed(b.owner, { method: 'GET', path: path('/users') })).toContain(b.colleague.userId);
-      expect(await idsListed(a.owner, { method: 'GET', path: path('/users') })).not.toContain(b.colleague.email);
+      expect(await idsListed(a.owner, { method: 'GET', path: path('/users') })).not.toContain(b.colleague.userId);
     },
   },
   updateUser: {
@@ -288,6 +311,26 @@ const cases: Record<string, OperationCase> = {
       expect(answer.status).toBe(200);
       expect(String(answer.body)).toContain(a.paidChargeId);
       for (const id of [b.paidChargeId, b.withdrawalId]) expect(String(answer.body)).not.toContain(id);
+    },
+  },
+  getDashboardTransactionQrCode: {
+    request: (a) => ({ method: 'GET', path: path('/transactions/{transactionId}/qrcode', { transactionId: a.pendingChargeId }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const transactionId of [b.pendingChargeId, b.paidChargeId]) {
+        expect(await rawCall(gateway, { method: 'GET', path: path('/transactions/{transactionId}/qrcode', { transactionId }) }, authOf(a.owner))).toEqual(notFound(messages.transactionNotFound));
+      }
+    },
+  },
+  createDashboardCharge: {
+    request: () => ({ method: 'POST', path: path('/charges'), body: { amountCents: 1_000, customer: validCustomer } }),
+    crossAccount: async ({ a, b }) => {
+      // B's externalRef is B's: A's charge with the same reference is a new charge of A, never B's answered back.
+      const externalRef = 'pedido-cruzado-1';
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/charges'), body: { amountCents: 1_000, externalRef, customer: validCustomer } }, authOf(b.owner));
+      expect(ofB.status).toBe(201);
+      const ofA = await rawCall(gateway, { method: 'POST', path: path('/charges'), body: { amountCents: 1_000, externalRef, customer: validCustomer } }, authOf(a.owner));
+      expect(ofA.status).toBe(201);
+      expect((ofA.body as { transactionId: string }).transactionId).not.toBe((ofB.body as { transactionId: string }).transactionId);
     },
   },
   createDashboardRefund: {

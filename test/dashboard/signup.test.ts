@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
 import { dashboardBrowser, lastMail, lastMailLink, totpNow } from '../support/dashboardClient.ts';
-import { makeCpf, useGateway } from '../support/gateway.ts';
+import { makeCnpj, makeCpf, useGateway } from '../support/gateway.ts';
 
 const gateway = useGateway();
 
 const signUpBody = (email: string) => ({
   legalName: 'Loja Painel Ltda',
   responsibleCpf: makeCpf(),
-  companyCnpj: '11.222.333/0001-81',
+  companyCnpj: makeCnpj(),
   name: 'Maria da Silva',
   email,
   password: 'senha muito segura 123',

@@ -48,6 +48,14 @@ async function open(page: Page, url: string, heading: string | RegExp): Promise<
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
+const PHONE_WIDTH = 375;
+
+/** The page fits the phone's width: it never scrolls sideways (tables scroll inside their own box). */
+async function noSidewaysScroll(page: Page, what: string): Promise<void> {
+  const width = Number(await page.evaluate('document.documentElement.scrollWidth'));
+  expect(width, `${what} is ${width} px wide on a ${PHONE_WIDTH} px screen`).toBeLessThanOrEqual(PHONE_WIDTH);
+}
+
 async function fieldError(page: Page, label: string): Promise<string> {
   const input = page.getByLabel(label, { exact: true });
   await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
@@ -99,7 +107,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByRole('link', { name: 'Criar conta' }).click();
     await merchant.getByRole('heading', { name: 'Criar conta' }).waitFor();
     await merchant.getByLabel('Razão social').fill(LEGAL_NAME);
-    await merchant.getByLabel('CNPJ da empresa').fill('11.222.333/0001-81');
+    await merchant.getByLabel('CNPJ da empresa').fill('10.104.729/0001-61'); // not the demo account's: one account per CNPJ
     await merchant.getByLabel('CPF do responsável').fill('123.456.789-00');
     await merchant.getByLabel('Seu nome').fill('Ana Souza');
     await merchant.getByLabel('E-mail').fill(EMAIL);
@@ -160,6 +168,12 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await screen(operator, 'console-02-totp');
     await operator.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(secret));
     await operator.getByRole('button', { name: 'Confirmar' }).click();
+    // The printed temporary password is replaced before anything else opens (issue 22).
+    await operator.getByRole('heading', { name: 'Escolha a sua senha' }).waitFor();
+    await operator.getByLabel('Senha atual').fill(gateway.operator.temporaryPassword);
+    await operator.getByLabel('Nova senha', { exact: true }).fill('lanterna violeta cruza o rio 42');
+    await operator.getByLabel('Repita a nova senha').fill('lanterna violeta cruza o rio 42');
+    await operator.getByRole('button', { name: 'Salvar a nova senha' }).click();
     await operator.getByRole('heading', { name: 'Contas' }).waitFor();
     await operator.getByRole('link', { name: LEGAL_NAME }).waitFor();
     await screen(operator, 'console-03-contas');
@@ -292,9 +306,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     // The operator puts the account in manual approval.
     await open(operator, consolePage('/contas'), 'Contas');
     await operator.getByRole('link', { name: LEGAL_NAME }).click();
-    await operator.getByLabel('Aprovação de saques').selectOption('manual');
-    await operator.getByRole('button', { name: 'Salvar tarifas e limites' }).click();
-    await operator.getByText('Tarifas e limites salvos.').waitFor();
+    await operator.getByLabel('Aprovação de saques', { exact: true }).selectOption('manual');
+    await operator.getByRole('button', { name: 'Salvar limites' }).click();
+    await operator.getByText('Limites salvos.').waitFor();
 
     await open(merchant, dashboard('/saques'), 'Saques');
     await merchant.getByLabel('Valor (R$)').fill('100,00');
@@ -303,6 +317,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByLabel('Chave Pix', { exact: true }).fill(RECIPIENT.pixKey);
     await merchant.getByLabel('Código do aplicativo autenticador').fill('000000');
     await merchant.getByRole('button', { name: 'Sacar' }).click();
+    // The amount is confirmed formatted and in words before it is sent.
+    await merchant.getByTestId('withdrawal-confirmation').getByText('R$ 100,00 (cem reais)').waitFor();
+    await merchant.getByRole('button', { name: 'Confirmar saque de R$ 100,00' }).click();
     expect(await fieldError(merchant, 'Código do aplicativo autenticador')).not.toBe('');
     await screen(merchant, 'dashboard-19-saque-sem-codigo-valido');
     const refused = await fetch(`${gateway.baseUrl}/v1/balance`, { headers: { Authorization: `Bearer ${apiKey}` } });
@@ -310,7 +327,12 @@ describe('the merchant dashboard and the console, in Chromium', () => {
 
     await merchant.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(merchantTotpSecret));
     await merchant.getByRole('button', { name: 'Sacar' }).click();
-    await merchant.getByRole('status').getByText('Aguardando aprovação').waitFor();
+    await merchant.getByRole('button', { name: 'Confirmar saque de R$ 100,00' }).click();
+    const queued = merchant.getByRole('status').filter({ hasText: 'Aguardando aprovação' });
+    await queued.waitFor();
+    // Manual approval: nothing was debited or reserved (issue 22, defect 3).
+    expect(await queued.textContent()).toMatch(/Nada foi debitado nem reservado/);
+    expect(await queued.textContent()).not.toMatch(/total debitado/i);
     await screen(merchant, 'dashboard-20-saque-aguardando-aprovacao');
 
     await open(operator, consolePage('/saques'), 'Fila de saques');
@@ -321,8 +343,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
 
   it('lists both approvals in the audit log with the operator name', async () => {
     await open(operator, consolePage('/auditoria'), 'Registro de auditoria');
-    for (const action of ['recipient.approve', 'withdrawal.approve', 'account.update']) {
-      await operator.getByRole('row', { name: new RegExp(`Operador PixGate.*${action.replace('.', '\\.')}`) }).first().waitFor();
+    // The actions in Portuguese (web/console/src/auditLabels.ts).
+    for (const action of ['Destinatário aprovado', 'Saque aprovado', 'Conta alterada']) {
+      await operator.getByRole('row', { name: new RegExp(`Operador PixGate.*${action}`) }).first().waitFor();
     }
     await screen(operator, 'console-07-auditoria');
     await open(operator, consolePage('/operadores'), 'Operadores');
@@ -379,6 +402,65 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     const body = await csv.body();
     expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(body.toString('utf8')).toContain(`${chargeId};Cobrança;partially_refunded;500,00;`);
+  });
+
+  it('is usable on a 375 px phone: every page of both applications without sideways scrolling, captured', async () => {
+    const phone = { locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: PHONE_WIDTH, height: 800 }, isMobile: true, hasTouch: true };
+    // The same signed-in sessions, on a phone.
+    const contexts = [
+      await browser.newContext({ ...phone, storageState: await merchantContext.storageState() }),
+      await browser.newContext({ ...phone, storageState: await consoleContext.storageState() }),
+      await browser.newContext(phone),
+    ];
+    const [merchantPhone, operatorPhone, anonymousPhone] = await Promise.all(contexts.map((context) => context.newPage()));
+    for (const page of [merchantPhone, operatorPhone, anonymousPhone]) page?.on('pageerror', (error) => pageErrors.push(error.message));
+    if (!merchantPhone || !operatorPhone || !anonymousPhone) throw new Error('no page');
+    try {
+      const dashboardPages: [string, string | RegExp, string][] = [
+        ['/visao-geral', 'Visão geral', 'visao-geral'],
+        ['/transacoes', 'Transações', 'transacoes'],
+        [`/transacoes/${chargeId}`, `Cobrança ${chargeId}`, 'cobranca'],
+        ['/cobrancas/nova', 'Nova cobrança', 'nova-cobranca'],
+        ['/extrato', 'Extrato', 'extrato'],
+        ['/chaves-de-api', 'Dispositivos / Chaves de API', 'chaves'],
+        ['/webhooks', 'Webhooks', 'webhooks'],
+        ['/entregas', 'Entregas de webhook', 'entregas'],
+        ['/destinatarios', 'Destinatários', 'destinatarios'],
+        ['/saques', 'Saques', 'saques'],
+        ['/usuarios', 'Usuários', 'usuarios'],
+        ['/seguranca', 'Segurança', 'seguranca'],
+      ];
+      for (const [route, heading, name] of dashboardPages) {
+        await open(merchantPhone, dashboard(route), heading);
+        // Tables and the QR code are in; nothing still loading changes the width afterwards.
+        await merchantPhone.getByText('Carregando…').first().waitFor({ state: 'detached' });
+        await noSidewaysScroll(merchantPhone, `dashboard ${route}`);
+        await screen(merchantPhone, `mobile-dashboard-${name}`);
+      }
+      for (const [route, heading, name] of [
+        ['/entrar', 'Entrar no painel', 'entrar'],
+        ['/cadastro', 'Criar conta', 'cadastro'],
+        ['/esqueci-a-senha', 'Esqueci a senha', 'esqueci-a-senha'],
+        ['/caixa-de-saida', 'Caixa de saída (desenvolvimento)', 'caixa-de-saida'],
+      ] as const) {
+        await open(anonymousPhone, dashboard(route), heading);
+        await noSidewaysScroll(anonymousPhone, `dashboard ${route}`);
+        await screen(anonymousPhone, `mobile-dashboard-${name}`);
+      }
+      for (const [route, heading, name] of [
+        ['/contas', 'Contas', 'contas'],
+        ['/destinatarios', 'Fila de destinatários', 'fila-destinatarios'],
+        ['/saques', 'Fila de saques', 'fila-saques'],
+        ['/auditoria', 'Registro de auditoria', 'auditoria'],
+        ['/operadores', 'Operadores', 'operadores'],
+      ] as const) {
+        await open(operatorPhone, consolePage(route), heading);
+        await noSidewaysScroll(operatorPhone, `console ${route}`);
+        await screen(operatorPhone, `mobile-console-${name}`);
+      }
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
   });
 
   it('captures the remaining pages, and returns to sign-in when the session is gone', async () => {

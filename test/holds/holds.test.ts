@@ -142,11 +142,11 @@ describe('holds on the balance', () => {
     const holdId = await placed(merchant, { amountCents: 1_000, reason: 'administrative' });
     const onBalance = await chargeback(merchant, holdId);
     expect(onBalance.response.status).toBe(409);
-    expect(onBalance.error).toEqual({ error: 'Hold is not on a charge.' });
+    expect(onBalance.error).toEqual({ error: 'A retenção não é sobre uma cobrança.' });
     expect((await release(merchant, holdId)).response.status).toBe(200);
     const twice = await release(merchant, holdId);
     expect(twice.response.status).toBe(409);
-    expect(twice.error).toEqual({ error: 'Hold is already released.' });
+    expect(twice.error).toEqual({ error: 'A retenção já foi liberada.' });
     expect(await balance(merchant)).toEqual({ available: 5_000, held: 0, reserved: 0, withdrawable: 5_000 });
   });
 
@@ -198,17 +198,17 @@ describe('holds on a paid charge', () => {
     const eventsBefore = (await eventsOf(merchant)).length;
     const over = await placeHold(merchant, { amountCents: 2_001, reason: 'med', transactionId: chargeId });
     expect(over.response.status).toBe(409);
-    expect(over.error).toEqual({ error: 'A hold on a charge cannot exceed its amount.' });
+    expect(over.error).toEqual({ error: 'A retenção sobre uma cobrança não pode exceder o valor dela.' });
 
     const pending = await pendingCharge(merchant, 1_000);
     const onPending = await placeHold(merchant, { amountCents: 100, reason: 'med', transactionId: pending });
     expect(onPending.response.status).toBe(409);
-    expect(onPending.error).toEqual({ error: 'Holds on a transaction need a paid charge: pix_in is pending.' });
+    expect(onPending.error).toEqual({ error: "Retenções sobre uma transação exigem uma cobrança paga: a transação é do tipo 'pix_in' e está em 'pending'." });
 
     const withdrawal = await merchant.client.POST('/v1/withdraw', { body: { amountCents: 100, pixKey: '52998224725', pixKeyType: 'cpf' } });
     const onWithdrawal = await placeHold(merchant, { amountCents: 100, reason: 'med', transactionId: withdrawal.data?.transactionId ?? '' });
     expect(onWithdrawal.response.status).toBe(409);
-    expect(onWithdrawal.error).toEqual({ error: 'Holds on a transaction need a paid charge: withdrawal is processing.' });
+    expect(onWithdrawal.error).toEqual({ error: "Retenções sobre uma transação exigem uma cobrança paga: a transação é do tipo 'withdrawal' e está em 'processing'." });
 
     const other = await merchantWithLimits();
     const foreign = await placeHold(other, { amountCents: 100, reason: 'med', transactionId: chargeId });
@@ -279,7 +279,7 @@ describe('chargebacks', () => {
     const { merchant, chargeId } = await fundedMerchant(10_000);
     const first = await placed(merchant, { amountCents: 4_000, reason: 'med', transactionId: chargeId });
     expect((await chargeback(merchant, first)).response.status).toBe(200);
-    const tooMuch = { error: 'Chargeback exceeds the hold or the charge amount.' };
+    const tooMuch = { error: 'O chargeback excede a retenção ou o valor da cobrança.' };
 
     const hold = await placed(merchant, { amountCents: 7_000, reason: 'med', transactionId: chargeId });
     const before = await balance(merchant);
@@ -300,12 +300,12 @@ describe('chargebacks', () => {
     expect(await balance(merchant)).toEqual({ available: 900, held: 3_000, reserved: 5_100, withdrawable: 0 });
     const uncovered = await chargeback(merchant, late);
     expect(uncovered.response.status).toBe(409);
-    expect(uncovered.error).toEqual({ error: 'The available balance does not cover the chargeback.' });
+    expect(uncovered.error).toEqual({ error: 'O saldo disponível não cobre o chargeback.' });
     expect((await chargeback(merchant, late, 900)).data).toMatchObject({ status: 'partially_refunded', refundedCents: 4_900 });
     expect(await balance(merchant)).toEqual({ available: 0, held: 0, reserved: 5_100, withdrawable: 0 });
     const again = await chargeback(merchant, late, 100);
     expect(again.response.status).toBe(409);
-    expect(again.error).toEqual({ error: 'Hold is already released.' });
+    expect(again.error).toEqual({ error: 'A retenção já foi liberada.' });
     const read = await merchant.client.GET('/v1/transactions/{id}', { params: { path: { id: chargeId } } });
     expect(read.data).toMatchObject({ status: 'partially_refunded', refundedCents: 4_900 });
   });
@@ -330,7 +330,7 @@ describe('chargebacks', () => {
       const holdId = await placed(merchant, { amountCents: 5_000, reason: 'med', transactionId: chargeId });
       const result = await chargeback(merchant, holdId);
       expect(result.response.status).toBe(409);
-      expect(result.error).toEqual({ error: 'The available balance does not cover the chargeback.' });
+      expect(result.error).toEqual({ error: 'O saldo disponível não cobre o chargeback.' });
       letGo();
       expect((await withdrawal).response.status).toBe(201);
       expect(await balance(merchant)).toEqual({ available: 0, held: 5_000, reserved: 10_000, withdrawable: 0 });

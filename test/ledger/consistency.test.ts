@@ -358,12 +358,12 @@ class Runner {
         });
         if (charge && !CHARGEABLE.has(charge.status)) {
           expect(result.response.status).toBe(409);
-          expect(result.error).toEqual({ error: `Holds on a transaction need a paid charge: pix_in is ${charge.status}.` });
+          expect(result.error).toEqual({ error: `Retenções sobre uma transação exigem uma cobrança paga: a transação é do tipo 'pix_in' e está em '${charge.status}'.` });
           return;
         }
         if (charge && amount > charge.amount) {
           expect(result.response.status).toBe(409);
-          expect(result.error).toEqual({ error: 'A hold on a charge cannot exceed its amount.' });
+          expect(result.error).toEqual({ error: 'A retenção sobre uma cobrança não pode exceder o valor dela.' });
           return;
         }
         expect(result.response.status).toBe(201);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { components } from '../../generated/dashboard-types.ts';
 import { dashboardBrowser, lastMailLink, totpNow, type DashboardBrowser } from './dashboardClient.ts';
-import { makeCpf, relaxLimits, type Gateway } from './gateway.ts';
+import { makeCnpj, makeCpf, relaxLimits, type Gateway } from './gateway.ts';
 
 /**
  * Dashboard people for the API-level tests: a signed-up owner (e-mail verified, KYC approved by the back
@@ -81,7 +81,7 @@ export async function signUpOwner(gateway: Gateway, options: SignUpOptions = {})
     body: {
       legalName: options.legalName ?? 'Loja Painel Ltda',
       responsibleCpf,
-      companyCnpj: '11.222.333/0001-81',
+      companyCnpj: makeCnpj(),
       name: 'Dona da Loja',
       email,
       password: DASHBOARD_PASSWORD,

@@ -262,6 +262,21 @@ export function makeCpf(seed = ++documentCounter): string {
   return [...base, d1, d2].join('');
 }
 
+let cnpjCounter = 0;
+
+/** A valid CNPJ (branch 0001) that differs per call: sign-up opens one account per CNPJ (issue 22). */
+export function makeCnpj(seed = ++cnpjCounter): string {
+  const base = [...String(10_000_000 + ((seed * 104_729) % 89_999_999)).slice(0, 8), '0', '0', '0', '1'].map(Number);
+  const digit = (digits: number[]) => {
+    const weights = digits.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+    const rest = digits.reduce((sum, d, i) => sum + d * (weights[i] ?? 0), 0) % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  const d1 = digit(base);
+  const d2 = digit([...base, d1]);
+  return [...base, d1, d2].join('');
+}
+
 export interface MerchantFixture {
   accountId: string;
   apiKey: string;

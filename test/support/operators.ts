@@ -16,9 +16,13 @@ export interface SignedInOperator {
   roles: OperatorRole[];
 }
 
+/** The password every test operator chooses in place of the temporary one (zxcvbn-ts score 4). */
+export const OPERATOR_PASSWORD = 'lanterna violeta cruza o rio 42';
+
 /**
  * Creates an operator with the automation token and signs them in through the console as a person does:
- * password (the temporary one), then TOTP enrolment with a first code.
+ * password (the temporary one), then TOTP enrolment with a first code, then the change of the temporary
+ * password.
  */
 export async function signedInOperator(gateway: Gateway, email: string, name: string, roles: OperatorRole[]): Promise<SignedInOperator> {
   const created = await gateway.admin.POST('/admin/v1/operators', { body: { email, name, roles } });
@@ -31,5 +35,8 @@ export async function signedInOperator(gateway: Gateway, email: string, name: st
   gateway.clock.advance(30_000);
   const done = await browser.api.POST('/admin/v1/session/totp', { body: { totpCode: totpNow(gateway, secret) } });
   expect(done.data?.stage).toBe('complete');
-  return { browser, secret, operatorId: created.data.operator.operatorId, email, name, password: created.data.temporaryPassword, roles };
+  // The temporary password must be changed before anything else (issue 22).
+  const changed = await browser.api.POST('/admin/v1/session/password', { body: { currentPassword: created.data.temporaryPassword, newPassword: OPERATOR_PASSWORD } });
+  expect(changed.data?.passwordChangeRequired).toBe(false);
+  return { browser, secret, operatorId: created.data.operator.operatorId, email, name, password: OPERATOR_PASSWORD, roles };
 }

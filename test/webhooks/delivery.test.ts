@@ -203,7 +203,7 @@ describe('webhook delivery', () => {
       params: { path: { accountId: other.accountId } },
       body: { url: receiver.url, events: ['transaction.nope'] },
     });
-    expect(unknown.error).toEqual({ error: "Unknown event or category: 'transaction.nope'." });
+    expect(unknown.error).toEqual({ error: "Evento ou categoria desconhecido: 'transaction.nope'." });
   });
 
   it('resends manually with the same event id and a new signature, at most 10 per hour', async () => {

@@ -36,15 +36,15 @@ describe('webhook URL safety', () => {
   });
 
   it('in production requires HTTPS and a public address, checked after DNS resolution', async () => {
-    expect(await refusal('http://200.160.2.3/hook')).toBe('Webhook URL must use HTTPS.');
-    expect(await refusal('https://127.0.0.1/hook')).toBe('Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).');
-    expect(await refusal('https://[::1]/hook')).toBe('Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).');
-    expect(await refusal('https://169.254.169.254/latest/meta-data')).toBe('Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).');
+    expect(await refusal('http://200.160.2.3/hook')).toBe('A URL do webhook deve usar HTTPS.');
+    expect(await refusal('https://127.0.0.1/hook')).toBe('A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).');
+    expect(await refusal('https://[::1]/hook')).toBe('A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).');
+    expect(await refusal('https://169.254.169.254/latest/meta-data')).toBe('A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).');
     // localhost is a name: it is refused for what it resolves to.
-    expect(await refusal('https://localhost/hook')).toBe('Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).');
-    expect(await refusal('ftp://200.160.2.3/x')).toBe('Webhook URL is not a valid absolute URL.');
-    expect(await refusal('https://user:pw@200.160.2.3/x')).toBe('Webhook URL is not a valid absolute URL.');
-    expect(await refusal('not a url')).toBe('Webhook URL is not a valid absolute URL.');
+    expect(await refusal('https://localhost/hook')).toBe('A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).');
+    expect(await refusal('ftp://200.160.2.3/x')).toBe('URL do webhook inválida: informe um endereço absoluto (https://…).');
+    expect(await refusal('https://user:pw@200.160.2.3/x')).toBe('URL do webhook inválida: informe um endereço absoluto (https://…).');
+    expect(await refusal('not a url')).toBe('URL do webhook inválida: informe um endereço absoluto (https://…).');
     expect(await refusal('https://200.160.2.3/hook')).toBe('accepted');
   });
 
@@ -80,9 +80,9 @@ describe('webhook URLs through the back office in production mode', () => {
           params: { path: { accountId: merchant.accountId } },
           body: { url },
         });
-      expect((await create('http://200.160.2.3/hook')).error).toEqual({ error: 'Webhook URL must use HTTPS.' });
+      expect((await create('http://200.160.2.3/hook')).error).toEqual({ error: 'A URL do webhook deve usar HTTPS.' });
       expect((await create(`https://127.0.0.1:${new URL(receiver.url).port}/hook`)).error).toEqual({
-        error: 'Webhook URL resolves to an address that is not public (private, loopback, link-local, reserved or special-purpose).',
+        error: 'A URL do webhook aponta para um endereço que não é público (privado, local, link-local, reservado ou de uso especial).',
       });
       expect((await create('https://200.160.2.3/hook')).response.status).toBe(201);
     } finally {

@@ -144,7 +144,7 @@ describe('at 24 h: alert, then a final state by the PSP record or by an operator
       body: { outcome: 'failed', note: 'too early' },
     });
     expect(early.response.status).toBe(409);
-    expect(early.error?.error).toMatch(/^Reconciliation has until .* \(24 h in failed_unknown\)/);
+    expect(early.error?.error).toMatch(/^A conciliação tem até .* \(24 h em failed_unknown\)/);
 
     const errorsBefore = gateway.loggedErrors.length;
     gateway.clock.advance(DAY_MS);

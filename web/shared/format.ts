@@ -70,3 +70,34 @@ export function saoPauloDayStart(date: string): number | undefined {
 export function formatDate(date: string): string {
   return date.split('-').reverse().join('/');
 }
+
+/** CPF (11 digits) as `123.456.789-09`, CNPJ (14 digits) as `11.222.333/0001-81`; anything else as given. */
+export function formatDocument(document: string): string {
+  const digits = document.replace(/\D/g, '');
+  if (digits.length === 11) return digits.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
+  if (digits.length === 14) return digits.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+  return document;
+}
+
+/**
+ * A payer's document as people may see it: a CPF masked as the central bank's receipts do
+ * (`***.456.789-**`, the middle six digits), a CNPJ (a company's, public) in full and formatted.
+ */
+export function maskDocument(document: string): string {
+  const digits = document.replace(/\D/g, '');
+  if (digits.length === 11) return `***.${digits.slice(3, 6)}.${digits.slice(6, 9)}-**`;
+  return formatDocument(document);
+}
+
+/**
+ * A webhook attempt's recorded failure (the APIs keep the sender's technical words: `timeout`,
+ * `unsafe address`, `redirect not followed`, `network: <cause>`) as people read it.
+ */
+export function deliveryErrorLabel(error: string): string {
+  if (error === 'timeout') return 'Sem resposta no prazo.';
+  if (error === 'unsafe address') return 'Endereço recusado: rede privada, interna ou de metadados.';
+  if (error === 'redirect not followed') return 'Redirecionamento não seguido: cadastre a URL final.';
+  const network = /^network: (.*)$/s.exec(error);
+  if (network) return `Falha de rede (${network[1]}).`;
+  return error;
+}

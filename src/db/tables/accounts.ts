@@ -37,6 +37,8 @@ export interface AccountsTable {
   withdrawals_per_hour: Generated<number>;
   recipient_limit: Generated<number>;
   recipients_per_hour: Generated<number>;
+  /** The owner's setting: every user of the account must enrol two-factor (migration 016). */
+  team_two_factor_required: Generated<boolean>;
 }
 
 export type PixKeyType = 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';

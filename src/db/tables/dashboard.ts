@@ -24,6 +24,23 @@ export interface DashboardUsersTable {
   disabled_at: Date | null;
 }
 
+/**
+ * An invitation of an e-mail that already has a user elsewhere (migration 017): shown to the inviting
+ * account as a pending invitation, never a user, never a link.
+ */
+export interface DashboardInvitationPlaceholdersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  name: string;
+  role: DashboardRole;
+  /** The user who invited. */
+  invited_by: string;
+  created_at: Date;
+  updated_at: Date;
+  disabled_at: Date | null;
+}
+
 export interface DashboardRecoveryCodesTable {
   user_id: string;
   code_hash: string;
@@ -34,6 +51,8 @@ export type SessionStage = 'password' | 'enrol' | 'complete';
 
 export interface DashboardSessionsTable {
   token_hash: string;
+  /** The session's public id (`ses_…`, migration 016): shown in the list of sessions, never the token. */
+  id: string;
   user_id: string;
   stage: Exclude<SessionStage, 'enrol'>;
   created_at: Date;
@@ -78,6 +97,8 @@ export interface OperatorsTable {
   created_at: Date;
   updated_at: Date;
   disabled_at: Date | null;
+  /** Set while the password is a temporary one chosen by someone else: it must be changed, and stops working then. */
+  password_temporary_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface OperatorSessionsTable {
@@ -92,7 +113,7 @@ export interface OperatorSessionsTable {
   user_agent: string | null;
 }
 
-export type AuditActorType = 'operator' | 'automation' | 'system';
+export type AuditActorType = 'operator' | 'automation' | 'system' | 'user';
 
 export interface AuditLogTable {
   id: Generated<number>;

@@ -1,34 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { navigate, useRoute } from '../../shared/router.ts';
-import { Loading, Notice } from '../../shared/ui.tsx';
-import { api, may, ROLE_LABEL, sessionState, type OperatorSession } from './api.ts';
+import { ActionButton, Loading, Notice } from '../../shared/ui.tsx';
+import { $api, may, ROLE_LABEL, sessionState, type OperatorSession } from './api.ts';
+import './console.css';
 import { AccountPage } from './pages/Account.tsx';
 import { AccountsPage } from './pages/Accounts.tsx';
 import { AuditPage } from './pages/Audit.tsx';
 import { OperatorsPage } from './pages/Operators.tsx';
 import { RecipientQueuePage } from './pages/RecipientQueue.tsx';
+import { MyAccountPage } from './pages/MyAccount.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
 import { WithdrawalQueuePage } from './pages/WithdrawalQueue.tsx';
 
 export function App() {
   const route = useRoute();
-  const [session, setSession] = useState<OperatorSession | null | undefined>(undefined);
+  const queryClient = useQueryClient();
+  // The session at start (a query like the pages' data); afterwards the one sign-in, sign-out or its loss set.
+  const initial = $api.useQuery('get', '/admin/v1/session', {}, { retry: false, staleTime: Infinity, gcTime: Infinity });
+  const [chosen, setChosen] = useState<OperatorSession | null | undefined>(undefined);
   const [expired, setExpired] = useState(false);
+  const session = chosen !== undefined ? chosen : initial.isPending ? undefined : (initial.data ?? null);
+  useEffect(() => {
+    // The session found at start: its CSRF token goes with the console's changes.
+    if (chosen === undefined && initial.data) sessionState.csrfToken = initial.data.csrfToken;
+  }, [chosen, initial.data]);
 
-  const adopt = useCallback((next: OperatorSession | null) => {
-    sessionState.csrfToken = next?.csrfToken;
-    setSession(next);
-  }, []);
+  const adopt = useCallback(
+    (next: OperatorSession | null) => {
+      sessionState.csrfToken = next?.csrfToken;
+      // Nothing read under one session is shown under another (or after signing out).
+      if (next === null || next.stage === 'complete') queryClient.clear();
+      setChosen(next);
+    },
+    [queryClient],
+  );
+
+  const leave = $api.useMutation('delete', '/admin/v1/session');
 
   useEffect(() => {
     sessionState.onLost = () => {
       adopt(null);
       setExpired(true);
     };
-    void (async () => {
-      const { data } = await api.GET('/admin/v1/session');
-      adopt(data ?? null);
-    })();
   }, [adopt]);
 
   if (session === undefined) {
@@ -38,7 +52,7 @@ export function App() {
       </main>
     );
   }
-  if (session === null || session.stage !== 'complete') {
+  if (session === null || session.stage !== 'complete' || session.passwordChangeRequired === true) {
     return (
       <main className="narrow">
         {expired ? <Notice>Sua sessão terminou. Entre novamente.</Notice> : null}
@@ -53,7 +67,8 @@ export function App() {
     );
   }
   const signOut = async () => {
-    await api.DELETE('/admin/v1/session');
+    // Signed out here whatever the server answered (a session already gone answers 401).
+    await leave.mutateAsync({}).catch(() => undefined);
     adopt(null);
     navigate('/contas');
   };
@@ -63,6 +78,7 @@ export function App() {
     ['/saques', 'Fila de saques', true],
     ['/auditoria', 'Auditoria', may(session, 'listAuditLog')],
     ['/operadores', 'Operadores', may(session, 'listOperators')],
+    ['/minha-conta', 'Minha conta', true],
   ];
   const accountId = /^\/contas\/(acc_[0-9a-f]{24})$/.exec(route.path)?.[1];
   return (
@@ -84,14 +100,12 @@ export function App() {
           <span>
             {session.operator.name} · {session.operator.roles.map((role) => ROLE_LABEL[role]).join(', ')}
           </span>
-          <button type="button" className="secondary" onClick={() => void signOut()}>
-            Sair
-          </button>
+          <ActionButton label="Sair" className="secondary" onClick={signOut} />
         </div>
       </header>
       <main>
         {accountId ? (
-          <AccountPage accountId={accountId} session={session} />
+          <AccountPage key={accountId} accountId={accountId} session={session} />
         ) : route.path === '/destinatarios' ? (
           <RecipientQueuePage session={session} />
         ) : route.path === '/saques' ? (
@@ -100,6 +114,8 @@ export function App() {
           <AuditPage query={route.query} />
         ) : route.path === '/operadores' ? (
           <OperatorsPage session={session} />
+        ) : route.path === '/minha-conta' ? (
+          <MyAccountPage session={session} />
         ) : (
           <AccountsPage session={session} />
         )}

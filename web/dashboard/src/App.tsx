@@ -1,16 +1,20 @@
-import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { navigate, useRoute } from '../../shared/router.ts';
-import { Loading, Notice } from '../../shared/ui.tsx';
-import { api, sessionState, type Session } from './api.ts';
+import { ActionButton, Loading, Notice } from '../../shared/ui.tsx';
+import { $api, api, sessionState, type Session } from './api.ts';
+import { attemptAction } from './data.ts';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AcceptInvitePage, ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/Auth.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
+import { NewChargePage } from './pages/NewCharge.tsx';
 import { OutboxPage } from './pages/Outbox.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
 import { RecipientsPage } from './pages/Recipients.tsx';
 import { SecurityPage } from './pages/Security.tsx';
 import { StatementPage } from './pages/Statement.tsx';
-import { TransactionPage, TransactionsPage } from './pages/Transactions.tsx';
+import { TransactionPage } from './pages/Transaction.tsx';
+import { TransactionsPage } from './pages/Transactions.tsx';
 import { UsersPage } from './pages/Users.tsx';
 import { WebhooksPage } from './pages/Webhooks.tsx';
 import { WithdrawPage } from './pages/Withdraw.tsx';
@@ -31,32 +35,96 @@ const NAV = [
   ['/seguranca', 'Segurança'],
 ] as const;
 
+/**
+ * The page's session: GET /session, where 401 means "no session" (null), not an error. So reading it again
+ * (after the e-mail is verified, after a security change) keeps the page as it is until the answer comes,
+ * instead of unmounting it into "Carregando…" (which had posted a verification link twice).
+ */
+const SESSION = {
+  queryKey: ['get', '/dashboard/api/v1/session'] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Session | null> => {
+    const { data, error, response } = await api.GET('/dashboard/api/v1/session', { signal });
+    if (response.status === 401) return null;
+    if (error) throw error;
+    return data ?? null;
+  },
+  staleTime: Infinity,
+  retry: false,
+};
+
+/**
+ * Moves focus to the page's heading after each navigation (a screen reader announces the new page, the
+ * keyboard starts from it), once the heading is rendered.
+ */
+function useFocusHeading(path: string): void {
+  const previous = useRef(path);
+  useEffect(() => {
+    // Only a new path is a navigation; the first page keeps the browser's own start.
+    if (previous.current === path) return;
+    previous.current = path;
+    const focusHeading = (): boolean => {
+      const heading = document.querySelector<HTMLElement>('#conteudo h1');
+      if (!heading) return false;
+      // The person already moved on inside the page (a field, a button): the focus stays there.
+      const active = document.activeElement;
+      if (active && active !== document.body && active !== heading && !active.closest('header')) return true;
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+      return true;
+    };
+    if (focusHeading()) return;
+    // The heading of a page still loading comes a moment later.
+    let tries = 0;
+    const timer = window.setInterval(() => {
+      tries += 1;
+      if (focusHeading() || tries > 40) window.clearInterval(timer);
+    }, 50);
+    return () => window.clearInterval(timer);
+  }, [path]);
+}
+
 export function App() {
   const route = useRoute();
-  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const queryClient = useQueryClient();
+  const sessionQuery = useQuery(SESSION);
   const [expired, setExpired] = useState(false);
   // Outside production with no SMTP, e-mails go to the development outbox: the public pages point to it.
-  const [devOutbox, setDevOutbox] = useState(false);
+  const outboxProbe = $api.useQuery('get', '/dashboard/api/v1/dev/outbox', { params: { query: { limit: 1 } } }, { retry: false, staleTime: Infinity });
+  const devOutbox = outboxProbe.isSuccess;
+  const signOutMutation = $api.useMutation('delete', '/dashboard/api/v1/session');
+  useFocusHeading(route.path);
 
-  const adopt = useCallback((next: Session | null) => {
-    sessionState.csrfToken = next?.csrfToken;
-    setSession(next);
-  }, []);
+  // A session answer (or none, 401) is the page's session; its CSRF token goes with every change.
+  const session: Session | null | undefined = sessionQuery.isPending ? undefined : (sessionQuery.data ?? null);
+  sessionState.csrfToken = session?.csrfToken;
 
-  const refresh = useCallback(async () => {
-    const { data } = await api.GET('/dashboard/api/v1/session');
-    adopt(data ?? null);
-  }, [adopt]);
+  const adopt = useCallback(
+    (next: Session) => {
+      sessionState.csrfToken = next.csrfToken;
+      queryClient.setQueryData(SESSION.queryKey, next);
+    },
+    [queryClient],
+  );
+  /** Nothing of the previous session stays in memory: every cached answer goes, the session is read again (401: none). */
+  const forget = useCallback(() => {
+    sessionState.csrfToken = undefined;
+    queryClient.clear();
+  }, [queryClient]);
+  const refresh = useCallback(() => void queryClient.invalidateQueries({ queryKey: SESSION.queryKey }), [queryClient]);
 
   useEffect(() => {
     sessionState.onLost = () => {
-      adopt(null);
+      forget();
       setExpired(true);
       navigate('/entrar');
     };
-    void refresh();
-    void api.GET('/dashboard/api/v1/dev/outbox', { params: { query: { limit: 1 } } }).then(({ response }) => setDevOutbox(response.ok));
-  }, [adopt, refresh]);
+  }, [forget]);
+
+  const signedIn = session !== null && session !== undefined && session.stage === 'complete';
+  // A signed-in user who opens the sign-in page goes to the overview.
+  useEffect(() => {
+    if (signedIn && route.path === '/entrar') navigate('/visao-geral');
+  }, [signedIn, route.path]);
 
   const outboxHint = devOutbox ? (
     <p className="muted">
@@ -64,35 +132,39 @@ export function App() {
     </p>
   ) : null;
 
-  if (session === undefined) {
+  if (session === undefined || (signedIn && route.path === '/entrar')) {
     return (
-      <main className="narrow">
+      <main className="narrow" id="conteudo">
         <Loading />
       </main>
     );
   }
-  const signedIn = session !== null && session.stage === 'complete';
+  // Signed in: on #/entrar the effect above goes on to the overview; elsewhere the page asked for stays.
+  const onSession = (next: Session) => {
+    setExpired(false);
+    adopt(next);
+  };
   if (!PUBLIC.has(route.path) && !signedIn) {
     return (
-      <main className="narrow">
+      <main className="narrow" id="conteudo">
         {expired ? <Notice>Sua sessão terminou. Entre novamente.</Notice> : null}
-        <SignInPage session={session} onSession={(next) => { setExpired(false); adopt(next); }} />
+        <SignInPage session={session} onSession={onSession} />
         {outboxHint}
       </main>
     );
   }
   if (PUBLIC.has(route.path)) {
     const pages: Record<string, ReactElement> = {
-      '/entrar': <SignInPage session={session} onSession={(next) => { setExpired(false); adopt(next); if (next.stage === 'complete') navigate('/visao-geral'); }} />,
+      '/entrar': <SignInPage session={session} onSession={onSession} />,
       '/cadastro': <SignUpPage />,
-      '/verificar-email': <VerifyEmailPage token={route.query.get('token') ?? ''} onVerified={() => void refresh()} />,
+      '/verificar-email': <VerifyEmailPage token={route.query.get('token') ?? ''} onVerified={refresh} />,
       '/esqueci-a-senha': <ForgotPasswordPage />,
       '/redefinir-senha': <ResetPasswordPage token={route.query.get('token') ?? ''} />,
       '/aceitar-convite': <AcceptInvitePage token={route.query.get('token') ?? ''} />,
       '/caixa-de-saida': <OutboxPage />,
     };
     return (
-      <main className={route.path === '/caixa-de-saida' ? undefined : 'narrow'}>
+      <main className={route.path === '/caixa-de-saida' ? undefined : 'narrow'} id="conteudo">
         {expired && route.path === '/entrar' ? <Notice>Sua sessão terminou. Entre novamente.</Notice> : null}
         {pages[route.path]}
         {route.path === '/caixa-de-saida' ? null : outboxHint}
@@ -101,13 +173,24 @@ export function App() {
   }
   const current = session as Session;
   const signOut = async () => {
-    await api.DELETE('/dashboard/api/v1/session');
-    adopt(null);
+    await attemptAction(() => signOutMutation.mutateAsync({}));
+    forget();
     navigate('/entrar');
   };
-  const transactionId = /^\/transacoes\/(tx_[0-9a-f]{24})$/.exec(route.path)?.[1];
+  const transactionId = /^\/transacoes\/([^/]+)$/.exec(route.path)?.[1];
+  // The account requires two-factor of the whole team: a user without it sees only the enrolment (issue 22).
+  const mustEnrol = current.teamTwoFactorRequired === true && !current.user.twoFactorEnabled;
   return (
     <>
+      <a className="skip-link" href="#conteudo" onClick={(event) => {
+        // The hash is the router's: move focus without navigating.
+        event.preventDefault();
+        const heading = document.querySelector<HTMLElement>('#conteudo h1');
+        heading?.setAttribute('tabindex', '-1');
+        heading?.focus();
+      }}>
+        Pular para o conteúdo
+      </a>
       <header className="top">
         <a className="brand" href="#/visao-geral">
           PixGate
@@ -120,17 +203,19 @@ export function App() {
           ))}
         </nav>
         <div className="who">
-          <span>
+          <span className="who-name">
             {current.user.name} · {current.account.legalName}
           </span>
-          <button type="button" className="secondary" onClick={() => void signOut()}>
-            Sair
-          </button>
+          <ActionButton className="secondary" label="Sair" onClick={signOut} />
         </div>
       </header>
-      <main>
-        {transactionId ? (
-          <TransactionPage transactionId={transactionId} session={current} />
+      <main id="conteudo">
+        {mustEnrol ? (
+          <SecurityPage session={current} onChange={refresh} />
+        ) : transactionId ? (
+          <TransactionPage key={transactionId} transactionId={transactionId} session={current} />
+        ) : route.path === '/cobrancas/nova' ? (
+          <NewChargePage session={current} />
         ) : route.path.startsWith('/transacoes') ? (
           <TransactionsPage />
         ) : route.path === '/extrato' ? (
@@ -148,7 +233,7 @@ export function App() {
         ) : route.path === '/usuarios' ? (
           <UsersPage session={current} />
         ) : route.path === '/seguranca' ? (
-          <SecurityPage session={current} onChange={() => void refresh()} />
+          <SecurityPage session={current} onChange={refresh} />
         ) : (
           <OverviewPage session={current} />
         )}

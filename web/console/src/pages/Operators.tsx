@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { useState } from 'react';
+import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { ActionForm, ConfirmButton, Field, FormProblem, Loading, SecretOnce } from '../../../shared/ui.tsx';
-import { api, ROLE_LABEL, type OperatorSession, type Schemas } from '../api.ts';
+import { ActionButton, ActionForm, ConfirmButton, Field, FormProblem, QueryState, SecretOnce } from '../../../shared/ui.tsx';
+import { $api, ROLE_LABEL, type OperatorSession, type Schemas } from '../api.ts';
+import { outcome, useInvalidate } from '../queries.ts';
 
 type Role = Schemas['OperatorRole'];
 const ROLES = Object.keys(ROLE_LABEL) as Role[];
 
-function RoleChoice({ legend, roles, onChange }: { legend: string; roles: Role[]; onChange: (roles: Role[]) => void }) {
+function RoleChoice({ legend, roles, disabled, onChange }: { legend: string; roles: Role[]; disabled?: boolean; onChange: (roles: Role[]) => void }) {
   return (
-    <fieldset className="field">
+    <fieldset className="field" disabled={disabled}>
       <legend>{legend}</legend>
       {ROLES.map((role) => (
         <label key={role}>
@@ -29,26 +30,20 @@ function RoleChoice({ legend, roles, onChange }: { legend: string; roles: Role[]
 
 /** Operators (admins only): create with roles (a temporary password shown once), change roles, deactivate, reset credentials. */
 export function OperatorsPage({ session }: { session: OperatorSession }) {
-  const [operators, setOperators] = useState<Schemas['Operator'][]>();
+  const { data, isPending, error } = $api.useQuery('get', '/admin/v1/operators');
+  const create = $api.useMutation('post', '/admin/v1/operators');
+  const change = $api.useMutation('patch', '/admin/v1/operators/{operatorId}');
+  const reset = $api.useMutation('post', '/admin/v1/operators/{operatorId}/reset-credentials');
+  const invalidate = useInvalidate();
   const [form, setForm] = useState<{ email: string; name: string; roles: Role[] }>({ email: '', name: '', roles: ['support'] });
   const [password, setPassword] = useState<{ title: string; value: string }>();
   const [problem, setProblem] = useState<ApiProblem>();
   const [listProblem, setListProblem] = useState<ApiProblem>();
 
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/admin/v1/operators');
-    if (error) setListProblem(problemOf(error));
-    else setOperators(data.operators);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const update = async (operator: Schemas['Operator'], body: Schemas['UpdateOperatorRequest']) => {
-    const { error } = await api.PATCH('/admin/v1/operators/{operatorId}', { params: { path: { operatorId: operator.operatorId } }, body });
-    setListProblem(error ? problemOf(error) : undefined);
-    await load();
+    const result = await outcome(() => change.mutateAsync({ params: { path: { operatorId: operator.operatorId } }, body }));
+    setListProblem(result.problem);
+    await invalidate('/admin/v1/operators', '/admin/v1/audit-log');
   };
 
   return (
@@ -56,60 +51,58 @@ export function OperatorsPage({ session }: { session: OperatorSession }) {
       <h1>Operadores</h1>
       {password ? <SecretOnce title={password.title} secret={password.value} onDone={() => setPassword(undefined)} /> : null}
       <FormProblem problem={listProblem} />
-      {!operators ? (
-        <Loading />
-      ) : (
-        <table>
-          <caption className="sr-only">Operadores</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nome</th>
-              <th scope="col">Papéis</th>
-              <th scope="col">Duas etapas</th>
-              <th scope="col">Situação</th>
-              <th scope="col">Ações</th>
-            </tr>
-          </thead>
-          <tbody>
-            {operators.map((operator) => (
-              <tr key={operator.operatorId}>
-                <td>
-                  {operator.name}
-                  <div className="muted">
-                    {operator.email} · {operator.operatorId} · desde {formatDateTime(operator.createdAt)}
-                  </div>
-                </td>
-                <td>
-                  <RoleChoice legend={`Papéis de ${operator.name}`} roles={operator.roles} onChange={(roles) => void update(operator, { roles })} />
-                </td>
-                <td>{operator.twoFactorEnabled ? 'Configurada' : 'Pendente'}</td>
-                <td>{operator.active ? 'Ativo' : 'Desativado'}</td>
-                <td>
-                  {operator.operatorId === session.operator.operatorId ? (
-                    <span className="muted">Você</span>
-                  ) : (
-                    <div className="actions">
-                      <button type="button" className="secondary" onClick={() => void update(operator, { active: !operator.active })}>
-                        {operator.active ? 'Desativar' : 'Reativar'}
-                      </button>
-                      <ConfirmButton
-                        label="Redefinir acesso"
-                        confirm={`Gerar nova senha temporária para ${operator.name}? O aplicativo autenticador precisa ser configurado de novo.`}
-                        onConfirm={async () => {
-                          const { data, error } = await api.POST('/admin/v1/operators/{operatorId}/reset-credentials', { params: { path: { operatorId: operator.operatorId } } });
-                          if (error) setListProblem(problemOf(error));
-                          else setPassword({ title: `Senha temporária de ${data.operator.name}`, value: data.temporaryPassword });
-                          await load();
-                        }}
-                      />
-                    </div>
-                  )}
-                </td>
+      <QueryState isPending={isPending} error={error}>
+        <div className="table-scroll">
+          <table>
+            <caption className="sr-only">Operadores</caption>
+            <thead>
+              <tr>
+                <th scope="col">Nome</th>
+                <th scope="col">Papéis</th>
+                <th scope="col">Duas etapas</th>
+                <th scope="col">Situação</th>
+                <th scope="col">Ações</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {data?.operators.map((operator) => (
+                <tr key={operator.operatorId}>
+                  <td>
+                    {operator.name}
+                    <div className="muted">
+                      {operator.email} · {operator.operatorId} · desde {formatDateTime(operator.createdAt)}
+                    </div>
+                  </td>
+                  <td>
+                    <RoleChoice legend={`Papéis de ${operator.name}`} roles={operator.roles} disabled={change.isPending} onChange={(roles) => void update(operator, { roles })} />
+                  </td>
+                  <td>{operator.twoFactorEnabled ? 'Configurada' : 'Pendente'}</td>
+                  <td>{operator.active ? 'Ativo' : 'Desativado'}</td>
+                  <td>
+                    {operator.operatorId === session.operator.operatorId ? (
+                      <span className="muted">Você</span>
+                    ) : (
+                      <div className="actions">
+                        <ActionButton label={operator.active ? 'Desativar' : 'Reativar'} className="secondary" onClick={() => update(operator, { active: !operator.active })} />
+                        <ConfirmButton
+                          label="Redefinir acesso"
+                          confirm={`Gerar nova senha temporária para ${operator.name}? O aplicativo autenticador precisa ser configurado de novo.`}
+                          onConfirm={async () => {
+                            const result = await outcome(() => reset.mutateAsync({ params: { path: { operatorId: operator.operatorId } } }));
+                            setListProblem(result.problem);
+                            if (result.data) setPassword({ title: `Senha temporária de ${result.data.operator.name}`, value: result.data.temporaryPassword });
+                            await invalidate('/admin/v1/operators', '/admin/v1/audit-log');
+                          }}
+                        />
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </QueryState>
       <section aria-label="Novo operador">
         <h2>Novo operador</h2>
         <ActionForm
@@ -118,11 +111,11 @@ export function OperatorsPage({ session }: { session: OperatorSession }) {
           problem={problem}
           onProblem={setProblem}
           action={async () => {
-            const { data, error } = await api.POST('/admin/v1/operators', { body: form });
-            if (error) return problemOf(error);
-            setPassword({ title: `Senha temporária de ${data.operator.name}`, value: data.temporaryPassword });
+            const result = await outcome(() => create.mutateAsync({ body: form }));
+            if (result.problem) return result.problem;
+            setPassword({ title: `Senha temporária de ${result.data.operator.name}`, value: result.data.temporaryPassword });
             setForm({ email: '', name: '', roles: ['support'] });
-            await load();
+            await invalidate('/admin/v1/operators', '/admin/v1/audit-log');
             return undefined;
           }}
         >

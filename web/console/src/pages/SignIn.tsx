@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { ActionForm, Field } from '../../../shared/ui.tsx';
 import { api, sessionState, type OperatorSession, type Schemas } from '../api.ts';
+import { ChangePasswordForm } from './MyAccount.tsx';
 
 /**
  * Operator sign-in: e-mail and password, then the authenticator app's code. TOTP is mandatory: at the first
- * sign-in (or after an admin reset the credentials) the operator enrols an app before anything else opens.
+ * sign-in (or after an admin reset the credentials) the operator enrols an app before anything else opens,
+ * then replaces the temporary password with their own (issue 22).
  */
 export function SignInPage({ session, onSession }: { session: OperatorSession | null; onSession: (session: OperatorSession) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
-  const [pending, setPending] = useState<OperatorSession | null>(session && session.stage !== 'complete' ? session : null);
+  const [pending, setPending] = useState<OperatorSession | null>(session && (session.stage !== 'complete' || session.passwordChangeRequired === true) ? session : null);
   const [setup, setSetup] = useState<Schemas['OperatorTotpSetup']>();
   const [problem, setProblem] = useState<ApiProblem>();
 
@@ -19,9 +21,24 @@ export function SignInPage({ session, onSession }: { session: OperatorSession | 
     const { data, error } = await api.POST('/admin/v1/session/totp', { body: { totpCode: code } });
     if (error) return problemOf(error);
     sessionState.csrfToken = data.csrfToken;
+    // A temporary password is changed next, before anything else opens.
+    if (data.passwordChangeRequired === true) setPending(data);
     onSession(data);
     return undefined;
   };
+
+  if (pending?.stage === 'complete' && pending.passwordChangeRequired === true) {
+    return (
+      <>
+        <h1>Escolha a sua senha</h1>
+        <p>
+          Você entrou com uma senha temporária. Escolha agora a sua própria senha: nada mais abre antes disso. Na senha atual, informe a
+          temporária.
+        </p>
+        <ChangePasswordForm label="Salvar a nova senha" onChanged={onSession} />
+      </>
+    );
+  }
 
   if (pending?.stage === 'enrol') {
     return (
@@ -78,7 +95,7 @@ export function SignInPage({ session, onSession }: { session: OperatorSession | 
           const { data, error } = await api.POST('/admin/v1/session', { body: { email, password } });
           if (error) return problemOf(error);
           sessionState.csrfToken = data.csrfToken;
-          if (data.stage === 'complete') onSession(data);
+          if (data.stage === 'complete' && data.passwordChangeRequired !== true) onSession(data);
           else setPending(data);
           return undefined;
         }}

@@ -1,37 +1,31 @@
-import { useCallback, useEffect, useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { useState } from 'react';
+import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
-import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SecretOnce, Status } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { ActionForm, ConfirmButton, Field, FormProblem, Notice, QueryState, SecretOnce, Status } from '../../../shared/ui.tsx';
+import { $api, type Schemas, type Session } from '../api.ts';
+import { attempt, attemptAction, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
-
 
 /**
  * Devices / API keys: generate (approved KYC and a verified e-mail), the secret shown once with a copy
  * button, the list by public prefix with creation and last use, revoke with a confirmation.
  */
 export function ApiKeysPage({ session }: { session: Session }) {
-  const [keys, setKeys] = useState<Schemas['DashboardApiKey'][]>();
+  const keysQuery = $api.useQuery('get', '/dashboard/api/v1/api-keys');
+  const createMutation = $api.useMutation('post', '/dashboard/api/v1/api-keys');
+  const revokeMutation = $api.useMutation('post', '/dashboard/api/v1/api-keys/{keyId}/revoke');
+  const invalidate = useInvalidate();
+  const keys = keysQuery.data?.apiKeys;
   const [label, setLabel] = useState('');
   const [created, setCreated] = useState<Schemas['DashboardApiKeyCreated']>();
   const [problem, setProblem] = useState<ApiProblem>();
   const [notice, setNotice] = useState<string>();
 
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/dashboard/api/v1/api-keys');
-    if (error) setProblem(problemOf(error));
-    else setKeys(data.apiKeys);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const revoke = async (key: Schemas['DashboardApiKey']) => {
-    const { error } = await api.POST('/dashboard/api/v1/api-keys/{keyId}/revoke', { params: { path: { keyId: key.keyId } } });
-    if (error) setProblem(problemOf(error));
+    const revoked = await attemptAction(() => revokeMutation.mutateAsync({ params: { path: { keyId: key.keyId } } }));
+    if (!revoked.ok) setProblem(revoked.problem);
     else setNotice(`Chave ${key.publicPrefix}… revogada. Ela deixa de funcionar em alguns segundos.`);
-    await load();
+    await invalidate('/dashboard/api/v1/api-keys');
   };
 
   const canManage = may(session, 'createDashboardApiKey');
@@ -53,7 +47,7 @@ export function ApiKeysPage({ session }: { session: Session }) {
           secret={created.apiKey}
           onDone={() => {
             setCreated(undefined);
-            void load();
+            void invalidate('/dashboard/api/v1/api-keys');
           }}
         />
       ) : null}
@@ -67,9 +61,9 @@ export function ApiKeysPage({ session }: { session: Session }) {
             onProblem={setProblem}
             action={async () => {
               setNotice(undefined);
-              const { data, error } = await api.POST('/dashboard/api/v1/api-keys', { body: label.trim() ? { label: label.trim() } : {} });
-              if (error) return problemOf(error);
-              setCreated(data);
+              const made = await attempt(() => createMutation.mutateAsync({ body: label.trim() ? { label: label.trim() } : {} }));
+              if (!made.ok) return made.problem;
+              setCreated(made.data);
               setLabel('');
               return undefined;
             }}
@@ -81,10 +75,11 @@ export function ApiKeysPage({ session }: { session: Session }) {
       {!canManage ? <FormProblem problem={problem} /> : null}
       <h2>Chaves</h2>
       {!keys ? (
-        <Loading />
+        <QueryState isPending={keysQuery.isPending} error={keysQuery.error} />
       ) : keys.length === 0 ? (
         <Notice>Nenhuma chave ainda.</Notice>
       ) : (
+        <div className="table-scroll">
         <table>
           <caption className="sr-only">Chaves de API</caption>
           <thead>
@@ -124,6 +119,7 @@ export function ApiKeysPage({ session }: { session: Session }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </>
   );

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
-import { api, sessionState, type Session } from '../api.ts';
+import { $api, sessionState, type Session } from '../api.ts';
+import { attempt } from '../data.ts';
 
 /** Sign-in: e-mail and password, then (two-factor on) the app's code or a recovery code. */
 export function SignInPage({ session, onSession }: { session: Session | null; onSession: (session: Session) => void }) {
@@ -11,6 +12,8 @@ export function SignInPage({ session, onSession }: { session: Session | null; on
   const [useRecovery, setUseRecovery] = useState(false);
   const [pending, setPending] = useState<Session | null>(session?.stage === 'password' ? session : null);
   const [problem, setProblem] = useState<ApiProblem>();
+  const signIn = $api.useMutation('post', '/dashboard/api/v1/session');
+  const secondFactor = $api.useMutation('post', '/dashboard/api/v1/session/second-factor');
 
   if (pending) {
     return (
@@ -23,9 +26,9 @@ export function SignInPage({ session, onSession }: { session: Session | null; on
           onProblem={setProblem}
           action={async () => {
             const body = useRecovery ? { recoveryCode: code } : { totpCode: code };
-            const { data, error } = await api.POST('/dashboard/api/v1/session/second-factor', { body });
-            if (error) return problemOf(error);
-            if (data) onSession(data);
+            const done = await attempt(() => secondFactor.mutateAsync({ body }));
+            if (!done.ok) return done.problem;
+            onSession(done.data);
             return undefined;
           }}
         >
@@ -54,9 +57,9 @@ export function SignInPage({ session, onSession }: { session: Session | null; on
         problem={problem}
         onProblem={setProblem}
         action={async () => {
-          const { data, error } = await api.POST('/dashboard/api/v1/session', { body: { email, password } });
-          if (error) return problemOf(error);
-          if (!data) return undefined;
+          const signedIn = await attempt(() => signIn.mutateAsync({ body: { email, password } }));
+          if (!signedIn.ok) return signedIn.problem;
+          const data = signedIn.data;
           sessionState.csrfToken = data.csrfToken;
           if (data.stage === 'password') setPending(data);
           else onSession(data);
@@ -77,6 +80,7 @@ export function SignUpPage() {
   const [form, setForm] = useState({ legalName: '', companyCnpj: '', responsibleCpf: '', name: '', email: '', password: '' });
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
+  const signUp = $api.useMutation('post', '/dashboard/api/v1/signup');
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
   if (done) {
     return (
@@ -99,8 +103,8 @@ export function SignUpPage() {
         problem={problem}
         onProblem={setProblem}
         action={async () => {
-          const { error } = await api.POST('/dashboard/api/v1/signup', { body: form });
-          if (error) return problemOf(error);
+          const sent = await attempt(() => signUp.mutateAsync({ body: form }));
+          if (!sent.ok) return sent.problem;
           setDone(true);
           return undefined;
         }}
@@ -119,26 +123,30 @@ export function SignUpPage() {
   );
 }
 
+/**
+ * The link of the verification e-mail: its token is posted once (a token works once; posting it again
+ * would answer "Link inválido" after it worked, issue 22 defect 12), and the page ends on the outcome.
+ */
 export function VerifyEmailPage({ token, onVerified }: { token: string; onVerified: () => void }) {
-  const [state, setState] = useState<'checking' | 'done' | ApiProblem>('checking');
+  const verify = $api.useMutation('post', '/dashboard/api/v1/email-verification');
+  const posted = useRef<string>(undefined);
+  // The latest callback, without making it a reason to post again.
+  const verified = useRef(onVerified);
+  verified.current = onVerified;
+  const { mutate } = verify;
   useEffect(() => {
-    void (async () => {
-      const { error } = await api.POST('/dashboard/api/v1/email-verification', { body: { token } });
-      if (error) setState(problemOf(error));
-      else {
-        setState('done');
-        onVerified();
-      }
-    })();
-  }, [token, onVerified]);
+    if (posted.current === token) return;
+    posted.current = token;
+    mutate({ body: { token } }, { onSuccess: () => verified.current() });
+  }, [token, mutate]);
   return (
     <>
       <h1>Confirmação de e-mail</h1>
-      {state === 'checking' ? <p role="status">Confirmando…</p> : null}
-      {state === 'done' ? <Notice>E-mail confirmado.</Notice> : null}
-      {typeof state === 'object' ? (
+      {verify.isPending || verify.isIdle ? <p role="status">Confirmando…</p> : null}
+      {verify.isSuccess ? <Notice>E-mail confirmado.</Notice> : null}
+      {verify.isError ? (
         <p className="form-error" role="alert">
-          {state.error}
+          {problemOf(verify.error).error}
         </p>
       ) : null}
       <p>
@@ -152,6 +160,7 @@ export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
+  const reset = $api.useMutation('post', '/dashboard/api/v1/password-reset');
   return (
     <>
       <h1>Esqueci a senha</h1>
@@ -162,8 +171,8 @@ export function ForgotPasswordPage() {
         problem={problem}
         onProblem={setProblem}
         action={async () => {
-          const { error } = await api.POST('/dashboard/api/v1/password-reset', { body: { email } });
-          if (error) return problemOf(error);
+          const sent = await attempt(() => reset.mutateAsync({ body: { email } }));
+          if (!sent.ok) return sent.problem;
           setDone(true);
           return undefined;
         }}
@@ -181,6 +190,8 @@ function ChoosePassword({ title, token, purpose }: { title: string; token: strin
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
+  const confirmReset = $api.useMutation('post', '/dashboard/api/v1/password-reset/confirm');
+  const acceptInvitation = $api.useMutation('post', '/dashboard/api/v1/invitations/accept');
   if (done) {
     return (
       <>
@@ -202,11 +213,8 @@ function ChoosePassword({ title, token, purpose }: { title: string; token: strin
         onProblem={setProblem}
         action={async () => {
           const body = { token, password };
-          const { error } =
-            purpose === 'reset'
-              ? await api.POST('/dashboard/api/v1/password-reset/confirm', { body })
-              : await api.POST('/dashboard/api/v1/invitations/accept', { body });
-          if (error) return problemOf(error);
+          const saved = await attempt(() => (purpose === 'reset' ? confirmReset.mutateAsync({ body }) : acceptInvitation.mutateAsync({ body })));
+          if (!saved.ok) return saved.problem;
           setDone(true);
           return undefined;
         }}

@@ -1,15 +1,18 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
-import { formatDateTime } from '../../../shared/format.ts';
-import { Field, FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { deliveryErrorLabel, formatDateTime } from '../../../shared/format.ts';
+import { Field, FormProblem, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { $api, type Schemas, type Session } from '../api.ts';
+import { attemptAction, useInvalidate } from '../data.ts';
+import { NamedActionButton } from '../NamedActionButton.tsx';
 import { may } from '../roles.ts';
 
 type Attempt = Schemas['DeliveryAttempt'];
 
 /** Every attempt: when, which URL, the exact payload, HTTP status, duration, error. */
-export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onResend?: (attempt: Attempt) => void }) {
+export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onResend?: (attempt: Attempt) => Promise<unknown> }) {
   return (
+    <div className="table-scroll">
     <table>
       <caption className="sr-only">Tentativas de entrega</caption>
       <thead>
@@ -34,14 +37,14 @@ export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onRe
           <tr key={attempt.attemptId}>
             <td>{formatDateTime(attempt.createdAt)}</td>
             <td>{attempt.event}</td>
-            <td className="muted">{attempt.url}</td>
+            <td className="muted url-cell">{attempt.url}</td>
             <td>
               {attempt.attemptNumber}
               {attempt.trigger === 'manual' ? ' (reenvio)' : ''}
             </td>
             <td>
               <Status value={attempt.outcome} label={attempt.outcome === 'success' ? 'Entregue' : 'Falhou'} />
-              {attempt.error ? <div className="muted">{attempt.error}</div> : null}
+              {attempt.error ? <div className="muted">{deliveryErrorLabel(attempt.error)}</div> : null}
             </td>
             <td className="num">{attempt.httpStatus ?? '—'}</td>
             <td className="num">{attempt.durationMs} ms</td>
@@ -59,15 +62,14 @@ export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onRe
             </td>
             {onResend ? (
               <td>
-                <button type="button" className="secondary" onClick={() => onResend(attempt)} aria-label={`Reenviar ${attempt.event} para ${attempt.url}`}>
-                  Reenviar
-                </button>
+                <NamedActionButton className="secondary" label="Reenviar" name={`Reenviar ${attempt.event} para ${attempt.url}`} onClick={() => onResend(attempt)} />
               </td>
             ) : null}
           </tr>
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
 
@@ -77,48 +79,37 @@ export function DeliveriesPage({ query, session }: { query: URLSearchParams; ses
   const [endpointId, setEndpointId] = useState(query.get('endpointId') ?? '');
   const [outcome, setOutcome] = useState('');
   const [transactionId, setTransactionId] = useState(query.get('transactionId') ?? '');
-  const [list, setList] = useState<Schemas['DeliveryList']>();
-  const [webhooks, setWebhooks] = useState<Schemas['DashboardWebhook'][]>([]);
   const [problem, setProblem] = useState<ApiProblem>();
   const [notice, setNotice] = useState<string>();
+  const invalidate = useInvalidate();
 
   // The typed filters apply on "Filtrar" (or Enter); the choices apply at once.
   const [typed, setTyped] = useState({ event: '', transactionId: query.get('transactionId') ?? '' });
-  const load = useCallback(async () => {
-    const filters = {
-      ...(typed.event.trim() ? { event: typed.event.trim() } : {}),
-      ...(endpointId ? { endpointId } : {}),
-      ...(outcome === 'success' ? { outcome: 'success' as const } : outcome === 'failure' ? { outcome: 'failure' as const } : {}),
-      ...(typed.transactionId.trim() ? { transactionId: typed.transactionId.trim() } : {}),
-    };
-    const { data, error } = await api.GET('/dashboard/api/v1/webhook-deliveries', { params: { query: filters } });
-    setProblem(error ? problemOf(error) : undefined);
-    if (data) setList(data);
-  }, [typed, endpointId, outcome]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  useEffect(() => {
-    void (async () => {
-      const { data } = await api.GET('/dashboard/api/v1/webhooks');
-      if (data) setWebhooks(data.webhooks);
-    })();
-  }, []);
+  const filters = {
+    ...(typed.event.trim() ? { event: typed.event.trim() } : {}),
+    ...(endpointId ? { endpointId } : {}),
+    ...(outcome === 'success' ? { outcome: 'success' as const } : outcome === 'failure' ? { outcome: 'failure' as const } : {}),
+    ...(typed.transactionId.trim() ? { transactionId: typed.transactionId.trim() } : {}),
+  };
+  const listQuery = $api.useQuery('get', '/dashboard/api/v1/webhook-deliveries', { params: { query: filters } });
+  const webhooksQuery = $api.useQuery('get', '/dashboard/api/v1/webhooks');
+  const resendMutation = $api.useMutation('post', '/dashboard/api/v1/events/{eventId}/resend');
+  const list = listQuery.data;
+  const listProblem = listQuery.error ? problemOf(listQuery.error) : undefined;
+  const fieldsProblem = problem ?? listProblem;
 
   const resend = async (attempt: Attempt) => {
     setNotice(undefined);
-    const { data, error } = await api.POST('/dashboard/api/v1/events/{eventId}/resend', {
-      params: { path: { eventId: attempt.eventId } },
-      body: { endpointId: attempt.endpointId },
-    });
-    if (error) {
-      setProblem(problemOf(error));
+    const sent = await attemptAction(() => resendMutation.mutateAsync({ params: { path: { eventId: attempt.eventId } }, body: { endpointId: attempt.endpointId } }));
+    if (!sent.ok) {
+      setProblem(sent.problem);
       return;
     }
-    setNotice(`Reenvio de ${attempt.event} agendado. Reenvios restantes nesta hora: ${data.resendQuota.remaining}.`);
-    setTimeout(() => void load(), 1500);
+    setProblem(undefined);
+    setNotice(`Reenvio de ${attempt.event} agendado. Reenvios restantes nesta hora: ${sent.data.resendQuota.remaining}.`);
+    await invalidate('/dashboard/api/v1/webhook-deliveries', '/dashboard/api/v1/transactions/{transactionId}');
+    // The resent attempt is recorded once the URL answers.
+    setTimeout(() => void invalidate('/dashboard/api/v1/webhook-deliveries'), 1500);
   };
 
   return (
@@ -138,37 +129,46 @@ export function DeliveriesPage({ query, session }: { query: URLSearchParams; ses
         aria-label="Filtros de entregas"
         onSubmit={(submitted) => {
           submitted.preventDefault();
+          setProblem(undefined);
           setTyped({ event, transactionId });
         }}
       >
-        <Field label="Evento" name="event" value={event} onChange={(changed) => setEvent(changed.target.value)} placeholder="transaction.paid" problem={problem} />
+        <Field label="Evento" name="event" value={event} onChange={(changed) => setEvent(changed.target.value)} placeholder="transaction.paid" problem={fieldsProblem} />
         <SelectField
           label="URL"
           name="endpointId"
           value={endpointId}
           onChange={setEndpointId}
-          problem={problem}
-          options={[{ value: '', label: 'Todas' }, ...webhooks.map((webhook) => ({ value: webhook.endpointId, label: webhook.url }))]}
+          problem={fieldsProblem}
+          options={[{ value: '', label: 'Todas' }, ...(webhooksQuery.data?.webhooks ?? []).map((webhook) => ({ value: webhook.endpointId, label: webhook.url }))]}
         />
         <SelectField
           label="Resultado"
           name="outcome"
           value={outcome}
           onChange={setOutcome}
-          problem={problem}
+          problem={fieldsProblem}
           options={[
             { value: '', label: 'Todos' },
             { value: 'success', label: 'Entregue' },
             { value: 'failure', label: 'Falhou' },
           ]}
         />
-        <Field label="Transação" name="transactionId" value={transactionId} onChange={(changed) => setTransactionId(changed.target.value)} placeholder="tx_…" problem={problem} />
+        <Field label="Transação" name="transactionId" value={transactionId} onChange={(changed) => setTransactionId(changed.target.value)} placeholder="tx_…" problem={fieldsProblem} />
         <button type="submit" className="secondary">
           Filtrar
         </button>
       </form>
-      <FormProblem problem={problem} fields={['event', 'endpointId', 'outcome', 'transactionId']} />
-      {!list ? <Loading /> : list.count === 0 ? <Notice>Nenhuma entrega com esses filtros.</Notice> : <AttemptTable attempts={list.attempts} {...(may(session, 'resendDashboardEvent') ? { onResend: (attempt: Attempt) => void resend(attempt) } : {})} />}
+      <FormProblem problem={problem} />
+      <QueryState isPending={listQuery.isPending} error={listQuery.error}>
+        {list ? (
+          list.count === 0 ? (
+            <Notice>Nenhuma entrega com esses filtros.</Notice>
+          ) : (
+            <AttemptTable attempts={list.attempts} {...(may(session, 'resendDashboardEvent') ? { onResend: resend } : {})} />
+          )
+        ) : null}
+      </QueryState>
     </>
   );
 }

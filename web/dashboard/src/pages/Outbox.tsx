@@ -1,9 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { useRoute } from '../../../shared/router.ts';
-import { Loading, Notice } from '../../../shared/ui.tsx';
-import { api, type Schemas } from '../api.ts';
+import { Notice, QueryState } from '../../../shared/ui.tsx';
+import { $api } from '../api.ts';
 
 /** Links in a mail's text become links of the page (the outbox stands in for a mailbox outside production). */
 function withLinks(text: string): ReactNode[] {
@@ -34,8 +34,6 @@ function forgetKey(): void {
   document.cookie = `${KEY_COOKIE}=; Path=${KEY_COOKIE_PATH}; Max-Age=0; SameSite=Strict`;
 }
 
-type Outbox = Schemas['OutboxMailList'];
-
 /**
  * The development mail outbox (outside production, no SMTP configured): every e-mail with the key of
  * `npm start`, a signed-in user's own e-mails, nothing for anyone else.
@@ -43,34 +41,24 @@ type Outbox = Schemas['OutboxMailList'];
 export function OutboxPage() {
   const route = useRoute();
   const givenKey = route.query.get('chave');
-  const [outbox, setOutbox] = useState<Outbox>();
-  const [problem, setProblem] = useState<string>();
-  const [keyRefused, setKeyRefused] = useState(false);
-
+  const client = useQueryClient();
+  // When the key of the address was kept (in the cookie): the outbox is read with it from then on.
+  const [keptAt, setKeptAt] = useState<number>();
   useEffect(() => {
-    if (givenKey) {
-      keepKey(givenKey);
-      // The key leaves the address bar and the history entry.
-      window.history.replaceState(null, '', '#/caixa-de-saida');
-    }
-    let current = true;
-    void (async () => {
-      const { data, error } = await api.GET('/dashboard/api/v1/dev/outbox', { params: { query: { limit: 50 } } });
-      if (!current) return;
-      if (error) {
-        setProblem(problemOf(error).error);
-        return;
-      }
-      if (givenKey && data.access !== 'all') {
-        forgetKey();
-        setKeyRefused(true);
-      }
-      setOutbox(data);
-    })();
-    return () => {
-      current = false;
-    };
-  }, [givenKey]);
+    if (!givenKey) return;
+    keepKey(givenKey);
+    // The key leaves the address bar and the history entry.
+    window.history.replaceState(null, '', '#/caixa-de-saida');
+    setKeptAt(Date.now());
+    void client.resetQueries({ queryKey: ['get', '/dashboard/api/v1/dev/outbox'] });
+  }, [givenKey, client]);
+  const outboxQuery = $api.useQuery('get', '/dashboard/api/v1/dev/outbox', { params: { query: { limit: 50 } } }, { staleTime: 0, enabled: !givenKey || keptAt !== undefined });
+  const outbox = outboxQuery.data;
+  // A key the server did not take (read after it was kept) is forgotten.
+  const keyRefused = keptAt !== undefined && outbox !== undefined && !outboxQuery.isFetching && outboxQuery.dataUpdatedAt >= keptAt && outbox.access !== 'all';
+  useEffect(() => {
+    if (keyRefused) forgetKey();
+  }, [keyRefused]);
 
   return (
     <>
@@ -80,12 +68,8 @@ export function OutboxPage() {
         <a href="#/entrar">Entrar no painel</a>
       </p>
       {keyRefused ? <Notice>A chave deste endereço não vale para este servidor. Use o endereço da caixa de saída mostrado pelo npm start ao iniciar.</Notice> : null}
-      {problem ? (
-        <p className="form-error" role="alert">
-          {problem}
-        </p>
-      ) : !outbox ? (
-        <Loading />
+      {!outbox || (givenKey && keptAt === undefined) ? (
+        <QueryState isPending={outboxQuery.isPending} error={outboxQuery.error} />
       ) : outbox.access === 'none' ? (
         <Notice>
           Os e-mails trazem links de acesso, por isso não ficam abertos a todos. Entre no painel para ver os enviados ao seu e-mail, ou abra o

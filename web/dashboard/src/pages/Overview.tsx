@@ -1,73 +1,87 @@
-import { useEffect, useState } from 'react';
-import { problemOf } from '../../../shared/api.ts';
-import { formatBrl } from '../../../shared/format.ts';
-import { Loading, Notice } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { useState } from 'react';
+import { formatBrl, formatDocument } from '../../../shared/format.ts';
+import { ActionButton, Notice, QueryState } from '../../../shared/ui.tsx';
+import { $api, type Schemas, type Session } from '../api.ts';
+import { attemptAction } from '../data.ts';
 import { TransactionTable } from './Transactions.tsx';
 
 const KYC_LABEL = { pending: 'em análise pela equipe PixGate', approved: 'aprovada', rejected: 'recusada' } as const;
 
 /** Overview: the balance as the API reports it (available, active holds, withdrawable) and the latest transactions. */
 export function OverviewPage({ session }: { session: Session }) {
-  const [overview, setOverview] = useState<Schemas['Overview']>();
-  const [problem, setProblem] = useState<string>();
+  const overviewQuery = $api.useQuery('get', '/dashboard/api/v1/overview');
+  const resendMutation = $api.useMutation('post', '/dashboard/api/v1/email-verification/resend');
   const [resent, setResent] = useState<string>();
 
-  useEffect(() => {
-    void (async () => {
-      const { data, error } = await api.GET('/dashboard/api/v1/overview');
-      if (error) setProblem(problemOf(error).error);
-      else setOverview(data);
-    })();
-  }, []);
-
   const resend = async () => {
-    const { error } = await api.POST('/dashboard/api/v1/email-verification/resend');
-    setResent(error ? problemOf(error).error : 'Enviamos um novo link de confirmação.');
+    const outcome = await attemptAction(() => resendMutation.mutateAsync({}));
+    setResent(outcome.ok ? 'Enviamos um novo link de confirmação.' : outcome.problem.error);
   };
 
-  if (problem) return <p className="form-error" role="alert">{problem}</p>;
-  if (!overview) return <Loading />;
-  const { account, balance } = overview;
+  const overview = overviewQuery.data;
   return (
     <>
       <h1>Visão geral</h1>
+      <p className="muted">
+        {session.account.legalName} · CNPJ <span className="nowrap">{formatDocument(session.account.companyCnpj)}</span>
+      </p>
       {!session.user.emailVerified ? (
         <p className="warning" role="status">
-          Confirme seu e-mail para gerar chaves de API.{' '}
-          <button type="button" className="secondary" onClick={() => void resend()}>
-            Reenviar link
-          </button>{' '}
-          {resent}
+          Confirme seu e-mail para gerar chaves de API. <ActionButton className="secondary" label="Reenviar link" onClick={resend} /> {resent}
         </p>
       ) : null}
-      {account.kycStatus !== 'approved' ? (
-        <p className="warning" role="status">
-          Análise da conta (KYC): {KYC_LABEL[account.kycStatus]}. As chaves de API ficam disponíveis depois da aprovação.
-        </p>
-      ) : null}
-      {account.blocked ? <p className="warning" role="status">A conta está bloqueada pela equipe PixGate. Fale com o suporte.</p> : null}
-      <section className="metrics" aria-label="Saldo">
-        <div className="metric">
-          <div className="label">Disponível</div>
-          <div className="value" data-testid="available">{formatBrl(balance.availableCents)}</div>
-        </div>
-        <div className="metric">
-          <div className="label">Bloqueios ativos</div>
-          <div className="value" data-testid="held">{formatBrl(balance.heldCents)}</div>
-        </div>
-        <div className="metric">
-          <div className="label">Disponível para saque</div>
-          <div className="value" data-testid="withdrawable">{formatBrl(balance.withdrawableCents)}</div>
-        </div>
-      </section>
-      <h2>Últimas transações</h2>
-      {overview.latestTransactions.length === 0 ? (
-        <Notice>Nenhuma transação ainda. Crie uma cobrança pela API (POST /v1/pix) com uma chave de API.</Notice>
-      ) : (
-        <TransactionTable transactions={overview.latestTransactions} />
-      )}
-      <h2>Tarifas e limites</h2>
+      <QueryState isPending={overviewQuery.isPending} error={overviewQuery.error}>
+        {overview ? (
+          <>
+            {overview.account.kycStatus !== 'approved' ? (
+              <p className="warning" role="status">
+                Análise da conta (KYC): {KYC_LABEL[overview.account.kycStatus]}. As chaves de API ficam disponíveis depois da aprovação.
+              </p>
+            ) : null}
+            {overview.account.blocked ? <p className="warning" role="status">A conta está bloqueada pela equipe PixGate. Fale com o suporte.</p> : null}
+            <section className="metrics" aria-label="Saldo">
+              <div className="metric">
+                <div className="label">Disponível</div>
+                <div className="value money" data-testid="available">
+                  {formatBrl(overview.balance.availableCents)}
+                </div>
+              </div>
+              <div className="metric">
+                <div className="label">Bloqueios ativos</div>
+                <div className="value money" data-testid="held">
+                  {formatBrl(overview.balance.heldCents)}
+                </div>
+              </div>
+              <div className="metric">
+                <div className="label">Disponível para saque</div>
+                <div className="value money" data-testid="withdrawable">
+                  {formatBrl(overview.balance.withdrawableCents)}
+                </div>
+              </div>
+            </section>
+            <p className="actions">
+              <a className="button" href="#/cobrancas/nova">
+                Nova cobrança
+              </a>
+            </p>
+            <h2>Últimas transações</h2>
+            {overview.latestTransactions.length === 0 ? (
+              <Notice>Nenhuma transação ainda. Crie uma cobrança em “Nova cobrança” ou pela API (POST /v1/pix) com uma chave de API.</Notice>
+            ) : (
+              <TransactionTable transactions={overview.latestTransactions} />
+            )}
+            <h2>Tarifas e limites</h2>
+            <AccountTerms account={overview.account} />
+          </>
+        ) : null}
+      </QueryState>
+    </>
+  );
+}
+
+function AccountTerms({ account }: { account: Schemas['DashboardAccount'] }) {
+  return (
+    <div className="table-scroll">
       <table>
         <caption className="sr-only">Tarifas e limites da conta</caption>
         <tbody>
@@ -111,6 +125,6 @@ export function OverviewPage({ session }: { session: Session }) {
           </tr>
         </tbody>
       </table>
-    </>
+    </div>
   );
 }

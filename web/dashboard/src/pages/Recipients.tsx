@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
-import { formatDateTime, statusLabel } from '../../../shared/format.ts';
-import { ActionForm, Field, FormProblem, Loading, Notice, SelectField, Status } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { useState } from 'react';
+import type { ApiProblem } from '../../../shared/api.ts';
+import { formatDateTime, formatDocument, statusLabel } from '../../../shared/format.ts';
+import { ActionForm, Field, FormProblem, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { $api, type Schemas, type Session } from '../api.ts';
+import { attempt, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
 
 export const PIX_KEY_TYPES = [
@@ -16,20 +17,13 @@ type Request = Schemas['CreateRecipientRequest'];
 
 /** Recipients: register one for review (the same rules as POST /v1/recipients) and follow each one's status. */
 export function RecipientsPage({ session }: { session: Session }) {
-  const [recipients, setRecipients] = useState<Schemas['DashboardRecipient'][]>();
+  const recipientsQuery = $api.useQuery('get', '/dashboard/api/v1/recipients');
+  const registerMutation = $api.useMutation('post', '/dashboard/api/v1/recipients');
+  const invalidate = useInvalidate();
+  const recipients: Schemas['DashboardRecipient'][] | undefined = recipientsQuery.data?.recipients;
   const [form, setForm] = useState({ legalName: '', document: '', documentType: 'cpf', pixKey: '', pixKeyType: 'cpf', label: '' });
   const [problem, setProblem] = useState<ApiProblem>();
   const [notice, setNotice] = useState<string>();
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/dashboard/api/v1/recipients');
-    if (error) setProblem(problemOf(error));
-    else setRecipients(data.recipients);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <>
@@ -54,11 +48,11 @@ export function RecipientsPage({ session }: { session: Session }) {
                 pixKeyType: form.pixKeyType as Request['pixKeyType'],
                 ...(form.label.trim() ? { label: form.label.trim() } : {}),
               };
-              const { data, error } = await api.POST('/dashboard/api/v1/recipients', { body });
-              if (error) return problemOf(error);
-              setNotice(`${data.note} (${data.recipientId})`);
+              const registered = await attempt(() => registerMutation.mutateAsync({ body }));
+              if (!registered.ok) return registered.problem;
+              setNotice(`${registered.data.note} (${registered.data.recipientId})`);
               setForm({ ...form, legalName: '', document: '', pixKey: '', label: '' });
-              await load();
+              await invalidate('/dashboard/api/v1/recipients');
               return undefined;
             }}
           >
@@ -87,10 +81,11 @@ export function RecipientsPage({ session }: { session: Session }) {
       )}
       <h2>Cadastrados</h2>
       {!recipients ? (
-        <Loading />
+        <QueryState isPending={recipientsQuery.isPending} error={recipientsQuery.error} />
       ) : recipients.length === 0 ? (
         <Notice>Nenhum destinatário cadastrado.</Notice>
       ) : (
+        <div className="table-scroll">
         <table>
           <caption className="sr-only">Destinatários</caption>
           <thead>
@@ -111,7 +106,7 @@ export function RecipientsPage({ session }: { session: Session }) {
                   {recipient.label ? <div className="muted">{recipient.label}</div> : null}
                   <div className="muted">{recipient.recipientId}</div>
                 </td>
-                <td>{recipient.documentMasked}</td>
+                <td className="nowrap">{formatDocument(recipient.documentMasked)}</td>
                 <td>{PIX_KEY_TYPES.find((type) => type.value === recipient.pixKeyType)?.label}</td>
                 <td>
                   <Status value={recipient.status} label={statusLabel(recipient.status)} />
@@ -122,6 +117,7 @@ export function RecipientsPage({ session }: { session: Session }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </>
   );

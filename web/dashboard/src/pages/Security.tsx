@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { PASSWORD_CHANGE_FIELDS, PasswordChangeFields, usePasswordChange } from '../../../shared/password.tsx';
 import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { api, sessionState, type Schemas, type Session } from '../api.ts';
+import { SessionsSection } from './SecuritySessions.tsx';
 
 /** The codes shown once: after enrolment and after a new set is made. */
 function RecoveryCodesOnce({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -40,6 +42,50 @@ function CodeForm(props: { label: string; danger?: boolean; run: (totpCode: stri
   );
 }
 
+/** Change the password: the current one, the new one twice, and the app's code when two-factor is on (issue 22). */
+function PasswordSection({ session }: { session: Session }) {
+  const form = usePasswordChange();
+  const [totpCode, setTotpCode] = useState('');
+  const [problem, setProblem] = useState<ApiProblem>();
+  const [notice, setNotice] = useState<string>();
+  const needsCode = session.user.twoFactorEnabled;
+  return (
+    <section className="card" aria-labelledby="senha-titulo">
+      <h2 id="senha-titulo">Trocar a senha</h2>
+      <p>Ao trocar a senha, as suas outras sessões (outros navegadores e dispositivos) são encerradas; esta continua.</p>
+      {notice ? <Notice>{notice}</Notice> : null}
+      <ActionForm
+        label="Trocar a senha"
+        fields={[...PASSWORD_CHANGE_FIELDS, 'totpCode']}
+        problem={problem}
+        onProblem={setProblem}
+        action={async () => {
+          const mismatch = form.mismatch();
+          if (mismatch) return mismatch;
+          const { currentPassword, newPassword } = form.value;
+          const { data, error } = await api.POST('/dashboard/api/v1/password', {
+            body: { currentPassword, newPassword, ...(needsCode ? { totpCode } : {}) },
+          });
+          if (error) return problemOf(error);
+          form.reset();
+          setTotpCode('');
+          setNotice(
+            data.otherSessionsEnded === 0
+              ? 'Senha trocada.'
+              : `Senha trocada. ${data.otherSessionsEnded === 1 ? '1 outra sessão foi encerrada' : `${data.otherSessionsEnded} outras sessões foram encerradas`}.`,
+          );
+          return undefined;
+        }}
+      >
+        <PasswordChangeFields form={form} problem={problem} />
+        {needsCode ? (
+          <Field label="Código do aplicativo autenticador" name="totpCode" inputMode="numeric" autoComplete="one-time-code" required value={totpCode} onChange={(event) => setTotpCode(event.target.value)} problem={problem} />
+        ) : null}
+      </ActionForm>
+    </section>
+  );
+}
+
 /** Two-factor: enrol (QR code of the otpauth URI, the secret as text, a first code, recovery codes), renew codes, turn off. */
 export function SecurityPage({ session, onChange }: { session: Session; onChange: () => void }) {
   const [setup, setSetup] = useState<Schemas['TotpSetup']>();
@@ -51,6 +97,11 @@ export function SecurityPage({ session, onChange }: { session: Session; onChange
   return (
     <>
       <h1>Segurança</h1>
+      {session.teamTwoFactorRequired === true && !enabled ? (
+        <p className="form-error" role="alert">
+          Esta conta exige verificação em duas etapas de toda a equipe. Ative-a abaixo para continuar usando o painel.
+        </p>
+      ) : null}
       {notice ? <Notice>{notice}</Notice> : null}
       {codes ? (
         <RecoveryCodesOnce
@@ -134,6 +185,8 @@ export function SecurityPage({ session, onChange }: { session: Session; onChange
           </div>
         ) : null}
       </section>
+      <PasswordSection session={session} />
+      <SessionsSection onEndedCurrent={() => sessionState.onLost()} />
       <section className="card" aria-label="Sessão">
         <h2>Sessão</h2>
         <p>

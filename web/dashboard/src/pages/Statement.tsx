@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
-import { formatBrl, formatDateTime, saoPauloDayStart } from '../../../shared/format.ts';
-import { Field, FormProblem, Loading, Notice } from '../../../shared/ui.tsx';
-import { api, type Schemas } from '../api.ts';
+import { useState } from 'react';
+import { problemOf } from '../../../shared/api.ts';
+import { formatDateTime, saoPauloDayStart } from '../../../shared/format.ts';
+import { Field, Notice, QueryState } from '../../../shared/ui.tsx';
+import { $api, type Schemas } from '../api.ts';
+import { Money } from '../Money.tsx';
 import { CsvExport } from './CsvExport.tsx';
 
 type Entry = Schemas['BalanceEntry'];
@@ -27,25 +28,18 @@ export function StatementPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<Schemas['BalanceEntryList']>();
-  const [problem, setProblem] = useState<ApiProblem>();
   const cursor = cursors[cursors.length - 1];
-
-  useEffect(() => {
-    void (async () => {
-      const createdFrom = from ? saoPauloDayStart(from) : undefined;
-      const toStart = to ? saoPauloDayStart(to) : undefined;
-      const query = {
-        limit: 50,
-        ...(createdFrom !== undefined ? { createdFrom } : {}),
-        ...(toStart !== undefined ? { createdTo: toStart + 86_400_000 } : {}),
-        ...(cursor ? { cursor } : {}),
-      };
-      const { data, error } = await api.GET('/dashboard/api/v1/statement', { params: { query } });
-      setProblem(error ? problemOf(error) : undefined);
-      if (data) setPage(data);
-    })();
-  }, [from, to, cursor]);
+  const createdFrom = from ? saoPauloDayStart(from) : undefined;
+  const toStart = to ? saoPauloDayStart(to) : undefined;
+  const query = {
+    limit: 50,
+    ...(createdFrom !== undefined ? { createdFrom } : {}),
+    ...(toStart !== undefined ? { createdTo: toStart + 86_400_000 } : {}),
+    ...(cursor ? { cursor } : {}),
+  };
+  const pageQuery = $api.useQuery('get', '/dashboard/api/v1/statement', { params: { query } });
+  const page = pageQuery.data;
+  const problem = pageQuery.error ? problemOf(pageQuery.error) : undefined;
 
   return (
     <>
@@ -79,12 +73,12 @@ export function StatementPage() {
         />
       </div>
       <CsvExport path="/dashboard/api/v1/statement.csv" from={from} to={to} />
-      <FormProblem problem={problem} fields={['createdFrom', 'createdTo']} />
       {!page ? (
-        <Loading />
+        <QueryState isPending={pageQuery.isPending} error={pageQuery.error} />
       ) : page.count === 0 ? (
         <Notice>Nenhum movimento no período.</Notice>
       ) : (
+        <div className="table-scroll">
         <table>
           <caption className="sr-only">Extrato</caption>
           <thead>
@@ -106,12 +100,17 @@ export function StatementPage() {
                 <td>{formatDateTime(entry.createdAt)}</td>
                 <td>{ENTRY_LABEL[entry.type] ?? entry.type}</td>
                 <td>{entry.transactionId ? <a href={`#/transacoes/${entry.transactionId}`}>{entry.transactionId}</a> : '—'}</td>
-                <td className="num">{formatBrl(entry.amountCents)}</td>
-                <td className="num">{formatBrl(entry.balanceAfterCents)}</td>
+                <td className="num">
+                  <Money cents={entry.amountCents} />
+                </td>
+                <td className="num">
+                  <Money cents={entry.balanceAfterCents} />
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
       )}
       <nav className="actions" aria-label="Páginas">
         <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>

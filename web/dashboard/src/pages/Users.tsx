@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../shared/format.ts';
 import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SelectField } from '../../../shared/ui.tsx';
 import { api, type Schemas, type Session } from '../api.ts';
 import { may } from '../roles.ts';
+import { TeamTwoFactorSection } from './UsersTeamTwoFactor.tsx';
 
 type Role = Schemas['UserRole'];
 export const ROLE_LABEL: Record<Role, string> = { owner: 'Proprietário', admin: 'Administrador', developer: 'Desenvolvedor', viewer: 'Leitura' };
@@ -51,6 +52,7 @@ export function UsersPage({ session }: { session: Session }) {
         destinatários: proprietário e administradores.
       </p>
       {notice ? <Notice>{notice}</Notice> : null}
+      <TeamTwoFactorSection session={session} />
       {canManage ? (
         <section aria-label="Convidar usuário">
           <h2>Convidar</h2>

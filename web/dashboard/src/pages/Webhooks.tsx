@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
-import { formatDateTime } from '../../../shared/format.ts';
-import { ActionForm, ConfirmButton, Field, FormProblem, Loading, Notice, SecretOnce, Status } from '../../../shared/ui.tsx';
-import { api, type Schemas, type Session } from '../api.ts';
+import { useState } from 'react';
+import type { ApiProblem } from '../../../shared/api.ts';
+import { deliveryErrorLabel, formatDateTime } from '../../../shared/format.ts';
+import { ActionButton, ActionForm, ConfirmButton, Field, FormProblem, Notice, QueryState, SecretOnce, Status } from '../../../shared/ui.tsx';
+import { $api, type Schemas, type Session } from '../api.ts';
+import { attempt, attemptAction, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
 
 type Webhook = Schemas['DashboardWebhook'];
@@ -16,21 +17,14 @@ const parseFilter = (text: string): string[] =>
 
 /** Webhooks: up to the account's maximum of URLs, each with its filter, secret (shown once), rotation, pause, test and delete. */
 export function WebhooksPage({ session }: { session: Session }) {
-  const [list, setList] = useState<Schemas['DashboardWebhookList']>();
+  const listQuery = $api.useQuery('get', '/dashboard/api/v1/webhooks');
+  const createMutation = $api.useMutation('post', '/dashboard/api/v1/webhooks');
+  const invalidate = useInvalidate();
+  const list = listQuery.data;
   const [secret, setSecret] = useState<{ title: string; value: string; note?: string }>();
   const [problem, setProblem] = useState<ApiProblem>();
   const [notice, setNotice] = useState<string>();
   const [form, setForm] = useState({ url: '', events: '', description: '' });
-
-  const load = useCallback(async () => {
-    const { data, error } = await api.GET('/dashboard/api/v1/webhooks');
-    if (error) setProblem(problemOf(error));
-    else setList(data);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const canManage = may(session, 'createDashboardWebhook');
   const full = list !== undefined && list.count >= list.maxWebhooks;
@@ -48,7 +42,7 @@ export function WebhooksPage({ session }: { session: Session }) {
           secret={secret.value}
           onDone={() => {
             setSecret(undefined);
-            void load();
+            void invalidate('/dashboard/api/v1/webhooks');
           }}
         />
       ) : null}
@@ -68,9 +62,10 @@ export function WebhooksPage({ session }: { session: Session }) {
                 setNotice(undefined);
                 const events = parseFilter(form.events);
                 const body = { url: form.url.trim(), ...(events.length ? { events } : {}), ...(form.description.trim() ? { description: form.description.trim() } : {}) };
-                const { data, error } = await api.POST('/dashboard/api/v1/webhooks', { body });
-                if (error) return problemOf(error);
-                setSecret({ title: `Segredo de ${data.url}`, value: data.secret });
+                const made = await attempt(() => createMutation.mutateAsync({ body }));
+                if (!made.ok) return made.problem;
+                setSecret({ title: `Segredo de ${made.data.url}`, value: made.data.secret });
+                await invalidate('/dashboard/api/v1/webhooks');
                 setForm({ url: '', events: '', description: '' });
                 return undefined;
               }}
@@ -85,7 +80,7 @@ export function WebhooksPage({ session }: { session: Session }) {
       <h2>URLs cadastradas</h2>
       {!canManage ? <FormProblem problem={problem} /> : null}
       {!list ? (
-        <Loading />
+        <QueryState isPending={listQuery.isPending} error={listQuery.error} />
       ) : list.count === 0 ? (
         <Notice>Nenhuma URL cadastrada.</Notice>
       ) : (
@@ -96,9 +91,10 @@ export function WebhooksPage({ session }: { session: Session }) {
             canManage={canManage}
             onChanged={(message) => {
               setNotice(message);
-              void load();
+              void invalidate('/dashboard/api/v1/webhooks', '/dashboard/api/v1/webhook-deliveries');
             }}
             onSecret={setSecret}
+            onTested={() => void invalidate('/dashboard/api/v1/webhook-deliveries')}
           />
         ))
       )}
@@ -111,18 +107,22 @@ function WebhookCard(props: {
   canManage: boolean;
   onChanged: (message: string) => void;
   onSecret: (secret: { title: string; value: string; note?: string }) => void;
+  onTested: () => void;
 }) {
   const { webhook } = props;
   const [editing, setEditing] = useState(false);
   const [form, setForm] = useState({ url: webhook.url, events: webhook.events.join(', '), description: webhook.description ?? '' });
   const [problem, setProblem] = useState<ApiProblem>();
   const [test, setTest] = useState<Schemas['WebhookTestResult']>();
-  const [testing, setTesting] = useState(false);
   const path = { params: { path: { endpointId: webhook.endpointId } } };
+  const updateMutation = $api.useMutation('patch', '/dashboard/api/v1/webhooks/{endpointId}');
+  const testMutation = $api.useMutation('post', '/dashboard/api/v1/webhooks/{endpointId}/test');
+  const rotateMutation = $api.useMutation('post', '/dashboard/api/v1/webhooks/{endpointId}/rotate-secret');
+  const deleteMutation = $api.useMutation('delete', '/dashboard/api/v1/webhooks/{endpointId}');
 
   const update = async (body: Schemas['UpdateDashboardWebhookRequest'], message: string) => {
-    const { error } = await api.PATCH('/dashboard/api/v1/webhooks/{endpointId}', { ...path, body });
-    if (error) return problemOf(error);
+    const updated = await attempt(() => updateMutation.mutateAsync({ ...path, body }));
+    if (!updated.ok) return updated.problem;
     setEditing(false);
     props.onChanged(message);
     return undefined;
@@ -130,7 +130,7 @@ function WebhookCard(props: {
 
   return (
     <section className="card" aria-label={`Webhook ${webhook.url}`}>
-      <h3>
+      <h3 className="wrap-anywhere">
         {webhook.url} {webhook.enabled ? <Status value="active" label="Ativa" /> : <Status value="pending" label="Pausada" />}
       </h3>
       <p className="muted">
@@ -159,50 +159,46 @@ function WebhookCard(props: {
       {test ? (
         <p role="status" className={test.delivered ? 'notice' : 'warning'}>
           Evento de teste {test.eventId}: {test.delivered ? 'entregue' : 'não entregue'}
-          {test.httpStatus !== null ? ` (HTTP ${test.httpStatus})` : ''} em {test.durationMs} ms{test.error ? ` — ${test.error}` : ''}.
+          {test.httpStatus !== null ? ` (HTTP ${test.httpStatus})` : ''} em {test.durationMs} ms{test.error ? ` — ${deliveryErrorLabel(test.error)}` : ''}.
         </p>
       ) : null}
       <div className="actions">
         <a href={`#/entregas?endpointId=${webhook.endpointId}`}>Ver entregas</a>
         {props.canManage ? (
           <>
-            <button
-              type="button"
+            <ActionButton
               className="secondary"
-              disabled={testing}
-              onClick={() =>
-                void (async () => {
-                  setTesting(true);
-                  const { data, error } = await api.POST('/dashboard/api/v1/webhooks/{endpointId}/test', path);
-                  setTesting(false);
-                  setProblem(error ? problemOf(error) : undefined);
-                  setTest(data);
-                })()
-              }
-            >
-              {testing ? 'Enviando…' : 'Enviar evento de teste'}
-            </button>
+              label="Enviar evento de teste"
+              onClick={async () => {
+                const tested = await attemptAction(() => testMutation.mutateAsync(path));
+                setProblem(tested.ok ? undefined : tested.problem);
+                setTest(tested.ok ? tested.data : undefined);
+                props.onTested();
+              }}
+            />
             <button type="button" className="secondary" onClick={() => setEditing(!editing)}>
               {editing ? 'Cancelar edição' : 'Editar'}
             </button>
-            <button
-              type="button"
+            <ActionButton
               className="secondary"
-              onClick={() =>
-                void update({ enabled: !webhook.enabled }, webhook.enabled ? `URL ${webhook.url} pausada.` : `URL ${webhook.url} reativada.`).then(setProblem)
-              }
-            >
-              {webhook.enabled ? 'Pausar' : 'Reativar'}
-            </button>
+              label={webhook.enabled ? 'Pausar' : 'Reativar'}
+              onClick={async () => {
+                const result = await attemptAction(() =>
+                  update({ enabled: !webhook.enabled }, webhook.enabled ? `URL ${webhook.url} pausada.` : `URL ${webhook.url} reativada.`),
+                );
+                setProblem(result.ok ? result.data : result.problem);
+              }}
+            />
             <ConfirmButton
               label="Girar segredo"
               confirm="Gerar um novo segredo? O anterior continua válido por 24 horas."
               onConfirm={async () => {
-                const { data, error } = await api.POST('/dashboard/api/v1/webhooks/{endpointId}/rotate-secret', path);
-                if (error) {
-                  setProblem(problemOf(error));
+                const rotated = await attemptAction(() => rotateMutation.mutateAsync(path));
+                if (!rotated.ok) {
+                  setProblem(rotated.problem);
                   return;
                 }
+                const data = rotated.data;
                 props.onSecret({
                   title: `Novo segredo de ${webhook.url}`,
                   value: data.secret,
@@ -215,8 +211,8 @@ function WebhookCard(props: {
               danger
               confirm={`Excluir ${webhook.url}? Os eventos deixam de ser enviados para ela.`}
               onConfirm={async () => {
-                const { error } = await api.DELETE('/dashboard/api/v1/webhooks/{endpointId}', path);
-                if (error) setProblem(problemOf(error));
+                const deleted = await attemptAction(() => deleteMutation.mutateAsync(path));
+                if (!deleted.ok) setProblem(deleted.problem);
                 else props.onChanged(`URL ${webhook.url} excluída.`);
               }}
             />

@@ -1,0 +1,304 @@
+import { echo, formatBrl, messages } from './merchant.ts';
+
+/**
+ * What people read when a form field is refused, in the dashboard (`/dashboard/api/v1`) and in the console
+ * (`/admin/v1`): the field's LABEL as the page shows it (never the API's field name) and what to do about
+ * it, e.g. `Observação: máximo de 200 caracteres.`. The answer also carries the field's API name in
+ * `field`, so the page puts the message beside the field. The merchant API (`/v1`) keeps the contract's
+ * texts (`./merchant.ts`); these are for the two web applications only.
+ *
+ * Labels are looked up by the field's dotted path first (`customer.name`), then by its last name
+ * (`name`), in the API's own dictionary, then in the other API's; a field with no label at all (one added
+ * since) reads "Campo" (the `field` still points at it) and a test lists it.
+ */
+
+/** The dashboard's fields, as its pages name them (web/dashboard/src/pages). */
+export const DASHBOARD_LABELS: Readonly<Record<string, string>> = {
+  email: 'E-mail',
+  password: 'Senha',
+  name: 'Nome',
+  legalName: 'Razão social',
+  responsibleCpf: 'CPF do responsável',
+  companyCnpj: 'CNPJ da empresa',
+  token: 'Link',
+  totpCode: 'Código do aplicativo autenticador',
+  recoveryCode: 'Código de recuperação',
+  role: 'Papel',
+  label: 'Nome da chave',
+  url: 'URL',
+  events: 'Eventos',
+  description: 'Descrição',
+  enabled: 'Ativo',
+  endpointId: 'URL de webhook',
+  userId: 'Usuário',
+  keyId: 'Chave',
+  eventId: 'Evento',
+  transactionId: 'Transação',
+  event: 'Evento',
+  outcome: 'Resultado',
+  type: 'Tipo',
+  limit: 'Quantidade por página',
+  action: 'Ação',
+  amountCents: 'Valor',
+  document: 'Documento',
+  documentType: 'Tipo de documento',
+  pixKey: 'Chave Pix',
+  pixKeyType: 'Tipo de chave Pix',
+  recipientId: 'Destinatário',
+  externalRef: 'Referência',
+  status: 'Situação',
+  cursor: 'Página',
+  createdFrom: 'De',
+  createdTo: 'Até',
+  from: 'Data inicial',
+  to: 'Data final',
+  size: 'Tamanho',
+  format: 'Formato',
+  expiresInDays: 'Validade (dias)',
+  customer: 'Pagador',
+  'customer.name': 'Nome do pagador',
+  'customer.email': 'E-mail do pagador',
+  'customer.phone': 'Telefone do pagador',
+  'customer.document': 'Documento do pagador',
+  'customer.document.number': 'CPF ou CNPJ do pagador',
+  'customer.document.type': 'Tipo de documento do pagador',
+  search: 'Buscar',
+  pixgate_outbox: 'Chave da caixa de saída',
+  currentPassword: 'Senha atual',
+  newPassword: 'Nova senha',
+  required: 'Exigir verificação em duas etapas',
+  sessionId: 'Sessão',
+};
+
+/** The console's fields, as its pages name them (web/console/src/pages). */
+export const ADMIN_LABELS: Readonly<Record<string, string>> = {
+  accountId: 'Conta',
+  legalName: 'Razão social',
+  responsibleCpf: 'CPF do responsável',
+  companyCnpj: 'CNPJ',
+  email: 'E-mail',
+  password: 'Senha',
+  name: 'Nome',
+  totpCode: 'Código do aplicativo autenticador',
+  kycStatus: 'Situação do KYC',
+  blocked: 'Bloqueada',
+  active: 'Ativo',
+  ipAllowlist: 'IPs permitidos',
+  chargeMinCents: 'Cobrança mínima (R$)',
+  chargeMaxCents: 'Cobrança máxima (R$)',
+  chargeFeeFixedCents: 'Tarifa fixa por cobrança (R$)',
+  chargeFeeBps: 'Tarifa proporcional por cobrança (pontos-base)',
+  chargeRatePerHour: 'Cobranças por hora',
+  withdrawalFeeFixedCents: 'Tarifa fixa por saque (R$)',
+  withdrawalFeeBps: 'Tarifa proporcional por saque (pontos-base)',
+  withdrawalMaxCents: 'Saque máximo (R$)',
+  withdrawalDailyCapCents: 'Limite diário de saques (R$)',
+  withdrawalMonthlyCapCents: 'Limite mensal de saques (R$)',
+  withdrawalApprovalMode: 'Aprovação de saques',
+  withdrawalApprovalThresholdCents: 'Aprovação manual a partir de (R$)',
+  withdrawalKeyTypes: 'Tipos de chave Pix permitidos para saque',
+  withdrawalsPerSecond: 'Saques por segundo',
+  withdrawalsPerMinute: 'Saques por minuto',
+  withdrawalsPerHour: 'Saques por hora',
+  recipientLimit: 'Teto de destinatários ativos',
+  recipientsPerHour: 'Cadastros de destinatário por hora',
+  amountCents: 'Valor (R$)',
+  reason: 'Motivo',
+  note: 'Observação',
+  transactionId: 'Cobrança',
+  holdId: 'Bloqueio',
+  keyId: 'Chave de API',
+  label: 'Nome da chave',
+  operatorId: 'Operador',
+  roles: 'Papéis',
+  recipientId: 'Destinatário',
+  refundId: 'Devolução',
+  eventId: 'Evento',
+  endpointId: 'URL de webhook',
+  url: 'URL',
+  events: 'Eventos',
+  enabled: 'Ativo',
+  description: 'Descrição',
+  action: 'Ação',
+  actorId: 'Operador',
+  targetId: 'Alvo',
+  beforeId: 'Página',
+  cursor: 'Página',
+  from: 'Data inicial',
+  to: 'Data final',
+  full: 'Completo',
+  limit: 'Quantidade',
+  status: 'Situação',
+  count: 'Quantidade',
+  operation: 'Operação',
+  outcome: 'Resultado',
+  refusedCode: 'Código da recusa',
+  refusedReason: 'Motivo da recusa',
+  endToEndId: 'Identificador fim a fim (E2E)',
+  beneficiary: 'Favorecido',
+  'beneficiary.name': 'Nome do favorecido',
+  'beneficiary.document': 'Documento do favorecido',
+  'beneficiary.documentType': 'Tipo de documento do favorecido',
+  'beneficiary.bankAccount': 'Conta do favorecido',
+  beneficiaryBankAccount: 'Conta do favorecido',
+  payer: 'Pagador',
+  'payer.name': 'Nome do pagador',
+  'payer.document': 'Documento do pagador',
+  'payer.documentType': 'Tipo de documento do pagador',
+  'payer.bankAccount': 'Conta do pagador',
+  bankAccount: 'Conta bancária',
+  ispb: 'ISPB da instituição',
+  branch: 'Agência',
+  account: 'Número da conta',
+  document: 'Documento',
+  documentType: 'Tipo de documento',
+  search: 'Buscar',
+};
+
+/** The label of `field` (its dotted API name) in `labels`, then in the other dictionary; "Campo" when none has it. */
+export function labelOf(field: string, labels: Readonly<Record<string, string>>): string {
+  const path = field.split('.').filter((segment) => !/^\d+$/.test(segment));
+  const candidates = [path.join('.'), path.slice(-2).join('.'), path.at(-1) ?? ''];
+  for (const dictionary of [labels, labels === DASHBOARD_LABELS ? ADMIN_LABELS : DASHBOARD_LABELS]) {
+    for (const candidate of candidates) {
+      const label = dictionary[candidate];
+      if (label !== undefined) return label;
+    }
+  }
+  return UNLABELLED;
+}
+
+export const UNLABELLED = 'Campo';
+
+/** Whether `field` holds an amount in centavos (its limits are shown in reais). */
+export const isAmountField = (field: string): boolean => /Cents$/.test(field);
+
+/** A limit of an amount field or of a number, as people read it (`R$ 1,00`, `1.000`). */
+export const numberText = (field: string, value: number): string => (isAmountField(field) ? formatBrl(value) : value.toLocaleString('pt-BR'));
+
+export const fieldMessages = {
+  required: messages.formRequired,
+  minLength: messages.formMinLength,
+  maxLength: messages.formMaxLength,
+  email: messages.formEmail,
+  invalid: messages.formInvalid,
+  notInteger: (label: string) => `${label}: informe um número inteiro, sem letras.`,
+  notNumber: (label: string) => `${label}: informe um número.`,
+  notAmount: (label: string) => `${label}: informe um valor em reais, por exemplo 150,00.`,
+  notText: (label: string) => `${label}: informe um texto.`,
+  notChoice: (label: string) => `${label}: marque ou desmarque a opção.`,
+  notList: (label: string) => `${label}: informe uma lista.`,
+  notGroup: (label: string) => `${label}: preencha os campos deste grupo.`,
+  minimum: (label: string, limit: string) => `${label}: o mínimo é ${limit}.`,
+  maximum: (label: string, limit: string) => `${label}: o máximo é ${limit}.`,
+  above: (label: string, limit: string) => `${label}: deve ser maior que ${limit}.`,
+  below: (label: string, limit: string) => `${label}: deve ser menor que ${limit}.`,
+  multipleOf: (label: string, step: string) => `${label}: use múltiplos de ${step}.`,
+  choice: (label: string) => `${label}: escolha uma das opções da lista.`,
+  minItems: (label: string, min: string) => `${label}: escolha pelo menos ${min}.`,
+  maxItems: (label: string, max: string) => `${label}: escolha no máximo ${max}.`,
+  uniqueItems: (label: string) => `${label}: há itens repetidos; informe cada um uma vez.`,
+  date: (label: string) => `${label}: informe uma data no formato AAAA-MM-DD.`,
+  dateTime: (label: string) => `${label}: informe data e hora completas (AAAA-MM-DDTHH:MM:SSZ).`,
+  url: (label: string) => `${label}: informe um endereço completo, começando por https://.`,
+  ipAllowlistEntry: (label: string) => `${label}: cada item deve ser um endereço IPv4 ou IPv6 ou uma faixa CIDR (ex.: 203.0.113.0/24).`,
+  /** A value that does not have the field's shape; `hint` says which shape, when known. */
+  pattern: (label: string, hint: string | undefined) => (hint ? `${label}: ${hint}` : `${label}: formato inválido; confira o que foi digitado.`),
+  unknownField: messages.unknownField,
+  unknownQueryParameter: messages.unknownQueryParameter,
+  nothingToChange: messages.formNothingToChange,
+  oneOfFields: messages.formOneOfFields,
+  bodyNotObject: messages.bodyNotObject,
+  echo,
+} as const;
+
+/** What a value of a patterned field looks like, by the field's last name. */
+export const PATTERN_HINTS: Readonly<Record<string, string>> = {
+  totpCode: 'informe os 6 dígitos mostrados no aplicativo.',
+  recoveryCode: 'informe o código como foi entregue (ex.: abcde-fghij).',
+  responsibleCpf: 'informe os 11 dígitos do CPF (pontos e traço são opcionais).',
+  companyCnpj: 'informe os 14 dígitos do CNPJ (pontos, barra e traço são opcionais).',
+  document: 'use apenas dígitos, pontos, traços e barras.',
+  number: 'use apenas dígitos, pontos, traços e barras.',
+  pixKey: 'a chave não tem o formato do tipo escolhido.',
+  phone: 'informe DDD e número, com 10 ou 11 dígitos.',
+  token: 'o link está incompleto; abra-o de novo a partir do e-mail.',
+  endToEndId: 'informe os 32 caracteres do identificador (começa por E).',
+  ispb: 'informe os 8 dígitos do ISPB.',
+  branch: 'informe a agência só com dígitos.',
+  account: 'informe o número da conta só com dígitos (e o dígito verificador).',
+  from: 'informe uma data no formato AAAA-MM-DD.',
+  cursor: 'a página pedida não existe mais; volte à primeira página.',
+  legalName: 'informe pelo menos 2 letras ou números, não só espaços.',
+  documentType: 'escolha CPF ou CNPJ.',
+  'customer.document.type': 'escolha CPF ou CNPJ.',
+  pixKeyType: 'escolha CPF, CNPJ, e-mail, telefone ou chave aleatória.',
+  to: 'informe uma data no formato AAAA-MM-DD.',
+};
+
+/** An identifier of something the page lists (a path or query parameter): the person picked it from a list. */
+export const identifierHint = 'identificador inválido; escolha um item da lista.';
+/** An identifier typed into a form (copied from another page). */
+export const copiedIdentifierHint = 'identificador inválido; copie-o de novo da página de origem.';
+
+/** A transaction's status as the pages name it (the API's status words are not shown to people). */
+export const STATUS_LABELS: Readonly<Record<string, string>> = {
+  pending: 'pendente',
+  processing: 'em processamento',
+  pending_approval: 'aguardando aprovação',
+  paid: 'paga',
+  failed: 'falhou',
+  failed_unknown: 'em verificação',
+  cancelled: 'cancelada',
+  expired: 'expirada',
+  refunded: 'devolvida',
+  partially_refunded: 'devolvida em parte',
+};
+const statusText = (status: string): string => STATUS_LABELS[status] ?? 'outra';
+
+const KEY_TYPE_LABELS: Readonly<Record<string, string>> = { cpf: 'CPF', cnpj: 'CNPJ', email: 'e-mail', phone: 'telefone', evp: 'chave aleatória' };
+const keyTypeText = (keyType: string): string => KEY_TYPE_LABELS[keyType.trim().toLowerCase()] ?? 'informado';
+
+/**
+ * The dashboard's own texts of the domain refusals whose merchant API text names an API field, a status
+ * word or centavos (src/http/errorMapping.ts uses them for the dashboard audience).
+ */
+export const dashboardTexts = {
+  legalName: 'Razão social: mínimo de 2 caracteres.',
+  documentType: 'Tipo de documento: escolha CPF ou CNPJ.',
+  documentCharacters: 'Documento: use apenas dígitos, pontos, traços e barras.',
+  cpfLength: (digits: number) => `Documento: um CPF tem 11 dígitos; foram informados ${digits}.`,
+  cnpjLength: (digits: number) => `Documento: um CNPJ tem 14 dígitos; foram informados ${digits}.`,
+  cpfInvalid: 'Documento: CPF inválido (dígito verificador incorreto); confira os números.',
+  cnpjInvalid: 'Documento: CNPJ inválido (dígito verificador incorreto); confira os números.',
+  customerCharacters: 'CPF ou CNPJ do pagador: use apenas dígitos, pontos, traços e barras.',
+  customerCpfLength: (digits: number) => `CPF ou CNPJ do pagador: um CPF tem 11 dígitos; foram informados ${digits}.`,
+  customerCnpjLength: (digits: number) => `CPF ou CNPJ do pagador: um CNPJ tem 14 dígitos; foram informados ${digits}.`,
+  customerCpfInvalid: 'CPF ou CNPJ do pagador: CPF inválido (dígito verificador incorreto).',
+  customerCnpjInvalid: 'CPF ou CNPJ do pagador: CNPJ inválido (dígito verificador incorreto).',
+  customerDocumentType: 'Tipo de documento do pagador: escolha CPF ou CNPJ.',
+  pixKeyType: 'Tipo de chave Pix: escolha CPF, CNPJ, e-mail, telefone ou chave aleatória.',
+  pixKeyInvalid: (keyType: string) => `Chave Pix: não é uma chave do tipo ${keyTypeText(keyType)}; confira o que foi digitado.`,
+  pixKeyTypeNotAllowed: (keyType: string) => `Tipo de chave Pix: saques com chave do tipo ${keyTypeText(keyType)} não estão liberados para esta conta.`,
+  recipientIdInvalid: 'Destinatário: escolha um destinatário da lista.',
+  cursorInvalid: 'A página pedida não existe mais: volte à primeira página.',
+  createdRangeEmpty: 'Até: a data final deve ser posterior à inicial.',
+  chargeNotPayable: (status: string) => `A cobrança não pode ser paga: ela está ${statusText(status)}.`,
+  chargeNotPending: (status: string) => `A cobrança não está pendente: ela está ${statusText(status)}.`,
+  refundChargeNotPaid: (status: string) => `Só cobranças pagas podem ser devolvidas; esta está ${statusText(status)}.`,
+  refundAboveRefundable: (remainingCents: number) => `Valor: acima do disponível para devolução desta cobrança; restam ${formatBrl(remainingCents)}.`,
+  providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (ele está ${statusText(status)}).`,
+  withdrawConfirmationCut: 'Saque iniciado, mas a confirmação foi interrompida. Veja a situação dele na lista de transações.',
+} as const;
+
+/** The console's texts of the back office's own field refusals (the rest of its catalogue is ./operator.ts). */
+export const consoleTexts = {
+  accountDocument: (field: string, documentType: 'cpf' | 'cnpj', problem: 'characters' | 'length' | 'checkDigits') => {
+    const label = labelOf(field, ADMIN_LABELS);
+    const kind = documentType.toUpperCase();
+    if (problem === 'characters') return `${label}: use apenas dígitos, pontos, traços e barras.`;
+    if (problem === 'length') return `${label}: um ${kind} tem ${documentType === 'cpf' ? 11 : 14} dígitos; confira o que foi digitado.`;
+    return `${label}: ${kind} inválido (dígito verificador incorreto); confira os números.`;
+  },
+  chargeRange: 'Cobrança máxima (R$): deve ser igual ou maior que a cobrança mínima.',
+} as const;

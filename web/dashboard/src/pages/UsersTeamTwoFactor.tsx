@@ -1,0 +1,61 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { problemOf } from '../../../shared/api.ts';
+import { ConfirmButton, Notice } from '../../../shared/ui.tsx';
+import { api, type Session } from '../api.ts';
+
+/**
+ * The owner's setting "two-factor required for the whole team" (issue 22). Shown to everyone (so members
+ * know why), changed by an owner only; turning it on needs the owner's own two-factor first.
+ */
+export function TeamTwoFactorSection({ session }: { session: Session }) {
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState<string>();
+  const [problem, setProblem] = useState<string>();
+  const required = session.teamTwoFactorRequired === true;
+  const isOwner = session.user.role === 'owner';
+
+  const change = async (next: boolean) => {
+    const { data, error } = await api.PUT('/dashboard/api/v1/team-two-factor', { body: { required: next } });
+    if (error) {
+      setNotice(undefined);
+      setProblem(problemOf(error).error);
+      return;
+    }
+    setProblem(undefined);
+    setNotice(
+      data.required
+        ? data.usersWithoutTwoFactor === 0
+          ? 'Verificação em duas etapas exigida de toda a equipe. Todos já a ativaram.'
+          : `Verificação em duas etapas exigida de toda a equipe. ${data.usersWithoutTwoFactor === 1 ? '1 pessoa ainda precisa ativá-la' : `${data.usersWithoutTwoFactor} pessoas ainda precisam ativá-la`} e verá só essa etapa até ativar.`
+        : 'A verificação em duas etapas deixou de ser exigida da equipe.',
+    );
+    await queryClient.invalidateQueries({ queryKey: ['get', '/dashboard/api/v1/session'] });
+    await queryClient.invalidateQueries({ queryKey: ['get', '/dashboard/api/v1/users'] });
+  };
+
+  return (
+    <section className="card" aria-labelledby="equipe-2fa-titulo">
+      <h2 id="equipe-2fa-titulo">Verificação em duas etapas da equipe</h2>
+      <p>
+        Situação: <strong>{required ? 'exigida de todos' : 'opcional'}</strong>. Quando exigida, quem ainda não ativou é levado a ativá-la antes de usar o
+        painel.
+      </p>
+      {notice ? <Notice>{notice}</Notice> : null}
+      {problem ? (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {isOwner ? (
+        required ? (
+          <ConfirmButton label="Deixar de exigir" danger confirm="Deixar de exigir a verificação em duas etapas da equipe?" onConfirm={() => change(false)} />
+        ) : (
+          <ConfirmButton label="Exigir de toda a equipe" confirm="Exigir a verificação em duas etapas de todos os usuários da conta?" onConfirm={() => change(true)} />
+        )
+      ) : (
+        <p className="muted">Só o proprietário da conta muda esta configuração.</p>
+      )}
+    </section>
+  );
+}
