@@ -473,7 +473,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
       await screen(merchant, name);
     }
     await merchantContext.clearCookies();
-    await merchant.getByRole('link', { name: 'Transações' }).click();
+    // The next request tells the page the session is gone. A page whose data the tab read in the last
+    // 5 s is shown from the query cache without one, so open one it has not read: a transaction's page.
+    await merchant.goto(dashboard(`/transacoes/tx_${'0'.repeat(24)}`));
     await merchant.getByText('Sua sessão terminou. Entre novamente.').waitFor();
     await merchant.getByRole('heading', { name: 'Entrar no painel' }).waitFor();
     await screen(merchant, 'dashboard-24-sessao-terminou');
