@@ -6,8 +6,8 @@ import { recordUserAction } from './securityAudit.ts';
 /**
  * The audit entries of merchants' dashboard actions on security and money settings (issue 22), written
  * for a successful answer (2xx), just before it is sent, from the request and the answer's ids only: never a key, a webhook
- * secret, a code or a password. (Invitations are recorded by the service, `user.invited`, only when one
- * is really made: an invitation of a registered e-mail is answered alike and stores nothing.) The operations themselves are unchanged; the dashboard's access layer
+ * secret, a code or a password. (Invitations are recorded by the service, `user.invited`, alike for a fresh
+ * e-mail and for a registered one, whose invitation is a placeholder: migration 017.) The operations themselves are unchanged; the dashboard's access layer
  * hands each of them here. Not in the action's database transaction (like the back office's worker runs):
  * a crash between the two loses the entry, never the action.
  */
