@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTION_LABEL, auditActionLabel } from '../../web/console/src/auditLabels.ts';
-import { formatCnpj } from '../../web/console/src/documents.ts';
+import { formatCnpj } from '../../web/shared/format.ts';
 
 /**
  * The console shows audit actions in Portuguese (issue 22): every action name the server can record has a

@@ -284,6 +284,11 @@ export function MoneyField(props: {
   );
 }
 
+/** An amount as `R$ 1.234,56` that never breaks between `R$` and the number (`.money` is `white-space: nowrap`). */
+export function Money({ cents }: { cents: number }) {
+  return <span className="money">{formatBrl(cents)}</span>;
+}
+
 /** Where a query's data would be: "Carregando…", or the server's message (never an empty list for an error). */
 export function QueryState(props: { isPending: boolean; error: unknown; children?: ReactNode }) {
   if (props.error) return <p className="form-error" role="alert">{problemOf(props.error).error}</p>;

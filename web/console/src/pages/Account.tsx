@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/format.ts';
+import { formatCnpj, formatCpf, formatDateTime } from '../../../shared/format.ts';
 import { Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, may, type OperatorSession } from '../api.ts';
-import { formatCnpj, formatCpf } from '../documents.ts';
 import { ApiKeysSection } from './account/ApiKeys.tsx';
 import { BalanceSection } from './account/Balance.tsx';
 import { FeesSection } from './account/Fees.tsx';

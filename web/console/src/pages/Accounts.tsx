@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
-import { formatDateTime } from '../../../shared/format.ts';
+import { formatCnpj, formatDateTime } from '../../../shared/format.ts';
 import { ActionForm, Field, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, may, type OperatorSession } from '../api.ts';
-import { formatCnpj } from '../documents.ts';
 import { outcome, useInvalidate } from '../queries.ts';
 
 export const KYC_LABEL = { pending: 'KYC pendente', approved: 'KYC aprovado', rejected: 'KYC recusado' } as const;

@@ -1,10 +1,8 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
-import { formatBrl, formatDateTime } from '../../../shared/format.ts';
-import { ActionButton, Field, FormProblem, Notice, QueryState } from '../../../shared/ui.tsx';
+import { formatBrl, formatCnpj, formatCpf, formatDateTime } from '../../../shared/format.ts';
+import { ActionButton, Field, FormProblem, Money, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, may, type OperatorSession, type Schemas } from '../api.ts';
-import { Brl } from '../Brl.tsx';
-import { formatCnpj, formatCpf } from '../documents.ts';
 import { outcome, useInvalidate } from '../queries.ts';
 
 type Withdrawal = Schemas['AdminWithdrawal'];
@@ -88,7 +86,7 @@ function WithdrawalReview({
   return (
     <article className="card" aria-label={`Saque ${withdrawal.transactionId}`}>
       <h2>
-        <Brl cents={withdrawal.amountCents} /> <span className="muted">(tarifa <Brl cents={withdrawal.feeCents} />)</span>
+        <Money cents={withdrawal.amountCents} /> <span className="muted">(tarifa <Money cents={withdrawal.feeCents} />)</span>
       </h2>
       <p className="muted">
         {withdrawal.transactionId} · conta <a href={`#/contas/${withdrawal.accountId}`}>{withdrawal.accountId}</a> · chave {withdrawal.pixKeyType} {pixKeyShown(withdrawal)}
@@ -98,17 +96,17 @@ function WithdrawalReview({
       {withdrawal.withdrawableCents !== undefined ? (
         <p data-testid="withdrawal-balance">
           Disponível para saque na conta agora: <strong>
-            <Brl cents={withdrawal.withdrawableCents} />
+            <Money cents={withdrawal.withdrawableCents} />
           </strong> —{' '}
           {withdrawal.coveredByBalance ? (
-            <span className="balance-ok">cobre o saque e a tarifa (<Brl cents={total} />).</span>
+            <span className="balance-ok">cobre o saque e a tarifa (<Money cents={total} />).</span>
           ) : (
-            <span className="balance-short">não cobre o saque e a tarifa (<Brl cents={total} />): aprovar agora faz o saque falhar por saldo insuficiente.</span>
+            <span className="balance-short">não cobre o saque e a tarifa (<Money cents={total} />): aprovar agora faz o saque falhar por saldo insuficiente.</span>
           )}
           {withdrawal.coveredByBalance && queuedForAccount.count > 1 && queuedForAccount.cents > withdrawal.withdrawableCents ? (
             <span className="balance-short">
               {' '}
-              Os {queuedForAccount.count} saques desta conta na fila somam <Brl cents={queuedForAccount.cents} />: o saldo não cobre todos.
+              Os {queuedForAccount.count} saques desta conta na fila somam <Money cents={queuedForAccount.cents} />: o saldo não cobre todos.
             </span>
           ) : null}
         </p>

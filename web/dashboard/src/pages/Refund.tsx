@@ -2,10 +2,9 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime, formatBrl } from '../../../shared/format.ts';
 import { brlInWords, parseBrl } from '../../../shared/money.ts';
-import { ActionForm, Field, MoneyField, Notice, Status } from '../../../shared/ui.tsx';
+import { ActionForm, Field, Money, MoneyField, Notice, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt } from '../data.ts';
-import { Money } from '../Money.tsx';
 import { may } from '../roles.ts';
 
 type Refund = Schemas['Refund'];

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime, saoPauloDayStart } from '../../../shared/format.ts';
-import { Field, Notice, QueryState } from '../../../shared/ui.tsx';
+import { Field, Money, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
-import { Money } from '../Money.tsx';
 import { CsvExport } from './CsvExport.tsx';
 
 type Entry = Schemas['BalanceEntry'];

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime, formatDocument, maskDocument } from '../../../shared/format.ts';
-import { ActionButton, FormProblem, Notice, QueryState, Status } from '../../../shared/ui.tsx';
+import { ActionButton, FormProblem, Money, Notice, QueryState, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attemptAction, useInvalidate } from '../data.ts';
-import { Money } from '../Money.tsx';
 import { may } from '../roles.ts';
 import { transactionFacts, transactionStatusLabel, type Fact } from '../transactionFacts.ts';
 import { AttemptTable } from './Deliveries.tsx';

@@ -1,9 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { formatDateTime, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
 import { navigate } from '../../../shared/router.ts';
-import { Field, FormProblem, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { Field, FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
-import { Money } from '../Money.tsx';
 import { transactionStatusLabel } from '../transactionFacts.ts';
 import { problemOf } from '../../../shared/api.ts';
 import { CsvExport } from './CsvExport.tsx';

@@ -2,10 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDocument, statusLabel } from '../../../shared/format.ts';
 import { brlInWords, parseBrl } from '../../../shared/money.ts';
-import { ActionForm, Field, MoneyField, SelectField, Status } from '../../../shared/ui.tsx';
+import { ActionForm, Field, Money, MoneyField, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
-import { Money } from '../Money.tsx';
 import { may } from '../roles.ts';
 import { PIX_KEY_TYPES } from './Recipients.tsx';
 

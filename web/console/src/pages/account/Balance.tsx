@@ -1,6 +1,5 @@
-import { QueryState } from '../../../../shared/ui.tsx';
+import { Money, QueryState } from '../../../../shared/ui.tsx';
 import { $api } from '../../api.ts';
-import { Brl } from '../../Brl.tsx';
 import { Section } from './Section.tsx';
 
 /** The account's balance, every part of it, and whether the ledger agrees. */
@@ -14,19 +13,19 @@ export function BalanceSection({ accountId }: { accountId: string }) {
             <div className="metrics">
               <div className="metric">
                 <div className="label">Disponível</div>
-                <div className="value"><Brl cents={balance.availableCents} /></div>
+                <div className="value"><Money cents={balance.availableCents} /></div>
               </div>
               <div className="metric">
                 <div className="label">Bloqueios ativos</div>
-                <div className="value"><Brl cents={balance.heldCents} /></div>
+                <div className="value"><Money cents={balance.heldCents} /></div>
               </div>
               <div className="metric">
                 <div className="label">Reservado (saques em andamento)</div>
-                <div className="value"><Brl cents={balance.reservedCents} /></div>
+                <div className="value"><Money cents={balance.reservedCents} /></div>
               </div>
               <div className="metric">
                 <div className="label">Disponível para saque</div>
-                <div className="value"><Brl cents={balance.withdrawableCents} /></div>
+                <div className="value"><Money cents={balance.withdrawableCents} /></div>
               </div>
             </div>
             <p>{balance.ledgerConsistent ? 'Razão consistente.' : `Razão inconsistente: ${balance.violations.join('; ')}`}</p>

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../../shared/api.ts';
-import { formatDateTime, statusLabel } from '../../../../shared/format.ts';
+import { formatCnpj, formatCpf, formatDateTime, statusLabel } from '../../../../shared/format.ts';
 import { ActionButton, Field, FormProblem, QueryState, Status } from '../../../../shared/ui.tsx';
 import { $api, may, type OperatorSession, type Schemas } from '../../api.ts';
-import { formatCnpj, formatCpf } from '../../documents.ts';
 import { outcome, useInvalidate } from '../../queries.ts';
 import { Section, type SectionProps } from './Section.tsx';
 
