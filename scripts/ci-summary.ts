@@ -35,5 +35,8 @@ for (const file of files) {
   console.log(`ci-summary: ${path.basename(file)}: ${counts.tests} tests, ${passed} passed, ${counts.failures + counts.errors} failed, ${counts.skipped} skipped`);
 }
 const passed = total.tests - total.failures - total.errors - total.skipped;
-console.log(`ci-summary: ${files.length} suites, ${total.tests} tests, ${passed} passed, ${total.failures + total.errors} failed, ${total.skipped} skipped`);
+console.log(`ci-summary: ${files.length} suites, ${total.tests} tests`);
+// The run's closing line, in the plain form CI reads ("N passed, N failed, N skipped" after one word and a colon):
+// without it, CI judges the run by vitest's closing lines, which it does not read, and records it as running no test.
+console.log(`Tests: ${passed} passed, ${total.failures + total.errors} failed, ${total.skipped} skipped`);
 process.exit(total.tests === 0 ? 1 : 0);

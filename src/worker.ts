@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel });
-  const { deps, database, providers } = await buildRuntime(config, logger);
+  const { deps, database, providers } = await buildRuntime(config, logger, { replica: false });
   const jobs = startJobs(deps);
   // The jobs' timers do not hold the process (unref'd, so a server can exit while they wait), and nothing
   // else here listens: without this, the worker would exit quietly, with code 0, the moment its database

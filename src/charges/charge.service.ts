@@ -2,6 +2,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow, CustomerJson, TransactionRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
+import { retryWhileUnavailable } from '../db/unavailable.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
@@ -116,6 +117,13 @@ function idempotentAnswer(deps: Deps, auth: AccountContext, existing: Transactio
   };
 }
 
+/** How long the charge's claim is sent again while the database is out of reach (a switchover takes a few seconds). */
+const CLAIM_RETRY_MS = 5_000;
+
+function created(transactionId: string, pixPayload: string, expiresAtMs: number, amountCents: number): CreateChargeOutcome {
+  return { kind: 'created', body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents } };
+}
+
 /**
  * POST /v1/pix in two database round trips: 1. validate (400s); 2. take a rate-limit slot; 3. register the
  * charge with the PSP (outside any database transaction: it is an external call); 4. claim the externalRef
@@ -177,11 +185,19 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
       await insertCharge(deps.db, { ...charge, externalRef: null });
     } else {
       const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
-      if (!(await insertChargeClaimingKey(deps.db, { ...charge, externalRef }, key))) {
+      // The claim and the charge are one statement guarded by the externalRef: when the connection breaks
+      // under it (a failover), it is sent again; if the first one had committed, the second finds the claim.
+      const claimed = await retryWhileUnavailable(() => insertChargeClaimingKey(deps.db, { ...charge, externalRef }, key), {
+        timeoutMs: CLAIM_RETRY_MS,
+        firstPauseMs: 100,
+      });
+      if (!claimed) {
         // Another request holds this externalRef: answer with its charge (on a real provider the same txid,
         // so the same charge upstream).
         const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs);
         if (!existing) throw new Error(`externalRef ${externalRef} claimed but its charge is not readable`);
+        // This request's own statement had committed before its connection broke: it created the charge.
+        if (existing.id === transactionId) return created(transactionId, pixPayload, expiresAtMs, body.amountCents);
         await release(deps.db, auth.accountId, slot);
         // A retry with other values registered a charge of its own upstream: removed, nobody was shown it.
         if (existing.provider_ref !== registered.providerRef) {
@@ -192,10 +208,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
         return replay(existing);
       }
     }
-    return {
-      kind: 'created',
-      body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents: body.amountCents },
-    };
+    return created(transactionId, pixPayload, expiresAtMs, body.amountCents);
   } catch (error) {
     await release(deps.db, auth.accountId, slot);
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) {

@@ -5,6 +5,7 @@ import type { TransactionType } from '../db/schema.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { replicaDeps } from '../platform/readRouting.ts';
 import { exportStatement, exportTransactions, type CsvSink } from './exports.service.ts';
 
 /**
@@ -58,7 +59,7 @@ export function exportRoutes(router: Router, deps: Deps): void {
     const { from = '', to = '', type, status } = req.query;
     await streamed(res, () =>
       exportTransactions(
-        deps,
+        replicaDeps(deps),
         principalOf(res).account.id,
         { from, to, type: type as TransactionType | undefined, status },
         csvSink(res, `pixgate-transacoes-${from}-a-${to}.csv`),
@@ -68,6 +69,6 @@ export function exportRoutes(router: Router, deps: Deps): void {
 
   api.get('/dashboard/api/v1/statement.csv', async (req, res) => {
     const { from = '', to = '' } = req.query;
-    await streamed(res, () => exportStatement(deps, principalOf(res).account.id, { from, to }, csvSink(res, `pixgate-extrato-${from}-a-${to}.csv`)));
+    await streamed(res, () => exportStatement(replicaDeps(deps), principalOf(res).account.id, { from, to }, csvSink(res, `pixgate-extrato-${from}-a-${to}.csv`)));
   });
 }

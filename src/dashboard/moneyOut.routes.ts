@@ -3,6 +3,7 @@ import type { paths } from '../../generated/dashboard-types.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { eventuallyConsistent } from '../platform/readRouting.ts';
 import { toDashboardRecipient } from './dashboard.mapper.ts';
 import { dashboardRefund, dashboardRegisterRecipient, dashboardWithdrawal, recipientsOf } from './moneyOut.service.ts';
 
@@ -13,7 +14,7 @@ export function moneyOutRoutes(router: Router, deps: Deps): void {
   const api = typedRoutes<paths>(router);
 
   api.get('/dashboard/api/v1/recipients', async (_req, res) => {
-    const rows = await recipientsOf(deps, principalOf(res).account.id);
+    const rows = await eventuallyConsistent(deps, (d) => recipientsOf(d, principalOf(res).account.id));
     res.json({ recipients: rows.map(toDashboardRecipient), count: rows.length });
   });
 

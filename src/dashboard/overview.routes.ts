@@ -4,6 +4,7 @@ import type { TransactionType } from '../db/schema.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { eventuallyConsistent } from '../platform/readRouting.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { listBalanceEntries } from '../balance/statement.service.ts';
 import { listAccountTransactions } from '../transactions/transaction.service.ts';
@@ -18,14 +19,14 @@ export function overviewRoutes(router: Router, deps: Deps): void {
 
   api.get('/dashboard/api/v1/overview', async (_req, res) => {
     const { account } = principalOf(res);
-    const { balance, latest } = await overviewOf(deps, account);
+    const { balance, latest } = await eventuallyConsistent(deps, (d) => overviewOf(d, account));
     res.json({ account: toDashboardAccount(account), balance: toBalanceOverview(balance), latestTransactions: latest.map((row) => toApiTransaction(row, 'list')) });
   });
 
   api.get('/dashboard/api/v1/transactions', async (req, res) => {
     // Validated by the spec: GET /v1/transactions's parameters, checked and coerced before this runs.
     const query = req.query;
-    const { rows, nextCursor } = await listAccountTransactions(deps, principalOf(res).account.id, {
+    const { rows, nextCursor } = await eventuallyConsistent(deps, (d) => listAccountTransactions(d, principalOf(res).account.id, {
       type: query.type as TransactionType | undefined,
       status: query.status,
       createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
@@ -33,18 +34,18 @@ export function overviewRoutes(router: Router, deps: Deps): void {
       externalRef: query.externalRef,
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
-    });
+    }));
     res.json({ transactions: rows.map((row) => toApiTransaction(row, 'list')), count: rows.length, ...(nextCursor ? { nextCursor } : {}) });
   });
 
   api.get('/dashboard/api/v1/statement', async (req, res) => {
     const query = req.query;
-    const { entries, nextCursor } = await listBalanceEntries(deps, principalOf(res).account.id, {
+    const { entries, nextCursor } = await eventuallyConsistent(deps, (d) => listBalanceEntries(d, principalOf(res).account.id, {
       createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
       createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
-    });
+    }));
     res.json({ entries, count: entries.length, ...(nextCursor ? { nextCursor } : {}) });
   });
 

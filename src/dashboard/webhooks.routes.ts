@@ -4,6 +4,7 @@ import { MAX_WEBHOOK_URLS } from '../events/catalog.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { eventuallyConsistent } from '../platform/readRouting.ts';
 import { attemptsOf, resendEvent, resendQuota, sendTestEvent } from '../webhooks/delivery.service.ts';
 import { createEndpoint, deleteEndpoint, endpointsOf, rotateSecret, updateEndpoint } from '../webhooks/endpoint.service.ts';
 import { toDashboardWebhook, toDeliveryAttempt } from './dashboard.mapper.ts';
@@ -50,14 +51,17 @@ export function webhookRoutes(router: Router, deps: Deps): void {
 
   api.get('/dashboard/api/v1/webhook-deliveries', async (req, res) => {
     const accountId = accountOf(res);
-    const rows = await attemptsOf(deps, accountId, {
-      event: req.query.event,
-      endpointId: req.query.endpointId,
-      // Validated by the spec: success or failure.
-      outcome: req.query.outcome as 'success' | 'failure' | undefined,
-      transactionId: req.query.transactionId,
-      limit: req.query.limit === undefined ? DEFAULT_ATTEMPT_LIMIT : Number(req.query.limit),
-    });
+    const rows = await eventuallyConsistent(deps, (d) =>
+      attemptsOf(d, accountId, {
+        event: req.query.event,
+        endpointId: req.query.endpointId,
+        // Validated by the spec: success or failure.
+        outcome: req.query.outcome as 'success' | 'failure' | undefined,
+        transactionId: req.query.transactionId,
+        limit: req.query.limit === undefined ? DEFAULT_ATTEMPT_LIMIT : Number(req.query.limit),
+      }),
+    );
+    // The quota on the primary: it counts the resends the page has just made.
     res.json({ attempts: rows.map(toDeliveryAttempt), count: rows.length, resendQuota: await resendQuota(deps, accountId) });
   });
 

@@ -34,14 +34,24 @@ function statementNameFor(text: string): string | undefined {
   return name;
 }
 
+/** pg hands the pool's options to each client it makes: this one tells whether to name statements. */
+type GatewayClientConfig = pg.ClientConfig & { prepareStatements?: boolean };
+
 class PreparingClient extends pg.Client {
+  private readonly prepareStatements: boolean;
+
+  constructor(config?: string | GatewayClientConfig) {
+    super(config);
+    this.prepareStatements = typeof config === 'object' ? config.prepareStatements !== false : true;
+  }
+
   // pg's query has many overloads (config object, callbacks, cursors); they pass through unchanged, only the
   // (text, values) form that Kysely uses becomes a named statement.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
-      const name = statementNameFor(text);
+      const name = this.prepareStatements ? statementNameFor(text) : undefined;
       const sent: Promise<unknown> = name !== undefined ? super.query({ name, text, values }) : super.query(text, values);
       return sent.catch((error: unknown) => {
         this.discardIfEnded(error);
@@ -95,6 +105,12 @@ export interface ConnectOptions {
   onConnectionLost?: (error: Error, state: 'idle' | 'in use') => void;
   /** Called with the SQL of every statement sent (BEGIN and COMMIT included): the tests' statement counts. */
   onStatement?: (sql: string) => void;
+  /**
+   * Run statements as named prepared statements (default true). Off behind a pooler in transaction mode
+   * that does not track prepared statements (PgBouncer before 1.21): there the next transaction may run on
+   * another server connection, which never saw the statement prepared.
+   */
+  preparedStatements?: boolean;
 }
 
 const defaultConnectionLost = (error: Error, state: 'idle' | 'in use') =>
@@ -109,9 +125,10 @@ const defaultConnectionLost = (error: Error, state: 'idle' | 'in use') =>
  * here; the failed query rejects as usual, and pg-pool throws the client away when it is released (it is
  * no longer queryable), so the next query gets a fresh connection.
  */
-function createPool(options: ConnectOptions & { databaseUrl: string }): pg.Pool {
-  const pool = new pg.Pool({
+export function createPool(options: ConnectOptions & { databaseUrl: string }): pg.Pool {
+  const config: pg.PoolConfig & GatewayClientConfig = {
     connectionString: options.databaseUrl,
+    prepareStatements: options.preparedStatements ?? true,
     max: options.poolSize ?? 10,
     Client: PreparingClient,
     // A server that stops answering (a host gone, a failover) fails the wait for a connection instead of
@@ -123,7 +140,8 @@ function createPool(options: ConnectOptions & { databaseUrl: string }): pg.Pool 
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+  const pool = new pg.Pool(config);
   const report = options.onConnectionLost ?? defaultConnectionLost;
   const inUse = new WeakSet<pg.PoolClient>();
   const reported = new WeakSet<pg.PoolClient>();

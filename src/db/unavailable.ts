@@ -6,8 +6,13 @@
  * retry what is safe to retry, to wait at start-up, and to log an outage as one, not as a bug.
  */
 
-/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too many connections). */
-const SQLSTATES = /^(08...|57P01|57P02|57P03|53300)$/;
+/**
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash, cannot connect now), 53300 (too
+ * many connections), and 25006 (read-only transaction): during a switchover or a failover, a connection
+ * opened to the primary's address can land on the old primary while it restarts as a replica, where every
+ * write is refused. That server is not the primary any more; the connection is discarded like a broken one.
+ */
+const SQLSTATES = /^(08...|57P01|57P02|57P03|53300|25006)$/;
 /** Socket failures, as Node reports them. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** What pg and pg-pool say when a connection ended under a query or never came. */
@@ -37,6 +42,8 @@ export interface RetryOptions {
   longestPauseMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Asked before each retry: false rethrows (e.g. an answer already on its way cannot be started again). */
+  mayRetry?: () => boolean;
 }
 
 /**
@@ -54,7 +61,7 @@ export async function retryWhileUnavailable<T>(work: () => Promise<T>, options: 
       return await work();
     } catch (error) {
       const left = deadline - now();
-      if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+      if (!isDatabaseUnavailable(error) || left <= 0 || options.mayRetry?.() === false) throw error;
       const pause = Math.min(pauseMs, left);
       options.onRetry?.(error, attempt, pause);
       await sleep(pause);

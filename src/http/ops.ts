@@ -6,7 +6,8 @@ import { setOperation } from './routeGuard.ts';
 
 /**
  * Outside the contracts, on both listeners: `/health` (the process is alive and serving HTTP) and `/ready`
- * (it should get traffic: not draining, database reachable, migrations applied; 503 otherwise).
+ * (it should get traffic: not draining, database reachable, migrations applied; 503 otherwise), with the read
+ * replica's status and lag as detail when DATABASE_READ_URL is set.
  */
 export function healthRoutes(deps: Deps, lifecycle: Lifecycle | undefined): Router {
   const router = Router();
@@ -18,8 +19,10 @@ export function healthRoutes(deps: Deps, lifecycle: Lifecycle | undefined): Rout
     setOperation(res, 'ready');
     const state = await readiness(deps, lifecycle);
     res.setHeader('Cache-Control', 'no-store');
-    if (state.ready) res.json({ status: 'ready' });
-    else res.status(503).json({ status: 'not ready', reason: state.reason, ...(state.pending ? { pending: state.pending } : {}) });
+    // The read replica's state is detail, not readiness: while it lags or is out of reach the reads go to the primary.
+    const replica = deps.replica === undefined ? {} : { replica: deps.replica.state() };
+    if (state.ready) res.json({ status: 'ready', ...replica });
+    else res.status(503).json({ status: 'not ready', reason: state.reason, ...(state.pending ? { pending: state.pending } : {}), ...replica });
   });
   return router;
 }

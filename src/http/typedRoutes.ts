@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import { retryWhileUnavailable } from '../db/unavailable.ts';
 
 /**
  * Routes declared by their OpenAPI path and typed from the generated contract types (openapi-typescript's
@@ -57,13 +58,25 @@ export function expressPath(openApiPath: string): string {
   return openApiPath.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+/**
+ * How long a GET whose database connection broke under it (a failover, a switchover, a server restarting)
+ * is run again on fresh connections before its error is answered. Every GET handler only reads, so running
+ * it twice is safe; one whose answer has started streaming is never started again.
+ */
+export const READ_RETRY_MS = 3_000;
+
+function retryingRead<Op>(handler: OperationHandler<Op>): OperationHandler<Op> {
+  return (req, res) =>
+    retryWhileUnavailable(async () => handler(req, res), { timeoutMs: READ_RETRY_MS, firstPauseMs: 100, mayRetry: () => !res.headersSent });
+}
+
 export function typedRoutes<Paths>(router: Router): TypedRoutes<Paths> {
   const register =
     <M extends HttpMethod>(method: M): Register<Paths, M> =>
     (path, handler) => {
       router[method]<string, PathParamsOf<OperationOf<Paths, typeof path, M>>, ResponseBodyOf<OperationOf<Paths, typeof path, M>>, RequestBodyOf<OperationOf<Paths, typeof path, M>>, RawQueryOf<OperationOf<Paths, typeof path, M>>>(
         expressPath(path),
-        handler,
+        method === 'get' ? retryingRead(handler) : handler,
       );
     };
   return { get: register('get'), post: register('post'), put: register('put'), patch: register('patch'), delete: register('delete') };

@@ -20,6 +20,14 @@ export interface Config {
   databaseConnectTimeoutMs: number;
   /** At start-up, how long to keep trying to reach the database (and migrate) before giving up with a clear message. */
   databaseStartTimeoutMs: number;
+  /** A streaming replica for the reads the contract lets be eventually consistent (absent: all reads on the primary). */
+  databaseReadUrl: string | undefined;
+  /** Connections in the replica's pool of one process. */
+  databaseReadPoolSize: number;
+  /** Above this replica lag the eventually consistent reads go to the primary. */
+  databaseReadMaxLagMs: number;
+  /** Named prepared statements (off behind a transaction-mode pooler that does not track them). */
+  databasePreparedStatements: boolean;
   /** The merchant listener. */
   port: number;
   host: string;
@@ -228,6 +236,10 @@ function specs() {
     DATABASE_POOL_SIZE: integer(1, 1000)({ default: 20, desc: 'an integer number of connections 1..1000', example: '20' }),
     DATABASE_CONNECT_TIMEOUT_MS: integer(100, 120_000)({ default: 5000, desc: 'an integer number of milliseconds 100..120000', example: '5000' }),
     DATABASE_START_TIMEOUT_MS: integer(0, 600_000)({ default: 30_000, desc: 'an integer number of milliseconds 0..600000', example: '30000' }),
+    DATABASE_READ_URL: postgresUrl({ default: undefined, desc: 'a postgres:// connection string', example: 'postgres://user@db-replica:5432/pixgate' }),
+    DATABASE_READ_POOL_SIZE: integer(1, 1000)({ default: 10, desc: 'an integer number of connections 1..1000', example: '10' }),
+    DATABASE_READ_MAX_LAG_MS: integer(0, 600_000)({ default: 2000, desc: 'an integer number of milliseconds 0..600000', example: '2000' }),
+    DATABASE_PREPARED_STATEMENTS: boolean({ default: true, desc: 'true or false', example: 'false' }),
     VALIDATE_RESPONSES: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
     TRUST_PROXY: trustProxy({ default: false, desc: 'false, true, a number of hops, or a list of addresses/CIDR ranges', example: '1' }),
     ADMIN_TOKEN: text({ default: undefined, desc: 'the back-office operator token', example: 'adm_…' }),
@@ -296,7 +308,7 @@ function problemOf(name: string, raw: string | undefined, error: Error, spec: Sp
   const expected = `expected ${spec.desc ?? 'a valid value'}${spec.example ? ` (e.g. ${spec.example})` : ''}`;
   if (error instanceof EnvMissingError || raw === undefined) return `${name} is required: ${expected}`;
   // Secrets are never echoed back, not even in an error.
-  const hidden = name.endsWith('_SECRET') || name === 'PSP_CLIENT_ID' || name.endsWith('_TOKEN') || name.endsWith('_KEY') || name === 'DATABASE_URL' || name === 'SMTP_URL';
+  const hidden = name.endsWith('_SECRET') || name === 'PSP_CLIENT_ID' || name.endsWith('_TOKEN') || name.endsWith('_KEY') || name === 'DATABASE_URL' || name === 'DATABASE_READ_URL' || name === 'SMTP_URL';
   const shown = hidden ? '(value hidden)' : JSON.stringify(raw);
   return `${name}=${shown} is invalid: ${expected}`;
 }
@@ -318,12 +330,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   });
   const production = clean.NODE_ENV === 'production';
+  if (clean.DATABASE_READ_URL !== undefined && clean.DATABASE_URL === undefined) {
+    throw new ConfigError(['DATABASE_READ_URL=(value hidden) is invalid: a replica of the DATABASE_URL database, which is not set (the embedded database has no replica)']);
+  }
   return {
     databaseUrl: clean.DATABASE_URL,
     dataDir: resolve(clean.PIXGATE_DATA_DIR),
     databasePoolSize: clean.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: clean.DATABASE_CONNECT_TIMEOUT_MS,
     databaseStartTimeoutMs: clean.DATABASE_START_TIMEOUT_MS,
+    databaseReadUrl: clean.DATABASE_READ_URL,
+    databaseReadPoolSize: clean.DATABASE_READ_POOL_SIZE,
+    databaseReadMaxLagMs: clean.DATABASE_READ_MAX_LAG_MS,
+    databasePreparedStatements: clean.DATABASE_PREPARED_STATEMENTS,
     port: clean.PORT,
     host: clean.HOST,
     adminPort: clean.ADMIN_PORT,

@@ -7,6 +7,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Metrics } from './metrics.ts';
 import type { PixProvider } from '../provider/port.ts';
+import type { ReplicaReads } from '../db/replica.ts';
 import type { ProviderSandbox } from '../provider/sandbox.ts';
 
 /** Everything a request handler may use, built once at start-up and passed down explicitly. */
@@ -25,4 +26,6 @@ export interface Deps {
   secretsKey: Buffer;
   /** This instance's Prometheus registry and instruments (one per gateway: tests run many in a process). */
   metrics: Metrics;
+  /** The read replica (DATABASE_READ_URL), for the eventually consistent reads: see src/db/readRouting.ts. */
+  replica?: ReplicaReads | undefined;
 }

@@ -73,6 +73,21 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** The replica's lag as last measured (DATABASE_READ_URL; -1 while it is out of reach). */
+  readonly replicaLag = new Gauge({
+    name: 'pixgate_db_replica_lag_seconds',
+    help: 'How far the read replica is behind the primary at most, as last measured every second (-1: out of reach).',
+    registers: [this.registry],
+  });
+
+  /** Eventually consistent reads, by where they ran (replica, or primary when the replica lags, is out of reach or is not configured). */
+  readonly replicaReads = new Counter({
+    name: 'pixgate_db_replica_reads_total',
+    help: 'Reads the contract lets be eventually consistent, by the server that answered them (replica, primary).',
+    labelNames: ['target'] as const,
+    registers: [this.registry],
+  });
+
   readonly failedUnknownOverdueChecks = new Counter({
     name: 'pixgate_withdrawals_failed_unknown_overdue_checks_total',
     help: 'Reconciliation checks of a failed_unknown withdrawal older than 24 h (each also logs an error).',

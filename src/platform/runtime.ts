@@ -2,6 +2,7 @@ import { Authenticator } from '../accounts/auth.ts';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { connectDatabase, type DatabaseHandle } from '../db/connect.ts';
+import { startReplicaReads, type ReplicaReads } from '../db/replica.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { describeDatabase, whileDatabaseStarts } from '../db/startup.ts';
 import type { Deps } from './deps.ts';
@@ -12,26 +13,53 @@ import { createMailer } from '../mail/mailer.ts';
 import { secretsKey } from './serverSecrets.ts';
 import { sealPlainWebhookSecrets } from '../webhooks/endpoint.service.ts';
 
+/** The read replica of DATABASE_READ_URL, its lag measured every second into /metrics (none without it). */
+function withReplica(
+  config: Config,
+  primary: DatabaseHandle,
+  metrics: Metrics,
+  onConnectionLost: (error: Error, state: 'idle' | 'in use') => void,
+): ReplicaReads | undefined {
+  if (config.databaseReadUrl === undefined || primary.kind !== 'postgres') return undefined;
+  return startReplicaReads({
+    replicaUrl: config.databaseReadUrl,
+    primary: primary.db,
+    poolSize: config.databaseReadPoolSize,
+    maxLagMs: config.databaseReadMaxLagMs,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
+    onConnectionLost,
+    onMeasured: (state) => metrics.replicaLag.set(state.lagSeconds ?? -1),
+  });
+}
+
 /** Connects, migrates and builds the dependencies shared by the server and the worker processes. */
 export async function buildRuntime(
   config: Config,
   logger: Logger = createLogger({ level: config.logLevel }),
+  options: { replica?: boolean } = {},
 ): Promise<{ deps: Deps; database: DatabaseHandle; providers: ProviderRuntime }> {
   const metrics = new Metrics();
-  const database = await connectDatabase({
+  const onConnectionLost = (error: Error, state: 'idle' | 'in use') => {
+    metrics.databaseConnectionsLost.inc({ state });
+    logger.warn('database connection lost; discarded, the next query opens a new one', {
+      state,
+      code: (error as { code?: unknown }).code,
+      error: error.message,
+    });
+  };
+  const primary = await connectDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
-    onConnectionLost: (error, state) => {
-      metrics.databaseConnectionsLost.inc({ state });
-      logger.warn('database connection lost; discarded, the next query opens a new one', {
-        state,
-        code: (error as { code?: unknown }).code,
-        error: error.message,
-      });
-    },
+    preparedStatements: config.databasePreparedStatements,
+    onConnectionLost,
   });
+  // The jobs read and write the primary only: a worker has no use for the replica.
+  const replica = options.replica === false ? undefined : withReplica(config, primary, metrics, onConnectionLost);
+  // One handle to close: the replica's pool and monitor with the primary's.
+  const database: DatabaseHandle = replica === undefined ? primary : { ...primary, close: () => replica.close().finally(() => primary.close()) };
   const target = describeDatabase(config.databaseUrl);
   const startup = {
     target,
@@ -78,6 +106,7 @@ export async function buildRuntime(
     metrics,
     mailer,
     secretsKey: secretsKey(config),
+    replica,
   };
   await whileDatabaseStarts(() => sealPlainWebhookSecrets(deps), startup);
   return { deps, database, providers };

@@ -3,6 +3,7 @@ import type { paths } from '../../generated/api-types.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { eventuallyConsistent } from '../platform/readRouting.ts';
 import { listActiveRecipients, registerRecipient } from './recipient.service.ts';
 
 /** POST /v1/recipients and GET /v1/recipients, on the merchant router. */
@@ -13,6 +14,6 @@ export function recipientRoutes(router: Router, deps: Deps): void {
     res.status(outcome.kind === 'created' ? 201 : 200).json(outcome.body);
   });
   api.get('/v1/recipients', async (_req, res) => {
-    res.json(await listActiveRecipients(deps, authOf(res).accountId));
+    res.json(await eventuallyConsistent(deps, (d) => listActiveRecipients(d, authOf(res).accountId)));
   });
 }

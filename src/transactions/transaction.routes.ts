@@ -4,6 +4,7 @@ import type { TransactionType } from '../db/schema.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { eventuallyConsistent } from '../platform/readRouting.ts';
 import { listRefunds, mayHaveRefunds } from '../refunds/refund.service.ts';
 import { toApiTransactionDetail } from './transaction.mapper.ts';
 import { getAccountTransaction, listAccountTransactionsJson } from './transaction.service.ts';
@@ -16,7 +17,7 @@ export function transactionRoutes(router: Router, deps: Deps): void {
   api.get('/v1/transactions', async (req, res) => {
     // Validated by the spec: type, status and the integers are checked and coerced before this runs.
     const query = req.query;
-    const { items, nextCursor } = await listAccountTransactionsJson(deps, authOf(res).accountId, {
+    const { items, nextCursor } = await eventuallyConsistent(deps, (d) => listAccountTransactionsJson(d, authOf(res).accountId, {
       type: query.type as TransactionType | undefined,
       status: query.status,
       createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
@@ -24,7 +25,7 @@ export function transactionRoutes(router: Router, deps: Deps): void {
       externalRef: query.externalRef,
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
-    });
+    }));
     // The items are JSON already (built by the database, see listTransactionsJson): written as they are.
     const next = nextCursor === undefined ? '' : `,"nextCursor":${JSON.stringify(nextCursor)}`;
     const body = `{"transactions":[${items.join(',')}],"count":${items.length}${next}}`;

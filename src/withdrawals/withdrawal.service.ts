@@ -186,7 +186,7 @@ export async function createWithdrawal(
     withdrawalStep(undefined, WITHDRAWAL.inFlight);
     const periods = capPeriodsAt(nowMs);
     try {
-      await reserveAtOnce(deps.db, {
+      const reserve = () => reserveAtOnce(deps.db, {
         id: base.id,
         accountId: account.id,
         amountCents: body.amountCents,
@@ -201,6 +201,11 @@ export async function createWithdrawal(
         slots,
         caps: { day: periods.day, month: periods.month, dailyCents: account.withdrawal_daily_cap_cents, monthlyCents: account.withdrawal_monthly_cap_cents },
       });
+      // The reservation is one statement; with an externalRef it is guarded by its claim, so when the
+      // connection breaks under it (a failover) it is sent again: if the first had committed, the second is
+      // refused as external_ref_taken by this very withdrawal (below). Without one it is never sent twice.
+      if (externalRef === undefined) await reserve();
+      else await retryWhileUnavailable(reserve, { timeoutMs: RESERVE_RETRY_MS, firstPauseMs: 100 });
       phase1 = { kind: 'sending', row: initiatingRow(base) };
     } catch (error) {
       const refusal = reservationRefusal(error);
@@ -214,6 +219,11 @@ export async function createWithdrawal(
         case 'insufficient_balance':
           throw new InsufficientBalance();
         case 'external_ref_taken': {
+          // This request's own reservation, committed before its connection broke: send it.
+          if (refusal.transactionId === base.id) {
+            phase1 = { kind: 'sending', row: initiatingRow(base) };
+            break;
+          }
           const existing = await findTransactionById(deps.db, refusal.transactionId);
           if (!existing) throw error;
           phase1 = { kind: 'existing', row: existing };
@@ -349,6 +359,8 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
 
 /** How long recording a send outcome keeps trying on fresh connections while the database is out of reach. */
 const OUTCOME_RETRY_MS = 5_000;
+/** How long a reservation guarded by its externalRef is sent again while the database is out of reach. */
+const RESERVE_RETRY_MS = 5_000;
 
 /**
  * Records what the PSP answered. The PSP has (or may have) the order by now, so a connection ended under

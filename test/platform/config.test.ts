@@ -49,6 +49,16 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).toMatch(/DATABASE_URL=\(value hidden\) is invalid: expected a postgres:\/\/ connection string/);
   });
 
+  it('takes a read replica only beside a Postgres primary, and never echoes its URL', () => {
+    const replica = 'postgres://reader:hunter2@replica:5432/pixgate';
+    expect(problemsOf({ DATABASE_READ_URL: replica })).toEqual([
+      'DATABASE_READ_URL=(value hidden) is invalid: a replica of the DATABASE_URL database, which is not set (the embedded database has no replica)',
+    ]);
+    expect(problemsOf({ DATABASE_URL: 'postgres://db/pixgate', DATABASE_READ_URL: 'mysql://reader:hunter2@replica/x' }).join('\n')).not.toContain('hunter2');
+    const config = loadConfig({ DATABASE_URL: 'postgres://db/pixgate', DATABASE_READ_URL: replica, DATABASE_PREPARED_STATEMENTS: 'false' });
+    expect(config).toMatchObject({ databaseReadUrl: replica, databaseReadPoolSize: 10, databaseReadMaxLagMs: 2000, databasePreparedStatements: false });
+  });
+
   /** What production needs set: the recipientId key, the key of sealed secrets, an SMTP server. */
   const PRODUCTION = { NODE_ENV: 'production', RECIPIENT_ID_SECRET: 'a'.repeat(64), SECRETS_KEY: 'b'.repeat(64), SMTP_URL: 'smtps://u:p@smtp.example.com:465', PSP: 'simulated' };
 
