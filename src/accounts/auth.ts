@@ -6,6 +6,7 @@ import { hashApiKey, looksLikeApiKey } from '../primitives/apiKeys.ts';
 import { AccountBlocked, AccountNotApproved, ApiKeyInvalid, ApiKeyMissing, IpNotAllowed, type IpMessageFamily } from './account.errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { findActiveKeyByHash, touchApiKey } from './apiKey.repository.ts';
+import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
 
 /** The account a request acts for (through an API key, or a dashboard user's session). */
 export interface AccountContext {
@@ -18,12 +19,20 @@ export interface AuthContext extends AccountContext {
 }
 
 interface CacheEntry {
+  loadedAtMs: number;
   expiresAtMs: number;
   context: AuthContext;
   allowlist: BlockList | undefined;
 }
 
 const MAX_CACHED_KEYS = 10_000;
+/**
+ * While the database is out of reach (a failover), a lookup older than its TTL is still used up to this age:
+ * the contract allows account checks cached up to 30 s, and no revocation can be committed meanwhile.
+ */
+const STALE_WHILE_UNAVAILABLE_MS = 30_000;
+/** How long a key lookup is tried again on fresh connections when there is no lookup to fall back on. */
+const LOOKUP_RETRY_MS = 3_000;
 /** An API key's `last_used_at` is kept to the minute. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -98,16 +107,27 @@ export class Authenticator {
     const nowMs = this.clock.now();
     const cached = this.cache.get(keyHash);
     if (cached && cached.expiresAtMs > nowMs) return cached;
-    this.cache.delete(keyHash);
 
-    const found = await findActiveKeyByHash(this.db, keyHash);
+    let found: Awaited<ReturnType<typeof findActiveKeyByHash>>;
+    try {
+      const stale = cached !== undefined && nowMs - cached.loadedAtMs <= STALE_WHILE_UNAVAILABLE_MS;
+      // With a recent lookup to fall back on, no waiting: it answers at once while the database is away.
+      found = await retryWhileUnavailable(() => findActiveKeyByHash(this.db, keyHash), { timeoutMs: stale ? 0 : LOOKUP_RETRY_MS, firstPauseMs: 100 });
+    } catch (error) {
+      if (cached !== undefined && nowMs - cached.loadedAtMs <= STALE_WHILE_UNAVAILABLE_MS && isDatabaseUnavailable(error)) return cached;
+      throw error;
+    }
+    this.cache.delete(keyHash);
     if (!found) return undefined;
     // The dashboard shows each key's last use. Written off the request's path, at most once a minute per
     // key (the statement itself skips a recent one), and only when the cache missed.
-    touchApiKey(this.db, found.key.id, new Date(nowMs), LAST_USE_RESOLUTION_MS).catch((error: unknown) =>
-      this.logger?.error('could not record the last use of an API key', { keyId: found.key.id, error: String(error) }),
-    );
+    touchApiKey(this.db, found.key.id, new Date(nowMs), LAST_USE_RESOLUTION_MS).catch((error: unknown) => {
+      const fields = { keyId: found.key.id, error: String(error) };
+      if (isDatabaseUnavailable(error)) this.logger?.warn('could not record the last use of an API key: database unavailable', fields);
+      else this.logger?.error('could not record the last use of an API key', fields);
+    });
     const entry: CacheEntry = {
+      loadedAtMs: nowMs,
       expiresAtMs: nowMs + this.ttlMs,
       context: { accountId: found.account.id, keyId: found.key.id, account: found.account },
       allowlist: buildAllowlist(found.account.ip_allowlist),

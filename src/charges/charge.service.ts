@@ -2,7 +2,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow, CustomerJson, TransactionRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
-import { retryWhileUnavailable } from '../db/unavailable.ts';
+import { neverApplied, retryWhileUnavailable } from '../db/unavailable.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
@@ -145,7 +145,8 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
   const original = async () => (externalRef === undefined ? undefined : findLiveIdempotentTransaction(deps.db, auth.accountId, 'charge', externalRef, nowMs));
 
   const window: Window = { bucket: 'charge:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
-  const slot = await tryConsume(deps.db, auth.accountId, window, nowMs);
+  // A rate-limit slot is no money: taken again after a broken connection, at worst it counts one request twice.
+  const slot = await retryWhileUnavailable(() => tryConsume(deps.db, auth.accountId, window, nowMs), { timeoutMs: CLAIM_RETRY_MS, firstPauseMs: 100 });
   if (!slot) {
     const existing = await original();
     if (existing) return replay(existing);
@@ -182,7 +183,8 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
       providerRef: registered.providerRef,
     };
     if (externalRef === undefined) {
-      await insertCharge(deps.db, { ...charge, externalRef: null });
+      // No claim guards it: sent again only when the first surely did not apply (see neverApplied).
+      await retryWhileUnavailable(() => insertCharge(deps.db, { ...charge, externalRef: null }), { timeoutMs: CLAIM_RETRY_MS, firstPauseMs: 100, mayRetry: neverApplied });
     } else {
       const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
       // The claim and the charge are one statement guarded by the externalRef: when the connection breaks

@@ -5,7 +5,7 @@ import { Kysely, PGliteDialect, PostgresDialect, type KyselyConfig } from 'kysel
 import pg from 'pg';
 import type { PoolStats } from '../platform/metrics.ts';
 import type { Database } from './schema.ts';
-import { isDatabaseUnavailable } from './unavailable.ts';
+import { isDatabaseUnavailable, NOT_SENT } from './unavailable.ts';
 
 const INT8_OID = 20;
 
@@ -142,6 +142,16 @@ export function createPool(options: ConnectOptions & { databaseUrl: string }): p
     },
   };
   const pool = new pg.Pool(config);
+  // A connection that could not be opened carried no statement: marked, so a write may be sent again (neverApplied).
+  // (Only the promise form Kysely uses; pg-pool's own callback form passes through untouched.)
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient> | undefined;
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return connect(...args);
+    return connect()!.catch((error: unknown) => {
+      if (error !== null && typeof error === 'object') Object.assign(error, { [NOT_SENT]: true });
+      throw error;
+    });
+  }) as typeof pool.connect;
   const report = options.onConnectionLost ?? defaultConnectionLost;
   const inUse = new WeakSet<pg.PoolClient>();
   const reported = new WeakSet<pg.PoolClient>();

@@ -33,6 +33,28 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return cause !== undefined && cause !== error && isDatabaseUnavailable(cause);
 }
 
+/** Set by the pool on an error met while opening a connection: no statement was sent on it. */
+export const NOT_SENT = Symbol('pixgate.notSent');
+
+/**
+ * Whether a statement that failed with the database out of reach surely did not apply, so that running it
+ * again cannot apply it twice:
+ * - the connection for it could not be opened (refused, timed out, too many, the server starting): nothing
+ *   was sent;
+ * - the server answered it with an error (a FATAL 57P01 as the old primary shuts down in a switchover, a
+ *   25006 from a server that is a replica now): Postgres reports an error only for a statement, or a COMMIT,
+ *   whose transaction it rolled back. When a primary is stopped while a commit waits for its synchronous
+ *   standby, it sends nothing at all (the commit is local already), so that case is not this one.
+ * A socket that broke under a statement without an answer (a crash, a host gone) may have committed it:
+ * that is not known, and such a statement is only sent again when a claim guards it (an externalRef).
+ */
+export function neverApplied(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error) || error === null || typeof error !== 'object') return false;
+  if ((error as { [NOT_SENT]?: boolean })[NOT_SENT] === true) return true;
+  const { severity, code } = error as { severity?: unknown; code?: unknown };
+  return typeof severity === 'string' && typeof code === 'string' && SQLSTATES.test(code);
+}
+
 export interface RetryOptions {
   /** Give up (rethrowing the last error) once this long has passed since the first attempt. */
   timeoutMs: number;
@@ -42,8 +64,8 @@ export interface RetryOptions {
   longestPauseMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
-  /** Asked before each retry: false rethrows (e.g. an answer already on its way cannot be started again). */
-  mayRetry?: () => boolean;
+  /** Asked before each retry with the error: false rethrows (an answer already on its way, a write that may have applied). */
+  mayRetry?: (error: unknown) => boolean;
 }
 
 /**
@@ -61,7 +83,7 @@ export async function retryWhileUnavailable<T>(work: () => Promise<T>, options: 
       return await work();
     } catch (error) {
       const left = deadline - now();
-      if (!isDatabaseUnavailable(error) || left <= 0 || options.mayRetry?.() === false) throw error;
+      if (!isDatabaseUnavailable(error) || left <= 0 || options.mayRetry?.(error) === false) throw error;
       const pause = Math.min(pauseMs, left);
       options.onRetry?.(error, attempt, pause);
       await sleep(pause);

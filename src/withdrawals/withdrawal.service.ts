@@ -21,7 +21,7 @@ import {
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
-import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable } from '../db/unavailable.ts';
 import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
 import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
@@ -203,9 +203,13 @@ export async function createWithdrawal(
       });
       // The reservation is one statement; with an externalRef it is guarded by its claim, so when the
       // connection breaks under it (a failover) it is sent again: if the first had committed, the second is
-      // refused as external_ref_taken by this very withdrawal (below). Without one it is never sent twice.
-      if (externalRef === undefined) await reserve();
-      else await retryWhileUnavailable(reserve, { timeoutMs: RESERVE_RETRY_MS, firstPauseMs: 100 });
+      // refused as external_ref_taken by this very withdrawal (below). Without one it is sent again only
+      // when the first surely did not apply (refused by the server, or never sent: see neverApplied).
+      await retryWhileUnavailable(reserve, {
+        timeoutMs: RESERVE_RETRY_MS,
+        firstPauseMs: 100,
+        ...(externalRef === undefined ? { mayRetry: neverApplied } : {}),
+      });
       phase1 = { kind: 'sending', row: initiatingRow(base) };
     } catch (error) {
       const refusal = reservationRefusal(error);

@@ -6,6 +6,7 @@ import type { paths } from '../../generated/api-types.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
 import { typedRoutes } from '../../src/http/typedRoutes.ts';
+import { Authenticator } from '../../src/accounts/auth.ts';
 import { availableOf, createMerchant, fund, postAsMerchant, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
 /**
@@ -14,7 +15,10 @@ import { availableOf, createMerchant, fund, postAsMerchant, relaxLimits, useGate
  * connection broke, the second finds it, so the money moves once and the merchant gets the 201 it was owed.
  */
 
+/** The server's answer to a statement as it shuts down (a switchover): the statement was rolled back. */
 const ended = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
+/** The socket broke with no answer (a host gone): the statement may have committed. */
+const broke = () => new Error('Connection terminated unexpectedly');
 
 describe('a GET whose connection broke under it', () => {
   it('runs again on a fresh connection and answers; a POST is never run twice', async () => {
@@ -51,32 +55,42 @@ describe('a GET whose connection broke under it', () => {
 });
 
 /**
- * Lets the statements whose SQL contains `marker` run, then fails the first `failures` of them as if the
- * connection had ended before their answer arrived: the statement has committed, the caller does not know.
+ * Breaks the first `failures` statements whose SQL contains `marker`: `after` commit lets them run, then
+ * fails them as if the connection had ended before their answer arrived (the statement has committed, the
+ * caller does not know); `before` fails them unsent, with the server's shutdown answer (nothing applied).
  */
-class CommitThenBreak implements KyselyPlugin {
+class BreakStatements implements KyselyPlugin {
   private readonly marked = new Set<unknown>();
   broken = 0;
   private readonly marker: string;
   private failures: number;
-  constructor(marker: string, failures: number) {
+  private readonly when: 'before' | 'after commit';
+  private readonly error: () => Error;
+  constructor(marker: string, failures: number, when: 'before' | 'after commit', error: () => Error) {
     this.marker = marker;
     this.failures = failures;
+    this.when = when;
+    this.error = error;
   }
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const node = args.node as RootOperationNode & { sqlFragments?: readonly string[] };
-    if (node.kind === 'RawNode' && node.sqlFragments?.join('?').includes(this.marker)) this.marked.add(args.queryId.queryId);
+    if (node.kind === 'RawNode' && node.sqlFragments?.join('?').includes(this.marker)) {
+      if (this.when === 'before' && this.failures > 0) this.fail();
+      this.marked.add(args.queryId.queryId);
+    }
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (this.marked.delete(args.queryId.queryId) && this.failures > 0) {
-      this.failures -= 1;
-      this.broken += 1;
-      throw ended();
-    }
+    if (this.marked.delete(args.queryId.queryId) && this.when === 'after commit' && this.failures > 0) this.fail();
     return args.result;
   }
+  private fail(): never {
+    this.failures -= 1;
+    this.broken += 1;
+    throw this.error();
+  }
 }
+const CommitThenBreak = (marker: string, failures: number) => new BreakStatements(marker, failures, 'after commit', broke);
 
 describe('a write guarded by its externalRef, when the connection breaks after it committed', () => {
   const gateway = useGateway();
@@ -95,7 +109,7 @@ describe('a write guarded by its externalRef, when the connection breaks after i
   });
 
   it('a charge: sent again, found as its own, answered 201 once, one charge', async () => {
-    const plugin = new CommitThenBreak('WITH claim AS', 1);
+    const plugin = CommitThenBreak('WITH claim AS', 1);
     gateway.deps.db = primary.withPlugin(plugin);
     const created = await postAsMerchant(gateway, merchant, '/v1/pix', { amountCents: 1_234, customer: validCustomer, externalRef: 'failover-charge-1' });
     expect(plugin.broken).toBe(1);
@@ -108,7 +122,7 @@ describe('a write guarded by its externalRef, when the connection breaks after i
 
   it('a withdrawal: reserved once, sent to the provider, 201 processing; the balance debited once', async () => {
     const before = await availableOf(merchant);
-    const plugin = new CommitThenBreak('withdrawal_reserve(', 1);
+    const plugin = CommitThenBreak('withdrawal_reserve(', 1);
     gateway.deps.db = primary.withPlugin(plugin);
     const sent = await postAsMerchant(gateway, merchant, '/v1/withdraw', { amountCents: 5_000, pixKey: '52998224725', pixKeyType: 'cpf', externalRef: 'failover-withdrawal-1' });
     expect(plugin.broken).toBe(1);
@@ -120,9 +134,32 @@ describe('a write guarded by its externalRef, when the connection breaks after i
     expect(before - (await availableOf(merchant))).toBe(5_000 + Number(sent.body.feeCents));
   });
 
-  it('a withdrawal without externalRef is never sent twice: the error is the answer', async () => {
+  it('a charge without externalRef, refused by the server as it shut down, is sent again: 201, one charge', async () => {
+    const plugin = new BreakStatements('INSERT INTO transactions', 2, 'before', ended);
+    gateway.deps.db = primary.withPlugin(plugin);
+    const before = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'pix_in', limit: 100 } } });
+    const created = await postAsMerchant(gateway, merchant, '/v1/pix', { amountCents: 4_321, customer: validCustomer });
+    expect(plugin.broken).toBe(2);
+    expect(created.status).toBe(201);
+    gateway.deps.db = primary;
+    const after = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'pix_in', limit: 100 } } });
+    expect(after.data!.count - before.data!.count).toBe(1);
+  });
+
+  it('a withdrawal without externalRef, refused by the server as it shut down, is reserved once and sent: 201', async () => {
     const before = await availableOf(merchant);
-    const plugin = new CommitThenBreak('withdrawal_reserve(', 2);
+    const plugin = new BreakStatements('withdrawal_reserve(', 1, 'before', ended);
+    gateway.deps.db = primary.withPlugin(plugin);
+    const sent = await postAsMerchant(gateway, merchant, '/v1/withdraw', { amountCents: 2_000, pixKey: '52998224725', pixKeyType: 'cpf' });
+    expect(plugin.broken).toBe(1);
+    expect(sent.status).toBe(201);
+    gateway.deps.db = primary;
+    expect(before - (await availableOf(merchant))).toBe(2_000 + Number(sent.body.feeCents));
+  });
+
+  it('a withdrawal without externalRef whose connection broke after it committed is never sent twice: the error is the answer', async () => {
+    const before = await availableOf(merchant);
+    const plugin = CommitThenBreak('withdrawal_reserve(', 2);
     gateway.deps.db = primary.withPlugin(plugin);
     const sent = await postAsMerchant(gateway, merchant, '/v1/withdraw', { amountCents: 3_000, pixKey: '52998224725', pixKeyType: 'cpf' });
     expect(plugin.broken).toBe(1);
@@ -132,5 +169,31 @@ describe('a write guarded by its externalRef, when the connection breaks after i
     expect(before - (await availableOf(merchant))).toBeLessThanOrEqual(3_000 + 1_000);
     // The gateway logged the outage as one, not as a bug.
     expect(gateway.loggedErrors).toEqual([]);
+  });
+});
+
+describe('an API key lookup while the database is away', () => {
+  const gateway = useGateway();
+
+  it('uses a lookup up to 30 s old (the contract\'s account-check cache), then answers the outage', async () => {
+    const merchant = await createMerchant(gateway);
+    const failing = { on: false };
+    const db = gateway.deps.db.withPlugin({
+      transformQuery: (args) => {
+        if (failing.on) throw broke();
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const authenticator = new Authenticator(db, gateway.clock, 5_000);
+    const first = await authenticator.authenticate(`Bearer ${merchant.apiKey}`, '127.0.0.1', 'default');
+    failing.on = true;
+    gateway.clock.advance(20_000);
+    expect(await authenticator.authenticate(`Bearer ${merchant.apiKey}`, '127.0.0.1', 'default')).toBe(first);
+    gateway.clock.advance(11_000);
+    await expect(authenticator.authenticate(`Bearer ${merchant.apiKey}`, '127.0.0.1', 'default')).rejects.toThrow('Connection terminated unexpectedly');
+    failing.on = false;
+    const again = await authenticator.authenticate(`Bearer ${merchant.apiKey}`, '127.0.0.1', 'default');
+    expect(again.accountId).toBe(merchant.accountId);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DatabaseUnreachable, describeDatabase, whileDatabaseStarts } from '../../src/db/startup.ts';
-import { isDatabaseUnavailable, retryWhileUnavailable } from '../../src/db/unavailable.ts';
+import { isDatabaseUnavailable, neverApplied, NOT_SENT, retryWhileUnavailable } from '../../src/db/unavailable.ts';
 
 /** Which failures count as the database out of reach, and the retry that waits for it (src/db/unavailable.ts). */
 
@@ -32,6 +32,27 @@ describe('isDatabaseUnavailable', () => {
     ['not an error', 'Connection terminated'],
   ])('%s: no', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe('neverApplied: a failed write that can be sent again without applying twice', () => {
+  const answered = (code: string, severity = 'FATAL') => Object.assign(pgError(code), { severity });
+  it.each([
+    ['the server refused it as it shut down (57P01, an answer)', answered('57P01')],
+    ['a replica refused the write (25006, an answer)', answered('25006', 'ERROR')],
+    ['the server was starting (57P03, an answer)', answered('57P03')],
+    ['the connection could not be opened (marked by the pool)', Object.assign(pgError('ECONNREFUSED'), { [NOT_SENT]: true })],
+  ])('%s: yes', (_name, error) => {
+    expect(neverApplied(error)).toBe(true);
+  });
+
+  it.each([
+    ['the socket ended under it, no answer', new Error('Connection terminated unexpectedly')],
+    ['reset under it', pgError('ECONNRESET', 'read ECONNRESET')],
+    ['57P01 without a server answer', pgError('57P01')],
+    ['a statement the server refused for its content', answered('23505', 'ERROR')],
+  ])('%s: no', (_name, error) => {
+    expect(neverApplied(error)).toBe(false);
   });
 });
 
