@@ -6,7 +6,7 @@ import { hashApiKey, looksLikeApiKey } from '../primitives/apiKeys.ts';
 import { AccountBlocked, AccountNotApproved, ApiKeyInvalid, ApiKeyMissing, IpNotAllowed, type IpMessageFamily } from './account.errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { findActiveKeyByHash, touchApiKey } from './apiKey.repository.ts';
-import { isDatabaseUnavailable, retryWhileUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 
 /** The account a request acts for (through an API key, or a dashboard user's session). */
 export interface AccountContext {
@@ -31,8 +31,7 @@ const MAX_CACHED_KEYS = 10_000;
  * the contract allows account checks cached up to 30 s, and no revocation can be committed meanwhile.
  */
 const STALE_WHILE_UNAVAILABLE_MS = 30_000;
-/** How long a key lookup is tried again on fresh connections when there is no lookup to fall back on. */
-const LOOKUP_RETRY_MS = 3_000;
+
 /** An API key's `last_used_at` is kept to the minute. */
 const LAST_USE_RESOLUTION_MS = 60_000;
 
@@ -112,7 +111,7 @@ export class Authenticator {
     try {
       const stale = cached !== undefined && nowMs - cached.loadedAtMs <= STALE_WHILE_UNAVAILABLE_MS;
       // With a recent lookup to fall back on, no waiting: it answers at once while the database is away.
-      found = await retryWhileUnavailable(() => findActiveKeyByHash(this.db, keyHash), { timeoutMs: stale ? 0 : LOOKUP_RETRY_MS, firstPauseMs: 100 });
+      found = await retryWhileUnavailable(() => findActiveKeyByHash(this.db, keyHash), { timeoutMs: stale ? 0 : SWITCHOVER_RETRY_MS, firstPauseMs: 100 });
     } catch (error) {
       if (cached !== undefined && nowMs - cached.loadedAtMs <= STALE_WHILE_UNAVAILABLE_MS && isDatabaseUnavailable(error)) return cached;
       throw error;

@@ -2,7 +2,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow, CustomerJson, TransactionRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
-import { neverApplied, retryWhileUnavailable } from '../db/unavailable.ts';
+import { neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
@@ -117,9 +117,6 @@ function idempotentAnswer(deps: Deps, auth: AccountContext, existing: Transactio
   };
 }
 
-/** How long the charge's claim is sent again while the database is out of reach (a switchover takes a few seconds). */
-const CLAIM_RETRY_MS = 5_000;
-
 function created(transactionId: string, pixPayload: string, expiresAtMs: number, amountCents: number): CreateChargeOutcome {
   return { kind: 'created', body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents } };
 }
@@ -146,7 +143,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
 
   const window: Window = { bucket: 'charge:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
   // A rate-limit slot is no money: taken again after a broken connection, at worst it counts one request twice.
-  const slot = await retryWhileUnavailable(() => tryConsume(deps.db, auth.accountId, window, nowMs), { timeoutMs: CLAIM_RETRY_MS, firstPauseMs: 100 });
+  const slot = await retryWhileUnavailable(() => tryConsume(deps.db, auth.accountId, window, nowMs), { timeoutMs: SWITCHOVER_RETRY_MS, firstPauseMs: 100 });
   if (!slot) {
     const existing = await original();
     if (existing) return replay(existing);
@@ -184,13 +181,13 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
     };
     if (externalRef === undefined) {
       // No claim guards it: sent again only when the first surely did not apply (see neverApplied).
-      await retryWhileUnavailable(() => insertCharge(deps.db, { ...charge, externalRef: null }), { timeoutMs: CLAIM_RETRY_MS, firstPauseMs: 100, mayRetry: neverApplied });
+      await retryWhileUnavailable(() => insertCharge(deps.db, { ...charge, externalRef: null }), { timeoutMs: SWITCHOVER_RETRY_MS, firstPauseMs: 100, mayRetry: neverApplied });
     } else {
       const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
       // The claim and the charge are one statement guarded by the externalRef: when the connection breaks
       // under it (a failover), it is sent again; if the first one had committed, the second finds the claim.
       const claimed = await retryWhileUnavailable(() => insertChargeClaimingKey(deps.db, { ...charge, externalRef }, key), {
-        timeoutMs: CLAIM_RETRY_MS,
+        timeoutMs: SWITCHOVER_RETRY_MS,
         firstPauseMs: 100,
       });
       if (!claimed) {

@@ -55,6 +55,13 @@ export function neverApplied(error: unknown): boolean {
   return typeof severity === 'string' && typeof code === 'string' && SQLSTATES.test(code);
 }
 
+/**
+ * How long work that is safe to run again (a read, a write guarded by its claim, a write that surely did not
+ * apply) is retried on fresh connections while the database is out of reach: a planned switchover left the
+ * primary unreachable for 2 to 5 s in `npm run test:ha`; a crash takes longer and its error is the answer.
+ */
+export const SWITCHOVER_RETRY_MS = 6_000;
+
 export interface RetryOptions {
   /** Give up (rethrowing the last error) once this long has passed since the first attempt. */
   timeoutMs: number;
@@ -90,4 +97,19 @@ export async function retryWhileUnavailable<T>(work: () => Promise<T>, options: 
       pauseMs = Math.min(pauseMs * 2, options.longestPauseMs ?? 5_000);
     }
   }
+}
+
+/**
+ * Logs a failure of background work: the database out of reach is an outage (warn, it passes; the pool
+ * has discarded the connection), anything else a bug (error).
+ */
+export function logFailure(
+  logger: { warn(message: string, details?: Record<string, unknown>): void; error(message: string, details?: Record<string, unknown>): void },
+  message: string,
+  error: unknown,
+  details: Record<string, unknown> = {},
+): void {
+  const text = error instanceof Error ? error.message : String(error);
+  if (isDatabaseUnavailable(error)) logger.warn(`${message}: database unavailable`, { ...details, error: text });
+  else logger.error(message, { ...details, error: text });
 }

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { retryWhileUnavailable } from '../db/unavailable.ts';
+import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 
 /**
  * Routes declared by their OpenAPI path and typed from the generated contract types (openapi-typescript's
@@ -59,15 +59,13 @@ export function expressPath(openApiPath: string): string {
 }
 
 /**
- * How long a GET whose database connection broke under it (a failover, a switchover, a server restarting)
- * is run again on fresh connections before its error is answered. Every GET handler only reads, so running
- * it twice is safe; one whose answer has started streaming is never started again.
+ * A GET whose database connection broke under it (a failover, a switchover, a server restarting) is run
+ * again on fresh connections before its error is answered. Every GET handler only reads, so running it
+ * twice is safe; one whose answer has started streaming is never started again.
  */
-export const READ_RETRY_MS = 3_000;
-
 function retryingRead<Op>(handler: OperationHandler<Op>): OperationHandler<Op> {
   return (req, res) =>
-    retryWhileUnavailable(async () => handler(req, res), { timeoutMs: READ_RETRY_MS, firstPauseMs: 100, mayRetry: () => !res.headersSent });
+    retryWhileUnavailable(async () => handler(req, res), { timeoutMs: SWITCHOVER_RETRY_MS, firstPauseMs: 100, mayRetry: () => !res.headersSent });
 }
 
 export function typedRoutes<Paths>(router: Router): TypedRoutes<Paths> {

@@ -1,3 +1,4 @@
+import { logFailure } from '../db/unavailable.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { ClaimedDelivery } from '../webhooks/delivery.repository.ts';
 import { attemptLogged, claimDeliveries, fanOutEvents } from '../webhooks/delivery.service.ts';
@@ -28,7 +29,7 @@ export function startDelivering(deps: Deps, options: { idleMs?: number; maxInFli
           await fanOutEvents(deps);
           claimed = await claimDeliveries(deps, room);
         } catch (error) {
-          deps.logger.error('webhook claim failed', { error: String(error) });
+          logFailure(deps.logger, 'webhook claim failed', error);
         }
       }
       for (const delivery of claimed) {

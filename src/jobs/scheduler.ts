@@ -1,3 +1,4 @@
+import { logFailure } from '../db/unavailable.ts';
 import type { Deps } from '../platform/deps.ts';
 
 export interface Job {
@@ -18,7 +19,7 @@ export function startScheduler(deps: Deps, jobs: Job[]): { stop(): void; idle():
       const run = job
         .run(deps)
         .then(() => undefined)
-        .catch((error: unknown) => deps.logger.error('scheduled job failed', { job: job.name, error: String(error) }))
+        .catch((error: unknown) => logFailure(deps.logger, 'scheduled job failed', error, { job: job.name }))
         .finally(() => running.delete(job.name));
       running.set(job.name, run);
     }, job.everyMs),

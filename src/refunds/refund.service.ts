@@ -10,7 +10,7 @@ import type { Transaction } from 'kysely';
 import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
-import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Database, RefundRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { postRefund, reserveRefund, voidRefund } from '../ledger/ledger.repository.ts';
@@ -64,8 +64,6 @@ export const REFUND_RATE_LIMIT: Window = { bucket: 'refund:hour', windowMs: 3_60
 export const STUCK_REFUND_MS = 30_000;
 /** How long recording the provider's answer keeps trying while the database is out of reach. */
 const OUTCOME_RETRY_MS = 5_000;
-/** How long the reservation is sent again while the database is out of reach (only when it surely did not apply). */
-const RESERVE_RETRY_MS = 5_000;
 
 // ---- Reading -------------------------------------------------------------------------------------------
 
@@ -161,7 +159,7 @@ export async function createRefund(deps: Deps, auth: AccountContext, transaction
   // server said it rolled back, or it never reached the server (neverApplied); else a retry with the same
   // externalRef finds it.
   const reservation = await retryWhileUnavailable(() => reserve(deps, auth, transactionId, body, now), {
-    timeoutMs: RESERVE_RETRY_MS,
+    timeoutMs: SWITCHOVER_RETRY_MS,
     firstPauseMs: 100,
     mayRetry: neverApplied,
   });

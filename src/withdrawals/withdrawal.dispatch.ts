@@ -1,3 +1,4 @@
+import { logFailure } from '../db/unavailable.ts';
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
@@ -44,10 +45,7 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
     if (error instanceof ProviderRejected) return { kind: 'rejected', refusedCode: error.refusedCode, refusedReason: error.refusedReason };
     if (error instanceof ProviderConfirmationLost) return { kind: 'confirmation_lost', providerRef: error.providerRef };
     if (!(error instanceof ProviderTimeout)) {
-      deps.logger.error('withdrawal send failed unexpectedly; treated as indeterminate', {
-        transactionId: row.id,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      logFailure(deps.logger, 'withdrawal send failed unexpectedly; treated as indeterminate', error, { transactionId: row.id });
     }
     return { kind: 'indeterminate' };
   }

@@ -21,7 +21,7 @@ import {
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
-import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
 import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
@@ -206,7 +206,7 @@ export async function createWithdrawal(
       // refused as external_ref_taken by this very withdrawal (below). Without one it is sent again only
       // when the first surely did not apply (refused by the server, or never sent: see neverApplied).
       await retryWhileUnavailable(reserve, {
-        timeoutMs: RESERVE_RETRY_MS,
+        timeoutMs: SWITCHOVER_RETRY_MS,
         firstPauseMs: 100,
         ...(externalRef === undefined ? { mayRetry: neverApplied } : {}),
       });
@@ -363,8 +363,6 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
 
 /** How long recording a send outcome keeps trying on fresh connections while the database is out of reach. */
 const OUTCOME_RETRY_MS = 5_000;
-/** How long a reservation guarded by its externalRef is sent again while the database is out of reach. */
-const RESERVE_RETRY_MS = 5_000;
 
 /**
  * Records what the PSP answered. The PSP has (or may have) the order by now, so a connection ended under
