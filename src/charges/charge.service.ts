@@ -2,7 +2,7 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow, CustomerJson, TransactionRow } from '../db/schema.ts';
 import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
-import { neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
+import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
@@ -117,6 +117,12 @@ function idempotentAnswer(deps: Deps, auth: AccountContext, existing: Transactio
   };
 }
 
+/** A transaction id taken already: the same insert, sent again, finds its first send committed. */
+function existsAlready(error: unknown): void {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  if (code !== '23505' || constraint !== 'transactions_pkey') throw error;
+}
+
 function created(transactionId: string, pixPayload: string, expiresAtMs: number, amountCents: number): CreateChargeOutcome {
   return { kind: 'created', body: { transactionId, status: 'pending', pixPayload, expiresAt: Math.floor(expiresAtMs / 1000), amountCents } };
 }
@@ -180,8 +186,12 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
       providerRef: registered.providerRef,
     };
     if (externalRef === undefined) {
-      // No claim guards it: sent again only when the first surely did not apply (see neverApplied).
-      await retryWhileUnavailable(() => insertCharge(deps.db, { ...charge, externalRef: null }), { timeoutMs: SWITCHOVER_RETRY_MS, firstPauseMs: 100, mayRetry: neverApplied });
+      // The charge's own id guards it: when the connection breaks under the insert (a failover) it is sent
+      // again, and if the first had committed, the second is refused on that id: this charge exists.
+      await retryWhileUnavailable(() => insertCharge(deps.db, { ...charge, externalRef: null }).catch(existsAlready), {
+        timeoutMs: SWITCHOVER_RETRY_MS,
+        firstPauseMs: 100,
+      });
     } else {
       const key = { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS), now: createdAt };
       // The claim and the charge are one statement guarded by the externalRef: when the connection breaks

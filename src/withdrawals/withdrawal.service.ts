@@ -21,7 +21,7 @@ import {
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
-import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
 import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
@@ -201,15 +201,19 @@ export async function createWithdrawal(
         slots,
         caps: { day: periods.day, month: periods.month, dailyCents: account.withdrawal_daily_cap_cents, monthlyCents: account.withdrawal_monthly_cap_cents },
       });
-      // The reservation is one statement; with an externalRef it is guarded by its claim, so when the
-      // connection breaks under it (a failover) it is sent again: if the first had committed, the second is
-      // refused as external_ref_taken by this very withdrawal (below). Without one it is sent again only
-      // when the first surely did not apply (refused by the server, or never sent: see neverApplied).
-      await retryWhileUnavailable(reserve, {
-        timeoutMs: SWITCHOVER_RETRY_MS,
-        firstPauseMs: 100,
-        ...(externalRef === undefined ? { mayRetry: neverApplied } : {}),
-      });
+      // The reservation is one statement that inserts the withdrawal under its own id. When the connection
+      // breaks under it (a failover), whether it committed is read by that id before it is sent again; a
+      // send still running on a server that lost only its connection to us is refused on the same id, or,
+      // with an externalRef, as external_ref_taken by this very withdrawal (below): never reserved twice.
+      let sends = 0;
+      await retryWhileUnavailable(
+        async () => {
+          sends += 1;
+          if (sends > 1 && (await findTransactionById(deps.db, base.id)) !== undefined) return;
+          await reserve();
+        },
+        { timeoutMs: SWITCHOVER_RETRY_MS, firstPauseMs: 100 },
+      );
       phase1 = { kind: 'sending', row: initiatingRow(base) };
     } catch (error) {
       const refusal = reservationRefusal(error);

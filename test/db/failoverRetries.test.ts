@@ -11,8 +11,9 @@ import { availableOf, createMerchant, fund, postAsMerchant, relaxLimits, useGate
 
 /**
  * What a failover does to a statement in flight (issue 23): a read is run again on a fresh connection; a
- * write guarded by its externalRef's claim is sent again, and when the first had committed before its
- * connection broke, the second finds it, so the money moves once and the merchant gets the 201 it was owed.
+ * write guarded by its externalRef's claim, or by its own id, is sent again, and when the first had
+ * committed before its connection broke, the second finds it, so the money moves once and the merchant gets
+ * the 201 it was owed.
  */
 
 /** The server's answer to a statement as it shuts down (a switchover): the statement was rolled back. */
@@ -157,17 +158,30 @@ describe('a write guarded by its externalRef, when the connection breaks after i
     expect(before - (await availableOf(merchant))).toBe(2_000 + Number(sent.body.feeCents));
   });
 
-  it('a withdrawal without externalRef whose connection broke after it committed is never sent twice: the error is the answer', async () => {
+  it('a charge without externalRef whose connection broke after it committed: sent again, refused on its own id, 201 once', async () => {
+    const before = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'pix_in', limit: 100 } } });
+    const plugin = CommitThenBreak('INSERT INTO transactions', 1);
+    gateway.deps.db = primary.withPlugin(plugin);
+    const created = await postAsMerchant(gateway, merchant, '/v1/pix', { amountCents: 2_468, customer: validCustomer });
+    expect(plugin.broken).toBe(1);
+    expect(created.status).toBe(201);
+    gateway.deps.db = primary;
+    const after = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'pix_in', limit: 100 } } });
+    expect(after.data!.count - before.data!.count).toBe(1);
+    expect(after.data!.transactions.map((transaction) => transaction.transactionId)).toContain(created.body.transactionId);
+  });
+
+  it('a withdrawal without externalRef whose connection broke after it committed: found by its id, sent once, 201; debited once', async () => {
     const before = await availableOf(merchant);
-    const plugin = CommitThenBreak('withdrawal_reserve(', 2);
+    const plugin = CommitThenBreak('withdrawal_reserve(', 1);
     gateway.deps.db = primary.withPlugin(plugin);
     const sent = await postAsMerchant(gateway, merchant, '/v1/withdraw', { amountCents: 3_000, pixKey: '52998224725', pixKeyType: 'cpf' });
     expect(plugin.broken).toBe(1);
-    expect(sent.status).toBe(500);
+    expect(sent.status).toBe(201);
+    expect(sent.body.status).toBe('processing');
     gateway.deps.db = primary;
-    // Reserved once (reconciliation finishes it from the provider's record): never twice.
-    expect(before - (await availableOf(merchant))).toBeLessThanOrEqual(3_000 + 1_000);
-    // The gateway logged the outage as one, not as a bug.
+    expect(before - (await availableOf(merchant))).toBe(3_000 + Number(sent.body.feeCents));
+    // The outage was logged as one, not as a bug.
     expect(gateway.loggedErrors).toEqual([]);
   });
 });
