@@ -187,6 +187,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/gn/pix/enviados": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sends of a period (Efí)
+         * @description The sends requested in a period (inclusive bounds), for the daily reconciliation. Efí's SDK types the
+         *     answer as a bare array of sends; the standard's listings wrap items in an object with `parametros`.
+         *     PixGate accepts either (an array, or an object whose `pix` or `enviados` array holds them) and pages
+         *     until a page comes back shorter than asked.
+         */
+        get: operations["listSentPix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/gn/pix/enviados/id-envio/{idEnvio}": {
         parameters: {
             query?: never;
@@ -199,7 +222,8 @@ export interface paths {
         };
         /**
          * Read a send by idEnvio (Efí)
-         * @description What became of a send; an unknown `idEnvio` is 404 (`PixEnviadoNaoEncontrado`).
+         * @description What became of a send; an unknown `idEnvio` is 404 (`PixEnviadoNaoEncontrado`). `exibirCodigoBanco`
+         *     asks for the receiver's ISPB too (Efí's SDK names the parameter); a provider may still leave it out.
          */
         get: operations["readSentPix"];
         put?: never;
@@ -224,6 +248,50 @@ export interface paths {
         get: operations["readBalance"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/gn/infracoes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MED infractions (Efí)
+         * @description The MED infractions on Pix received on the account's keys, in a period (inclusive bounds). Efí does not
+         *     confirm a callback for them: PixGate polls this listing. Fields as Efí's SDK types them.
+         */
+        get: operations["listInfractions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/gn/infracoes/{idInfracao}/defesa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idInfracao: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a MED infraction (Efí)
+         * @description The merchant's answer to an infraction: `analise` `rejeitado` contests it (with the `justificativa`),
+         *     `aceito` agrees the money goes back. Efí's SDK answers nothing (any 2xx).
+         */
+        post: operations["defendInfraction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -377,6 +445,11 @@ export interface components {
             id: components["schemas"]["IdCliente"];
             rtrId: components["schemas"]["EndToEndId"];
             valor: components["schemas"]["Valor"];
+            /**
+             * @description `ORIGINAL` (MD06) or `RETIRADA` (SL02): made by the receiver (PixGate's refunds, or one made outside
+             *     the API); `MED_OPERACIONAL` (BE08), `MED_FRAUDE` (FR01), `MED_PIX_AUTOMATICO` (REFU): made by the
+             *     provider under MED, with an `id` of its own. An unknown value is read as `ORIGINAL`.
+             */
             natureza?: string;
             descricao?: string;
             horario: {
@@ -430,16 +503,28 @@ export interface components {
             motivo?: string;
         };
         /**
-         * @description Who the send reached. Assumed (not confirmed by the published docs): Efí's read carries the
-         *     receiver's name, document and bank; PixGate reports it as the withdrawal's `beneficiary`.
+         * @description The receiver's name and document (Efí's SDK: `{nome, cpf}`; a company's `cnpj`). Some reads also put the
+         *     bank's `codigoBanco` here; PixGate reads it wherever it comes.
          */
-        Recebedor: {
+        Identificacao: {
+            nome?: string;
+            cpf?: string;
+            cnpj?: string;
+            codigoBanco?: string;
+        };
+        /**
+         * @description The receiver's account (Efí's SDK: `{nome, cpf, agencia, conta, tipoConta}`; `codigoBanco`, the ISPB,
+         *     when asked with `exibirCodigoBanco`). Which of `identificacao` and `contaBanco` a read carries is not
+         *     confirmed: PixGate accepts either, both, or neither, and never holds a final status for a missing detail.
+         */
+        ContaBanco: {
             nome?: string;
             cpf?: string;
             cnpj?: string;
             codigoBanco?: string;
             agencia?: string;
             conta?: string;
+            tipoConta?: string;
         };
         PixEnviado: {
             endToEndId: components["schemas"]["EndToEndId"];
@@ -455,13 +540,64 @@ export interface components {
             };
             favorecido?: {
                 chave?: components["schemas"]["Chave"];
-                identificacao?: components["schemas"]["Recebedor"];
+                identificacao?: components["schemas"]["Identificacao"];
+                contaBanco?: components["schemas"]["ContaBanco"];
             };
             /** @description Returns of the send by the receiver's bank (assumed shape: a received refund's). */
             devolucoes?: components["schemas"]["Devolucao"][];
             gnExtras?: {
                 erro?: components["schemas"]["ErroEnvio"];
             };
+        };
+        /** @description Efí's SDK types a bare array; an object with `parametros` and `pix` (or `enviados`) is accepted too. */
+        PixEnviadoLista: components["schemas"]["PixEnviado"][] | {
+            parametros?: Record<string, never>;
+            pix?: components["schemas"]["PixEnviado"][];
+            enviados?: components["schemas"]["PixEnviado"][];
+        };
+        /** @description A MED infraction on a received Pix (Efí's SDK types). */
+        Infracao: {
+            idInfracao: string;
+            endToEndId: components["schemas"]["EndToEndId"];
+            protocolo?: string;
+            dataTransacao?: components["schemas"]["Horario"];
+            valor: components["schemas"]["Valor"];
+            chave?: components["schemas"]["Chave"];
+            /** @enum {string} */
+            status: "ABERTA" | "ACEITA" | "CANCELADA_EFI" | "EM_DEFESA" | "REJEITADA";
+            razao?: string;
+            /** @description golpe, aquisição da conta, coerção, acesso fraudulento, outro, desconhecido. */
+            tipoSituacao?: string;
+            tipoFraude?: string;
+            comentario?: string;
+            defesa?: string;
+            justificativaAnalista?: string;
+            dadosAnalise?: {
+                abertura?: components["schemas"]["Horario"];
+                prazoFinalizacao?: components["schemas"]["Horario"];
+                recebimentoDefesa?: components["schemas"]["Horario"];
+                finalizacao?: components["schemas"]["Horario"];
+            };
+            criadoEm?: components["schemas"]["Horario"];
+            atualizadoEm?: components["schemas"]["Horario"];
+        };
+        InfracaoPagina: {
+            parametros?: {
+                inicio?: components["schemas"]["Horario"];
+                fim?: components["schemas"]["Horario"];
+                paginacao?: {
+                    paginaAtual?: number;
+                    itensPorPagina?: number;
+                    quantidadeDePaginas?: number;
+                    quantidadeTotalDeItens?: number;
+                };
+            };
+            infracoes: components["schemas"]["Infracao"][];
+        };
+        DefesaInfracao: {
+            /** @enum {string} */
+            analise: "aceito" | "rejeitado";
+            justificativa: string;
         };
         /**
          * @description One item of a callback: a received Pix (no `tipo`), a refund update (`devolucoes` present), or a
@@ -944,9 +1080,42 @@ export interface operations {
             503: components["responses"]["ServerError"];
         };
     };
+    listSentPix: {
+        parameters: {
+            query: {
+                inicio: components["schemas"]["Horario"];
+                fim: components["schemas"]["Horario"];
+                "paginacao.paginaAtual"?: number;
+                "paginacao.itensPorPagina"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sends of the period. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PixEnviadoLista"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
     readSentPix: {
         parameters: {
-            query?: never;
+            query?: {
+                exibirCodigoBanco?: boolean;
+            };
             header?: never;
             path: {
                 /** @description The send's id, chosen by PixGate. */
@@ -990,10 +1159,91 @@ export interface operations {
                 content: {
                     "application/json": {
                         saldo: components["schemas"]["Valor"];
+                        /**
+                         * @description Money the provider holds but blocked: by MED cautionary blocks (`med`), by courts
+                         *     (`judicial`), and their `total`. `saldo` is the free balance; PixGate compares the
+                         *     ledger with `saldo` plus `bloqueios.total`.
+                         */
+                        bloqueios?: {
+                            judicial?: components["schemas"]["Valor"];
+                            med?: components["schemas"]["Valor"];
+                            total?: components["schemas"]["Valor"];
+                        };
                     };
                 };
             };
             401: components["responses"]["Unauthorized"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listInfractions: {
+        parameters: {
+            query: {
+                inicio: components["schemas"]["Horario"];
+                fim: components["schemas"]["Horario"];
+                "paginacao.paginaAtual"?: number;
+                "paginacao.itensPorPagina"?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The infractions of the period. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InfracaoPagina"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    defendInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                idInfracao: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefesaInfracao"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -9,11 +9,11 @@ import { probeWebhook, type ProbeTls } from './probe.ts';
 import { efiError, json, problem, type Reply } from './replies.ts';
 import { route, type RequestContext, type Route } from './router.ts';
 import type { FakePspState } from './state.ts';
-import type { Clock, Saldo, Token } from './types.ts';
-import { isObject, valorText } from './values.ts';
+import type { Clock, Token } from './types.ts';
+import { isObject } from './values.ts';
 
 /** Every scope PixGate uses (psp-protocols.md section 2): the fake grants them all. */
-const SCOPES = 'cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read';
+const SCOPES = 'cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write';
 
 export class TokenStore {
   private readonly tokens = new Map<string, number>();
@@ -114,11 +114,14 @@ export function apiRoutes(context: ApiContext): Route[] {
     }),
     route('PUT', '/v3/gn/pix/:idEnvio', { operation: 'envio.put', bearer }, sendPix),
     route('PUT', '/v2/gn/pix/:idEnvio', { operation: 'envio.put', bearer }, sendPix),
-    route('GET', '/v2/gn/pix/enviados/id-envio/:idEnvio', { operation: 'envio.get', bearer }, (request) => json(200, state.readEnvio(p(request, 'idEnvio')))),
-    route('GET', '/v2/gn/pix/enviados/:e2eid', { operation: 'envio.get', bearer }, (request) => json(200, state.readEnvioByEndToEndId(p(request, 'e2eid')))),
-    route('GET', '/v2/gn/saldo', { operation: 'saldo.get', bearer }, () => {
-      const saldo: Saldo = { saldo: valorText(state.balanceCents()) };
-      return json(200, saldo);
+    route('GET', '/v2/gn/pix/enviados', { operation: 'envio.list', bearer }, (request) => json(200, state.sends.list(request.query))),
+    route('GET', '/v2/gn/pix/enviados/id-envio/:idEnvio', { operation: 'envio.get', bearer }, (request) => json(200, state.sends.read(p(request, 'idEnvio'), request.query))),
+    route('GET', '/v2/gn/pix/enviados/:e2eid', { operation: 'envio.get', bearer }, (request) => json(200, state.sends.readByEndToEndId(p(request, 'e2eid'), request.query))),
+    route('GET', '/v2/gn/saldo', { operation: 'saldo.get', bearer }, () => json(200, state.saldo())),
+    route('GET', '/v2/gn/infracoes', { operation: 'infracoes.get', bearer }, (request) => json(200, state.infractions.list(request.query))),
+    route('POST', '/v2/gn/infracoes/:idInfracao/defesa', { operation: 'infracoes.defesa', bearer }, (request) => {
+      state.infractions.defend(p(request, 'idInfracao'), request.body);
+      return { status: 204 };
     }),
   ];
 }

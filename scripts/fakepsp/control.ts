@@ -9,6 +9,7 @@ import { checkFaultRule, type FaultBook } from './faults.ts';
 import { json, problem, type Reply } from './replies.ts';
 import { route, type RequestContext, type Route } from './router.ts';
 import type { TokenStore } from './api.ts';
+import { SEND_READ_SHAPES, type SendReadShape } from './sends.ts';
 import type { FakePspState } from './state.ts';
 import { isObject, valorText } from './values.ts';
 
@@ -49,7 +50,26 @@ export function controlRoutes(context: ControlContext): Route[] {
     route('POST', '/_fake/cobs/:txid/pay', { control }, (request) => json(200, state.pay(p(request, 'txid'), request.body ?? {}))),
     route('POST', '/_fake/pix', { control }, (request) => json(200, state.receivePix(request.body))),
     route('POST', '/_fake/pix/:e2eid/med', { control }, (request) => json(200, state.med(p(request, 'e2eid'), bodyOf(request).valor))),
-    route('POST', '/_fake/envios/:idEnvio/settle', { control }, (request) => json(200, state.sends.settle(p(request, 'idEnvio'), bodyOf(request).recebedor))),
+    route('POST', '/_fake/pix/:e2eid/devolucao', { control }, (request) => json(200, state.devolve(p(request, 'e2eid'), request.body))),
+    route('POST', '/_fake/pix/:e2eid/infracoes', { control }, (request) => json(200, state.infractions.file(p(request, 'e2eid'), request.body))),
+    route('POST', '/_fake/infracoes/:id/bloqueio', { control }, (request) => json(200, state.infractions.block(p(request, 'id')))),
+    route('POST', '/_fake/infracoes/:id/analise', { control }, (request) => json(200, state.infractions.close(p(request, 'id'), bodyOf(request).status))),
+    route('POST', '/_fake/pix/:e2eid/forget', { control }, (request) => {
+      state.forgetPix(p(request, 'e2eid'));
+      return json(200, {});
+    }),
+    route('POST', '/_fake/pix/:e2eid/amount', { control }, (request) => json(200, state.alterPixAmount(p(request, 'e2eid'), bodyOf(request).valor))),
+    route('POST', '/_fake/envios/:idEnvio/alter', { control }, (request) => json(200, state.sends.alter(p(request, 'idEnvio'), bodyOf(request).status))),
+    route('POST', '/_fake/saldo/adjust', { control }, (request) => json(200, { balanceCents: state.adjustBalance(bodyOf(request).cents) })),
+    route('POST', '/_fake/envios/read-shape', { control }, (request) => {
+      const shape = bodyOf(request).shape;
+      if (typeof shape !== 'string' || !SEND_READ_SHAPES.includes(shape as SendReadShape)) return badRequest(`shape is one of ${SEND_READ_SHAPES.join(', ')}`);
+      state.sends.readShape = shape as SendReadShape;
+      return json(200, { shape });
+    }),
+    route('POST', '/_fake/envios/:idEnvio/settle', { control }, (request) =>
+      json(200, state.sends.settle(p(request, 'idEnvio'), bodyOf(request).recebedor, bodyOf(request).silent === true)),
+    ),
     route('POST', '/_fake/envios/:idEnvio/reject', { control }, (request) =>
       json(200, state.sends.reject(p(request, 'idEnvio'), bodyOf(request).codigo, bodyOf(request).motivo)),
     ),
@@ -100,6 +120,7 @@ export function controlRoutes(context: ControlContext): Route[] {
       json(200, {
         saldo: valorText(state.balanceCents()),
         balanceCents: state.balanceCents(),
+        infracoes: state.infractions.size,
         ...state.counts(),
         webhookUrl: state.webhookUrl() ?? null,
         faults: faults.list(),

@@ -4,12 +4,22 @@
  * becomes NAO_REALIZADO with AM04) or NAO_REALIZADO (the receiver's side refused it), and a REALIZADO send
  * may be returned, in part or whole, by the receiver's bank. Each final state and each return is reported
  * on the paying key's webhook as a `tipo: SOLICITACAO` item.
+ *
+ * The read (`GET /v2/gn/pix/enviados/id-envio/{idEnvio}`, and the listing `GET /v2/gn/pix/enviados`, a bare
+ * array as Efí's SDK types it) reports the receiver as Efí's SDK types describe it: `favorecido.identificacao
+ * {nome, cpf|cnpj}` and `favorecido.contaBanco {nome, cpf|cnpj, agencia, conta, tipoConta}`, with the ISPB
+ * `codigoBanco` in `contaBanco` only when asked with `exibirCodigoBanco=true`. Which of the two a read
+ * carries is a knob (`readShape`: both, either, or neither), since Efí does not say.
  */
 import { efiError, problem, refuse } from './replies.ts';
 import { type RefundRecord, refundView } from './refund.ts';
 import type { KeyOwner } from './dict.ts';
 import type { Clock, EnvioAceito, ErroEnvio, ItemCallback, PixEnviado, Recebedor } from './types.ts';
-import { CNPJ_PATTERN, CPF_PATTERN, ID_PATTERN, isChave, isObject, iso, valorCents, valorText } from './values.ts';
+import { CNPJ_PATTERN, CPF_PATTERN, ID_PATTERN, isChave, isObject, iso, parseHorario, valorCents, valorText } from './values.ts';
+
+/** Which of Efí's two receiver objects a read of a send carries. */
+export type SendReadShape = 'both' | 'identificacao' | 'contaBanco' | 'none';
+export const SEND_READ_SHAPES: readonly SendReadShape[] = ['both', 'identificacao', 'contaBanco', 'none'];
 
 interface SendRecord {
   idEnvio: string;
@@ -44,6 +54,8 @@ export class SendBook {
   private readonly sends = new Map<string, SendRecord>();
   private readonly options: { pixKey: string; clock: Clock; notify(item: ItemCallback): void };
   private readonly deps: SendDeps;
+  /** What a read says of the receiver (a knob; `both` by default). */
+  readShape: SendReadShape = 'both';
 
   constructor(options: { pixKey: string; clock: Clock; notify(item: ItemCallback): void }, deps: SendDeps) {
     this.options = options;
@@ -94,13 +106,53 @@ export class SendBook {
     return this.sends.get(idEnvio) ?? refuse(problem(404, 'PixEnviadoNaoEncontrado', `no send ${idEnvio}`));
   }
 
-  read(idEnvio: string): PixEnviado {
-    return this.view(this.record(idEnvio));
+  read(idEnvio: string, query?: URLSearchParams): PixEnviado {
+    return this.view(this.record(idEnvio), query?.get('exibirCodigoBanco') === 'true');
   }
 
-  readByEndToEndId(e2eid: string): PixEnviado {
-    for (const record of this.sends.values()) if (record.endToEndId === e2eid) return this.view(record);
+  readByEndToEndId(e2eid: string, query?: URLSearchParams): PixEnviado {
+    for (const record of this.sends.values()) if (record.endToEndId === e2eid) return this.view(record, query?.get('exibirCodigoBanco') === 'true');
     return refuse(problem(404, 'PixEnviadoNaoEncontrado', `no send ${e2eid}`));
+  }
+
+  /** `GET /v2/gn/pix/enviados?inicio&fim`: the sends requested in the period, a bare array (Efí's SDK), paged. */
+  list(query: URLSearchParams): PixEnviado[] {
+    const invalid = (detail: string): never => refuse(problem(400, 'RequisicaoInvalida', detail));
+    const inicioMs = parseHorario(query.get('inicio')) ?? invalid('inicio is required, an RFC 3339 date-time');
+    const fimMs = parseHorario(query.get('fim')) ?? invalid('fim is required, an RFC 3339 date-time');
+    if (fimMs < inicioMs) invalid('fim is before inicio');
+    const page = Number(query.get('paginacao.paginaAtual') ?? '0');
+    const perPage = Number(query.get('paginacao.itensPorPagina') ?? '100');
+    if (!Number.isSafeInteger(page) || page < 0) invalid('paginacao.paginaAtual must be an integer >= 0');
+    if (!Number.isSafeInteger(perPage) || perPage < 1 || perPage > 1000) invalid('paginacao.itensPorPagina must be 1..1000');
+    const status = query.get('status');
+    return [...this.sends.values()]
+      .filter((record) => record.solicitacaoMs >= inicioMs && record.solicitacaoMs <= fimMs && (status === null || record.status === status))
+      .sort((a, b) => a.solicitacaoMs - b.solicitacaoMs)
+      .slice(page * perPage, (page + 1) * perPage)
+      .map((record) => this.view(record, query.get('exibirCodigoBanco') === 'true'));
+  }
+
+  /**
+   * A reconciliation knob: the provider's record of a final send now says the other outcome, silently (no
+   * callback), its balance following (REALIZADO takes the amount out, NAO_REALIZADO gives it back).
+   */
+  alter(idEnvio: string, status: unknown): PixEnviado {
+    const record = this.record(idEnvio);
+    if (status !== 'REALIZADO' && status !== 'NAO_REALIZADO') refuse(problem(400, 'OperacaoInvalida', 'status is REALIZADO or NAO_REALIZADO'));
+    if (record.status === status) return this.view(record);
+    const nowMs = this.options.clock.now();
+    if (status === 'REALIZADO') {
+      this.deps.credit(-record.valorCents);
+      record.liquidacaoMs = nowMs;
+      record.identificacao = this.deps.receiver(record.chave, record.owner);
+      delete record.erro;
+    } else {
+      if (record.status === 'REALIZADO') this.deps.credit(record.valorCents);
+      record.erro = { codigo: 'AB09', origem: ORIGEM_RECEBEDOR, motivo: 'Erro no PSP do recebedor.' };
+    }
+    record.status = status;
+    return this.view(record);
   }
 
   private pending(idEnvio: string): SendRecord {
@@ -109,8 +161,8 @@ export class SendBook {
     return record;
   }
 
-  /** REALIZADO (to `recebedor`, or the key's owner), or NAO_REALIZADO AM04 when the balance does not cover it. */
-  settle(idEnvio: string, recebedor?: unknown): PixEnviado {
+  /** REALIZADO (to `recebedor`, or the key's owner), or NAO_REALIZADO AM04 when the balance does not cover it; `silent`: no callback. */
+  settle(idEnvio: string, recebedor?: unknown, silent = false): PixEnviado {
     const given = recebedorInput(recebedor);
     const record = this.pending(idEnvio);
     if (!this.deps.debit(record.valorCents)) return this.fail(record, { codigo: 'AM04', origem: ORIGEM_PAGADOR, motivo: 'Saldo insuficiente.' });
@@ -123,7 +175,7 @@ export class SendBook {
       delete base.cnpj;
     }
     record.identificacao = { ...base, ...given };
-    this.options.notify(this.item(record));
+    if (!silent) this.options.notify(this.item(record));
     return this.view(record);
   }
 
@@ -175,7 +227,7 @@ export class SendBook {
     };
   }
 
-  private view(record: SendRecord): PixEnviado {
+  private view(record: SendRecord, withBank = false): PixEnviado {
     const view: PixEnviado = {
       endToEndId: record.endToEndId,
       idEnvio: record.idEnvio,
@@ -187,7 +239,21 @@ export class SendBook {
     };
     if (record.infoPagador !== undefined) view.infoPagador = record.infoPagador;
     if (record.liquidacaoMs !== undefined && view.horario) view.horario.liquidacao = iso(record.liquidacaoMs);
-    if (record.identificacao && view.favorecido) view.favorecido.identificacao = { ...record.identificacao };
+    const who = record.identificacao;
+    if (who && view.favorecido) {
+      const document = who.cnpj !== undefined ? { cnpj: who.cnpj } : who.cpf !== undefined ? { cpf: who.cpf } : {};
+      if (this.readShape === 'both' || this.readShape === 'identificacao') view.favorecido.identificacao = { ...(who.nome !== undefined ? { nome: who.nome } : {}), ...document };
+      if (this.readShape === 'both' || this.readShape === 'contaBanco') {
+        view.favorecido.contaBanco = {
+          ...(who.nome !== undefined ? { nome: who.nome } : {}),
+          ...document,
+          ...(withBank && who.codigoBanco !== undefined ? { codigoBanco: who.codigoBanco } : {}),
+          ...(who.agencia !== undefined ? { agencia: who.agencia } : {}),
+          ...(who.conta !== undefined ? { conta: who.conta } : {}),
+          tipoConta: 'cacc',
+        };
+      }
+    }
     if (record.erro) view.gnExtras = { erro: { ...record.erro } };
     if (record.returns.length > 0) view.devolucoes = record.returns.map(refundView);
     return view;

@@ -8,9 +8,11 @@
  *   + a return of one of our sends (the receiver's bank gives money back), when it is made;
  *   − a send, when it becomes REALIZADO (a send the balance cannot cover ends NAO_REALIZADO, AM04);
  *   − a refund, when it becomes DEVOLVIDO (one the balance cannot cover ends NAO_REALIZADO);
- *   − a MED (provider-made refund, a chargeback), at once, even below zero (the provider takes it back).
+ *   − a devolução the provider makes itself (MED, or one made outside the API), at once, even below zero;
+ *   ± a reconciliation knob (a Pix forgotten or its amount changed, a send's outcome changed, a fee charged).
  * Nothing moves while a send or a refund is EM_PROCESSAMENTO, so a ledger that counts in-flight items as
- * still held compares equal with it after every run.
+ * still held compares equal with it after every run. `GET /v2/gn/saldo` answers the free balance in `saldo`
+ * and what open MED infractions block in `bloqueios.med` (their sum is what the provider holds).
  *
  * Callbacks (`notify`): a received Pix, a refund reaching DEVOLVIDO / NAO_REALIZADO (the Pix with that one
  * refund in `devolucoes`), a MED, a send reaching REALIZADO / NAO_REALIZADO and a return of a send
@@ -23,8 +25,9 @@ import { FakeDict, type KeyOwner, receiverOf } from './dict.ts';
 import { problem, refuse } from './replies.ts';
 import { type RefundRecord, refundView } from './refund.ts';
 import { CobBook } from './cobs.ts';
+import { InfractionBook } from './infractions.ts';
 import { SendBook } from './sends.ts';
-import type { Clock, Cob, Devolucao, EnvioAceito, ItemCallback, Pagador, Pix, PixEnviado, PixPagina, Recebedor, Webhook } from './types.ts';
+import type { Clock, Cob, Devolucao, EnvioAceito, ItemCallback, Pagador, Pix, PixEnviado, PixPagina, Recebedor, Saldo, Webhook } from './types.ts';
 import { DAY_MS, ID_PATTERN, isObject, iso, parseHorario, valorCents, valorText } from './values.ts';
 
 export interface StateOptions {
@@ -55,7 +58,10 @@ export class FakePspState {
   readonly dict = new FakeDict();
   readonly cobs: CobBook;
   readonly sends: SendBook;
+  readonly infractions: InfractionBook;
   private readonly pix = new Map<string, PixRecord>();
+  /** Pix the provider no longer lists nor reads (a reconciliation knob: credited, unknown to the provider). */
+  private readonly forgotten = new Set<string>();
   private webhook: Webhook | undefined;
   private balance = 0;
 
@@ -71,6 +77,16 @@ export class FakePspState {
       owner: (chave, favorecido) => this.dict.resolve(chave, favorecido),
       receiver: (chave, owner: KeyOwner): Recebedor => receiverOf(chave, owner),
     });
+    this.infractions = new InfractionBook({
+      clock: options.clock,
+      returnable: (e2eid) => {
+        const pix = this.pix.get(e2eid);
+        return pix === undefined ? undefined : pix.valorCents - refundedCents(pix);
+      },
+      devolveMed: (e2eid, cents, id) => {
+        this.devolve(e2eid, { valor: valorText(cents), natureza: 'MED_FRAUDE', id });
+      },
+    });
   }
 
   private now(): number {
@@ -81,14 +97,27 @@ export class FakePspState {
     return generateEndToEndId({ ispb: this.options.ispb, atMs, kind });
   }
 
-  /** Takes `cents` out of the balance when it covers them; false (nothing moved) when it does not. */
+  /** Takes `cents` out of the free balance (what MED does not block) when it covers them; false (nothing moved) when it does not. */
   private debit(cents: number): boolean {
-    if (this.balance < cents) return false;
+    if (this.balance - this.infractions.blockedCents() < cents) return false;
     this.balance -= cents;
     return true;
   }
 
   balanceCents(): number {
+    return this.balance;
+  }
+
+  /** `GET /v2/gn/saldo`: the free balance, and what MED infractions block apart from it. */
+  saldo(): Saldo {
+    const med = this.infractions.blockedCents();
+    return { saldo: valorText(this.balance - med), bloqueios: { judicial: '0.00', med: valorText(med), total: valorText(med) } };
+  }
+
+  /** A reconciliation knob: the provider takes (or gives) money no record explains (a fee, an interest). */
+  adjustBalance(cents: unknown): number {
+    if (typeof cents !== 'number' || !Number.isSafeInteger(cents) || cents === 0) refuse(problem(400, 'OperacaoInvalida', 'cents is a non-zero integer'));
+    this.balance += cents as number;
     return this.balance;
   }
 
@@ -113,33 +142,49 @@ export class FakePspState {
 
   // ---- received Pix ----------------------------------------------------------------------------------
 
-  /** A payer pays the cob (a `valor` differing from the cob's is the "wrong amount" knob). */
+  /** A payer pays the cob (a `valor` differing from the cob's is the "wrong amount" knob; `silent`: no callback). */
   pay(txid: string, input: unknown = {}): Pix {
-    const { valor, pagador } = payerInput(input);
+    const { valor, pagador, silent } = payerInput(input);
     const nowMs = this.now();
     const cob = this.cobs.payable(txid, nowMs);
-    const record = this.receive(nowMs, valor ?? cob.valorCents, txid, pagador);
+    const record = this.receive(nowMs, valor ?? cob.valorCents, txid, pagador, silent);
     this.cobs.markPaid(cob, record.endToEndId);
     return this.pixView(record);
   }
 
   /** A Pix not tied to any cob of ours (no txid, or one we never issued). */
   receivePix(input: unknown): Pix {
-    const { valor, pagador } = payerInput(input);
+    const { valor, pagador, silent } = payerInput(input);
     const txid = isObject(input) ? input.txid : undefined;
     if (valor === undefined) refuse(problem(400, 'OperacaoInvalida', 'valor is required: a positive amount like "10.00"'));
     if (txid !== undefined && (typeof txid !== 'string' || !ID_PATTERN.test(txid))) refuse(problem(400, 'OperacaoInvalida', 'txid must be 1-35 alphanumerics'));
     if (typeof txid === 'string' && this.cobs.has(txid)) refuse(problem(409, 'OperacaoInvalida', `txid ${txid} is a cob of ours: pay it instead`));
-    return this.pixView(this.receive(this.now(), valor, txid, pagador));
+    return this.pixView(this.receive(this.now(), valor, txid, pagador, silent));
   }
 
-  private receive(nowMs: number, cents: number, txid: string | undefined, pagador: Pagador | undefined): PixRecord {
+  private receive(nowMs: number, cents: number, txid: string | undefined, pagador: Pagador | undefined, silent = false): PixRecord {
     const record: PixRecord = { endToEndId: this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
     if (txid !== undefined) record.txid = txid;
     this.pix.set(record.endToEndId, record);
     this.balance += cents;
-    if (this.reported(record)) this.options.notify({ ...this.pixView(record) });
+    if (!silent && this.reported(record)) this.options.notify({ ...this.pixView(record) });
     return record;
+  }
+
+  /** A reconciliation knob: the provider loses a Pix (its reads answer 404, its listing leaves it out, its money is not held). */
+  forgetPix(e2eid: string): void {
+    const record = this.pixRecord(e2eid);
+    this.forgotten.add(e2eid);
+    this.balance -= record.valorCents - refundedCents(record);
+  }
+
+  /** A reconciliation knob: the provider's record of a Pix says another amount (its balance follows). */
+  alterPixAmount(e2eid: string, valor: unknown): Pix {
+    const record = this.pixRecord(e2eid);
+    const cents = valorCents(valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
+    this.balance += cents - record.valorCents;
+    record.valorCents = cents;
+    return this.pixView(record);
   }
 
   private reported(record: PixRecord): boolean {
@@ -156,7 +201,8 @@ export class FakePspState {
   }
 
   private pixRecord(e2eid: string): PixRecord {
-    return this.pix.get(e2eid) ?? refuse(problem(404, 'PixNaoEncontrado', `no Pix ${e2eid}`));
+    const record = this.forgotten.has(e2eid) ? undefined : this.pix.get(e2eid);
+    return record ?? refuse(problem(404, 'PixNaoEncontrado', `no Pix ${e2eid}`));
   }
 
   readPix(e2eid: string): Pix {
@@ -182,6 +228,7 @@ export class FakePspState {
     const txid = query.get('txid');
     if (txid !== null && !ID_PATTERN.test(txid)) invalid('txid must be 1-35 alphanumerics');
     const matching = [...this.pix.values()]
+      .filter((pix) => !this.forgotten.has(pix.endToEndId))
       .filter((pix) => pix.horarioMs >= (inicioMs as number) && pix.horarioMs <= (fimMs as number) && (txid === null || pix.txid === txid))
       .sort((a, b) => a.horarioMs - b.horarioMs);
     const total = matching.length;
@@ -257,17 +304,33 @@ export class FakePspState {
     return refundView(refund);
   }
 
-  /** A provider-made refund (MED_OPERACIONAL), DEVOLVIDO at once: a chargeback. */
-  med(e2eid: string, valor: unknown): Devolucao {
+  /**
+   * A devolução the provider makes itself, DEVOLVIDO at once: under MED (`MED_OPERACIONAL`, `MED_FRAUDE`,
+   * `MED_PIX_AUTOMATICO`: a chargeback), or one the receiver made outside the API (`ORIGINAL`, `RETIRADA`).
+   * `id` (default: one of the provider's) is refused when used already on this Pix; devoluções never pass
+   * the Pix (refunds in flight counted). `silent`: no callback (a reconciliation knob).
+   */
+  devolve(e2eid: string, input: unknown): Devolucao {
     const pix = this.pixRecord(e2eid);
-    const cents = valorCents(valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
+    const body = isObject(input) ? input : {};
+    const cents = valorCents(body.valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
+    const natureza = body.natureza ?? 'MED_OPERACIONAL';
+    if (typeof natureza !== 'string' || !NATUREZAS.includes(natureza)) refuse(problem(400, 'OperacaoInvalida', `natureza is one of ${NATUREZAS.join(', ')}`));
+    const id = body.id ?? `med${randomHex(8)}`;
+    if (typeof id !== 'string' || !ID_PATTERN.test(id)) refuse(problem(400, 'OperacaoInvalida', 'id must be 1-35 alphanumerics'));
+    if (pix.refunds.some((refund) => refund.id === id)) refuse(problem(409, 'OperacaoInvalida', `devolução ${id as string} exists already`));
     if (refundedCents(pix) + cents > pix.valorCents) refuse(problem(409, 'OperacaoInvalida', 'the refunds would total more than the Pix'));
     const nowMs = this.now();
-    const refund: RefundRecord = { id: `med${randomHex(8)}`, rtrId: this.newId('D', nowMs), valorCents: cents, natureza: 'MED_OPERACIONAL', status: 'DEVOLVIDO', solicitacaoMs: nowMs, liquidacaoMs: nowMs };
+    const refund: RefundRecord = { id: id as string, rtrId: this.newId('D', nowMs), valorCents: cents, natureza: natureza as string, status: 'DEVOLVIDO', solicitacaoMs: nowMs, liquidacaoMs: nowMs };
     pix.refunds.push(refund);
     this.balance -= cents;
-    if (this.reported(pix)) this.options.notify({ ...this.pixView(pix, refund) });
+    if (body.silent !== true && this.reported(pix)) this.options.notify({ ...this.pixView(pix, refund) });
     return refundView(refund);
+  }
+
+  /** A MED devolução (`MED_OPERACIONAL`) of `valor`: a chargeback. */
+  med(e2eid: string, valor: unknown): Devolucao {
+    return this.devolve(e2eid, { valor, natureza: 'MED_OPERACIONAL' });
   }
 
   // ---- webhook ---------------------------------------------------------------------------------------
@@ -306,6 +369,8 @@ export class FakePspState {
   }
 }
 
+const NATUREZAS = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'];
+
 function refundedCents(pix: PixRecord): number {
   return pix.refunds.filter((refund) => refund.status !== 'NAO_REALIZADO').reduce((total, refund) => total + refund.valorCents, 0);
 }
@@ -317,11 +382,12 @@ function pageNumber(text: string | null, fallback: number, min: number, max: num
   return value >= min && value <= max ? value : undefined;
 }
 
-/** `{valor?, pagador?}` of the payer end (the control API and `fake.pay`). */
-function payerInput(input: unknown): { valor?: number; pagador?: Pagador } {
+/** `{valor?, pagador?, silent?}` of the payer end (the control API and `fake.pay`). */
+function payerInput(input: unknown): { valor?: number; pagador?: Pagador; silent?: boolean } {
   if (input === undefined || input === null) return {};
   if (!isObject(input)) refuse(problem(400, 'OperacaoInvalida', 'the body must be a JSON object'));
-  const result: { valor?: number; pagador?: Pagador } = {};
+  const result: { valor?: number; pagador?: Pagador; silent?: boolean } = {};
+  if (input.silent === true) result.silent = true;
   if (input.valor !== undefined) result.valor = valorCents(input.valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
   if (input.pagador !== undefined) {
     if (!isObject(input.pagador)) refuse(problem(400, 'OperacaoInvalida', 'pagador must be an object'));

@@ -18,7 +18,20 @@ export type WebhookSolicitado = Schemas['WebhookSolicitado'];
 export type EnvioSolicitado = Schemas['EnvioSolicitado'];
 export type EnvioAceito = Schemas['EnvioAceito'];
 export type PixEnviado = Schemas['PixEnviado'];
-export type Recebedor = Schemas['Recebedor'];
+export type Identificacao = Schemas['Identificacao'];
+export type ContaBanco = Schemas['ContaBanco'];
+export type Infracao = Schemas['Infracao'];
+export type InfracaoPagina = Schemas['InfracaoPagina'];
+export type DefesaInfracao = Schemas['DefesaInfracao'];
+/** Who a send reached, as the control API takes it (name, document, bank): the read reports it apart. */
+export interface Recebedor {
+  nome?: string;
+  cpf?: string;
+  cnpj?: string;
+  codigoBanco?: string;
+  agencia?: string;
+  conta?: string;
+}
 export type ErroEnvio = Schemas['ErroEnvio'];
 export type ItemCallback = Schemas['ItemCallback'];
 export type Callback = Schemas['Callback'];
@@ -100,6 +113,9 @@ export type FaultOperation =
   | 'webhook.put'
   | 'webhook.get'
   | 'saldo.get'
+  | 'envio.list'
+  | 'infracoes.get'
+  | 'infracoes.defesa'
   | 'callback';
 
 export const FAULT_OPERATIONS: readonly FaultOperation[] = [
@@ -116,6 +132,9 @@ export const FAULT_OPERATIONS: readonly FaultOperation[] = [
   'webhook.put',
   'webhook.get',
   'saldo.get',
+  'envio.list',
+  'infracoes.get',
+  'infracoes.defesa',
   'callback',
 ];
 
@@ -187,12 +206,25 @@ export interface FakePsp {
   writeCertificates(dir: string): Promise<Record<keyof FakePspCertificates, string>>;
   pay(txid: string, input?: { valor?: string; pagador?: Pagador }): Promise<Pix>;
   receivePix(input: { valor: string; txid?: string; pagador?: Pagador }): Promise<Pix>;
-  settleEnvio(idEnvio: string, recebedor?: Recebedor): Promise<PixEnviado>;
+  settleEnvio(idEnvio: string, recebedor?: Recebedor, options?: { silent?: boolean }): Promise<PixEnviado>;
   rejectEnvio(idEnvio: string, codigo: string, motivo: string): Promise<PixEnviado>;
   returnEnvio(idEnvio: string, valor: string): Promise<PixEnviado>;
   settleDevolucao(e2eid: string, id: string): Promise<Devolucao>;
   rejectDevolucao(e2eid: string, id: string, motivo: string): Promise<Devolucao>;
   med(e2eid: string, valor: string): Promise<Devolucao>;
+  /** A devolução the provider makes itself: MED (`MED_*`) or made outside the API (`ORIGINAL`); `silent`: no callback. */
+  devolve(e2eid: string, input: { valor: string; natureza?: string; id?: string; silent?: boolean }): Promise<Devolucao>;
+  /** MED: the payer's bank files an infraction; the provider blocks its money; its analysis ends. */
+  fileInfraction(e2eid: string, input: { valor: string; razao?: string; tipoSituacao?: string }): Promise<Infracao>;
+  blockInfraction(id: string): Promise<Infracao>;
+  closeInfraction(id: string, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): Promise<Infracao>;
+  /** Reconciliation knobs: a Pix forgotten, its amount changed, a send's outcome changed, a fee charged. */
+  forgetPix(e2eid: string): void;
+  alterPixAmount(e2eid: string, valor: string): Pix;
+  alterEnvio(idEnvio: string, status: 'REALIZADO' | 'NAO_REALIZADO'): PixEnviado;
+  adjustBalance(cents: number): number;
+  /** Which of `identificacao` and `contaBanco` a read of a send carries (default both). */
+  setSendReadShape(shape: 'both' | 'identificacao' | 'contaBanco' | 'none'): void;
   setKeyOwner(chave: string, owner: { nome: string; cpf?: string; cnpj?: string }): void;
   fault(rule: FaultRule): void;
   clearFaults(): void;

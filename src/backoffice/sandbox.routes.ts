@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import type { paths } from '../../generated/admin-types.ts';
 import type { TransactionRow } from '../db/schema.ts';
-import { endCharge, failCharge, refundCharge } from '../charges/charge.sandbox.ts';
+import { devolveOutsideApi, endCharge, failCharge } from '../charges/charge.sandbox.ts';
 import { removeAtProviderFirst, sandboxPayCharge } from '../charges/charge.sandboxPayment.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { reconcileWithdrawals } from '../jobs/reconcileWithdrawals.ts';
@@ -64,15 +64,8 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
-    const sandbox = requireSandbox(deps);
-    res.json(
-      await done(req, res, 'sandbox.charge.refund', req.params.transactionId, async () => {
-        const refunded = await refundCharge(deps, req.params.transactionId, req.body.amountCents);
-        // The payer's bank took the money back at the provider too (a MED refund there).
-        if (refunded.end_to_end_id !== null) await sandbox.chargeback({ endToEndId: refunded.end_to_end_id, amountCents: req.body.amountCents });
-        return refunded;
-      }),
-    );
+    requireSandbox(deps);
+    res.json(await done(req, res, 'sandbox.charge.refund', req.params.transactionId, () => devolveOutsideApi(deps, req.params.transactionId, req.body.amountCents)));
   });
 
   api.post('/admin/v1/sandbox/provider/outcomes', async (req, res) => {

@@ -1,8 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { randomHex } from '../primitives/random.ts';
+import { requireSandbox } from '../provider/sandbox.ts';
+import { applyProviderDevolucoes, claimDevolucao, releaseUnmade } from '../refunds/providerDevolucao.service.ts';
+import { findTransactionById } from '../transactions/transaction.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
-import { creditCharge, debitCharge } from '../ledger/ledger.repository.ts';
-import { chargeStep, isReturnable, refundedStatus } from './charge.states.ts';
+import { creditCharge, readBalance } from '../ledger/ledger.repository.ts';
+import { chargeStep, isReturnable } from './charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -78,24 +82,37 @@ export async function endCharge(
 }
 
 /**
- * The merchant returns (part of) a paid charge to its payer (what a refund through the PSP does): the
- * amount leaves the withdrawable balance, the charge becomes `partially_refunded` or `refunded`, and
- * `transaction.partially_refunded` / `transaction.refunded` is emitted, in one database transaction.
+ * The sandbox's "the merchant gave (part of) a paid charge back outside the API" (at the provider's own
+ * app): the provider makes a devolução `ORIGINAL` of its own, and PixGate books it as the provider reports
+ * it (providerDevolucao.service.ts: `transaction.refunded` / `partially_refunded`, no refund row). Its amount
+ * is claimed first within what the charge can still give back (refunds in flight counted) and what the
+ * merchant can withdraw; the provider refuses it when its own devoluções would pass the Pix.
  */
-export async function refundCharge(deps: Deps, transactionId: string, amountCents: number): Promise<TransactionRow> {
-  const now = new Date(deps.clock.now());
-  return deps.db.transaction().execute(async (trx) => {
-    const row = await lockCharge(trx, transactionId);
-    if (!isReturnable(row.status)) throw new ChargeInWrongStatus('refund', row.status);
-    const refunded = (row.refunded_cents ?? 0) + amountCents;
-    if (refunded > row.amount_cents) throw new RefundExceedsCharge();
-    const status = refundedStatus(refunded, row.amount_cents);
-    chargeStep(row.status, status);
-    if (!(await debitCharge(trx, row, amountCents, { reason: 'charge_refunded', at: now }))) throw new RefundNotCovered();
-    const updated = await updateTransaction(trx, row.id, { status, refunded_cents: refunded, updated_at: now });
-    await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now);
-    return updated;
+export async function devolveOutsideApi(deps: Deps, transactionId: string, amountCents: number): Promise<TransactionRow> {
+  const sandbox = requireSandbox(deps);
+  const charge = await findTransactionById(deps.db, transactionId);
+  if (!charge || charge.type !== 'pix_in') throw new ChargeNotFound();
+  if (!isReturnable(charge.status) || charge.end_to_end_id === null) throw new ChargeInWrongStatus('refund', charge.status);
+  const endToEndId = charge.end_to_end_id;
+  const id = `dv${randomHex(12)}`;
+  await claimDevolucao(deps, {
+    charge,
+    amountCents,
+    nature: 'ORIGINAL',
+    id,
+    check: async (trx, locked) => {
+      if (!isReturnable(locked.status)) throw new ChargeInWrongStatus('refund', locked.status);
+      if ((await readBalance(trx, locked.account_id)).withdrawableCents < amountCents) throw new RefundNotCovered();
+    },
+    exceeds: () => new RefundExceedsCharge(),
+    inProgress: () => new RefundExceedsCharge(),
   });
+  const made = await sandbox.devolve({ endToEndId, amountCents, nature: 'ORIGINAL', id }).catch(() => false);
+  const pix = await deps.provider.readReceivedPix(endToEndId);
+  const booked = pix ? await applyProviderDevolucoes(deps, pix) : undefined;
+  if (made && booked) return booked;
+  await releaseUnmade(deps, endToEndId, id);
+  throw new RefundExceedsCharge();
 }
 
 /** The PSP could not complete a pending charge: `failed`, `transaction.failed`, nothing credited. */

@@ -22,7 +22,16 @@ import type {
 } from './tables/ledger.ts';
 import type { RecipientsTable, SimPspTransfersTable, WithdrawalAlertsTable, WithdrawalTotalsTable } from './tables/moneyOut.ts';
 import type { RefundIdempotencyKeysTable, RefundsTable, SimPspRefundsTable } from './tables/refunds.ts';
-import type { UnmatchedPixTable } from './tables/provider.ts';
+import type {
+  InfractionsTable,
+  ProviderDevolucoesTable,
+  ReconciliationBreaksTable,
+  ReconciliationRunsTable,
+  SimPspDevolucoesTable,
+  SimPspInfractionsTable,
+  SimPspReceivedTable,
+  UnmatchedPixTable,
+} from './tables/provider.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
@@ -61,6 +70,13 @@ export interface Database {
   refund_idempotency_keys: RefundIdempotencyKeysTable;
   sim_psp_refunds: SimPspRefundsTable;
   unmatched_pix: UnmatchedPixTable;
+  infractions: InfractionsTable;
+  provider_devolucoes: ProviderDevolucoesTable;
+  reconciliation_runs: ReconciliationRunsTable;
+  reconciliation_breaks: ReconciliationBreaksTable;
+  sim_psp_received: SimPspReceivedTable;
+  sim_psp_devolucoes: SimPspDevolucoesTable;
+  sim_psp_infractions: SimPspInfractionsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -98,3 +114,8 @@ export type MailRow = Selectable<MailOutboxTable>;
 export type OperatorRow = Selectable<OperatorsTable>;
 export type OperatorSessionRow = Selectable<OperatorSessionsTable>;
 export type AuditEntryRow = Selectable<AuditLogTable>;
+export type InfractionRow = Selectable<InfractionsTable>;
+export type ProviderDevolucaoRow = Selectable<ProviderDevolucoesTable>;
+export type ReconciliationBreakRow = Selectable<ReconciliationBreaksTable>;
+export type ReconciliationRunRow = Selectable<ReconciliationRunsTable>;
+export type SimPspInfractionRow = Selectable<SimPspInfractionsTable>;

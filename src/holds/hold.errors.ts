@@ -27,3 +27,18 @@ export class ChargebackExceedsHold extends DomainError {}
 
 /** The available balance not reserved for withdrawals does not cover the chargeback. */
 export class ChargebackNotCovered extends DomainError {}
+
+/** A chargeback the charge has no room for: its confirmed returns and returns in flight leave `remainingCents`. */
+export class ChargebackExceedsRefundable extends DomainError {
+  readonly remainingCents: number;
+  constructor(remainingCents: number) {
+    super();
+    this.remainingCents = remainingCents;
+  }
+}
+
+/** A chargeback of this hold is being asked of the provider right now. */
+export class ChargebackInProgress extends DomainError {}
+
+/** Real rails: the provider has made no MED devolução of the charge that PixGate has not booked. */
+export class ChargebackNeedsProviderDevolucao extends DomainError {}

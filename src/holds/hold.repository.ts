@@ -4,7 +4,7 @@ import type { Database, HoldRow } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export function insertHold(trx: Transaction<Database>, hold: Omit<HoldRow, 'status' | 'released_at'>): Promise<HoldRow> {
+export function insertHold(trx: Transaction<Database>, hold: Omit<HoldRow, 'status' | 'released_at' | 'infraction_id' | 'deadline_at'> & Partial<Pick<HoldRow, 'infraction_id' | 'deadline_at'>>): Promise<HoldRow> {
   return trx
     .insertInto('holds')
     .values({ ...hold, status: 'active', released_at: null })
@@ -12,9 +12,32 @@ export function insertHold(trx: Transaction<Database>, hold: Omit<HoldRow, 'stat
     .executeTakeFirstOrThrow();
 }
 
+/** One hold of the account, unlocked (its charge is locked first, then the hold: the order every path takes). */
+export function findHold(db: Db, accountId: string, holdId: string): Promise<HoldRow | undefined> {
+  return db.selectFrom('holds').selectAll().where('account_id', '=', accountId).where('id', '=', holdId).executeTakeFirst();
+}
+
+/** The active holds of a charge that a MED infraction placed, locked (a MED devolução of the charge ends them). */
+export function lockInfractionHolds(trx: Transaction<Database>, transactionId: string): Promise<HoldRow[]> {
+  return trx
+    .selectFrom('holds')
+    .selectAll()
+    .where('transaction_id', '=', transactionId)
+    .where('status', '=', 'active')
+    .where('infraction_id', 'is not', null)
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+}
+
+/** The hold a MED infraction placed. */
+export function findHoldOfInfraction(db: Db, infractionId: string): Promise<HoldRow | undefined> {
+  return db.selectFrom('holds').selectAll().where('infraction_id', '=', infractionId).executeTakeFirst();
+}
+
 /** Locks one hold of the account for a change; undefined when the account has no such hold. */
 export function lockHold(trx: Transaction<Database>, accountId: string, holdId: string): Promise<HoldRow | undefined> {
-  return trx.selectFrom('holds').selectAll().where('account_id', '=', accountId).where('id', '=', holdId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('holds').selectAll().where('account_id', '=', accountId).where('id', '=', holdId).forNoKeyUpdate().executeTakeFirst();
 }
 
 export function markHoldReleased(trx: Transaction<Database>, holdId: string, at: Date): Promise<HoldRow> {

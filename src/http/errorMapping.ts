@@ -4,8 +4,9 @@ import * as charge from '../charges/charge.errors.ts';
 import * as dashboard from '../dashboard/dashboard.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
 import * as identity from '../identity/identity.errors.ts';
+import * as infraction from '../infractions/infraction.errors.ts';
 import * as operator from '../operators/operator.errors.ts';
-import { messages } from '../messages/merchant.ts';
+import { formatBrl, messages } from '../messages/merchant.ts';
 import { operatorMessages as ops } from '../messages/operator.ts';
 import { consoleTexts, dashboardTexts as dash } from '../messages/fields.ts';
 import type { DomainError } from '../platform/domainError.ts';
@@ -208,6 +209,7 @@ on(refund.RefundWindowExpired, { status: 422, merchant: () => messages.refundWin
 on(refund.RefundInsufficientBalance, { status: 422, merchant: () => messages.refundInsufficientBalance, field: () => 'amountCents' });
 on(refund.RefundRateLimited, { status: 429, merchant: () => messages.refundRateLimited });
 on(refund.RefundProviderFailure, { status: 502, merchant: () => messages.refundProviderError });
+on(refund.RefundActionRefused, { status: 409, merchant: (e) => messages.refundActionRefused(e.status), dashboard: (e) => dash.refundActionRefused(e.status), operator: (e) => ops.refundActionRefused(e.status) });
 on(refund.RefundNotFound, { status: 404, merchant: () => messages.refundNotFound, operator: () => ops.refundNotFound });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId), dashboard: () => dash.withdrawConfirmationCut });
@@ -230,6 +232,18 @@ on(hold.HoldNotOnCharge, { status: 409, operator: () => ops.holdNotOnCharge });
 on(hold.ChargeNotChargeable, { status: 409, operator: () => ops.chargeNotChargeable });
 on(hold.ChargebackExceedsHold, { status: 409, operator: () => ops.chargebackExceedsHold });
 on(hold.ChargebackNotCovered, { status: 409, operator: () => ops.chargebackNotCovered });
+on(hold.ChargebackExceedsRefundable, { status: 409, operator: (e) => ops.chargebackExceedsRefundable(formatBrl(e.remainingCents)) });
+on(hold.ChargebackInProgress, { status: 409, operator: () => ops.chargebackInProgress });
+on(hold.ChargebackNeedsProviderDevolucao, { status: 409, operator: () => ops.chargebackNeedsProviderDevolucao });
+
+// MED infractions (the dashboard's and the back office's defence).
+on(infraction.InfractionNotFound, { status: 404, merchant: () => messages.infractionNotFound, operator: () => ops.infractionNotFound });
+on(infraction.InfractionClosed, {
+  status: 409,
+  merchant: (e) => (e.defended ? messages.infractionAlreadyDefended : messages.infractionClosed(e.status)),
+  operator: (e) => (e.defended ? ops.infractionAlreadyDefended : ops.infractionClosed(e.status)),
+});
+on(infraction.InfractionDefenceFailed, { status: 502, merchant: () => messages.infractionDefenceFailed, operator: () => ops.infractionDefenceFailed });
 
 // Webhooks.
 on(webhook.UnknownEventFilter, {

@@ -1,4 +1,5 @@
 import { removeAtProvider } from '../charges/charge.sandboxPayment.ts';
+import { chargeStep } from '../charges/charge.states.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import type { Deps } from '../platform/deps.ts';
 import { findDueCharges, lockDueCharges, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -10,36 +11,33 @@ const BATCH_SIZE = 200;
  * `SKIP LOCKED` lets several server processes sweep at once without touching the same charge; a charge
  * being paid at this instant holds its row lock and is skipped (and then found paid, not pending).
  *
- * On a real provider a charge is first removed there (API Pix keeps an expired cob `ATIVA`), so it can
- * never be paid late: a charge the provider reports paid is credited instead (the Pix arrived before the
- * expiry, its callback not yet); one the provider could not be asked about waits for the next run.
- * Returns how many charges expired.
+ * Each charge is first removed at the provider (API Pix keeps an expired cob `ATIVA`), and a charge the
+ * provider reports paid is credited instead (the Pix arrived before the expiry, its callback not yet). A
+ * charge past its `expiresAt` expires whatever else the provider answers, or when it cannot be asked: the
+ * provider itself takes no payment past the cob's own expiry (the same instant), and a Pix that arrives
+ * for it afterwards is an unmatched Pix (left to an operator, and in the reconciliation). Returns how many
+ * charges expired.
  */
 export async function expireDueCharges(deps: Deps): Promise<number> {
   const now = new Date(deps.clock.now());
-  const onlyIds = deps.provider.name === 'simulated' ? undefined : await removeDueAtProvider(deps, now);
-  return deps.db.transaction().execute(async (trx) => {
-    const due = await lockDueCharges(trx, now, BATCH_SIZE, onlyIds);
-    for (const row of due) {
-      const expired = await updateTransaction(trx, row.id, { status: 'expired', paid_at: now, updated_at: now });
-      await enqueueEvent(trx, 'transaction.expired', expired, now);
-    }
-    return due.length;
-  });
-}
-
-/** Removes due charges at the provider; answers the ids that may now expire here. */
-async function removeDueAtProvider(deps: Deps, now: Date): Promise<string[]> {
-  const removable: string[] = [];
   for (const charge of await findDueCharges(deps.db, now, BATCH_SIZE)) {
     try {
-      if (await removeAtProvider(deps, charge)) removable.push(charge.id);
+      await removeAtProvider(deps, charge);
     } catch (error) {
-      deps.logger.warn('charge not removed at the provider; its expiry waits for the next run', {
+      deps.logger.warn('charge not removed at the provider; it expires all the same (a Pix for it from now on is an unmatched Pix)', {
         transactionId: charge.id,
         error: error instanceof Error ? error.message : String(error),
       });
     }
   }
-  return removable;
+  return deps.db.transaction().execute(async (trx) => {
+    // Those the provider had paid are paid now, no longer pending: they are not locked here.
+    const due = await lockDueCharges(trx, now, BATCH_SIZE);
+    for (const row of due) {
+      chargeStep(row.status, 'expired');
+      const expired = await updateTransaction(trx, row.id, { status: 'expired', paid_at: now, updated_at: now });
+      await enqueueEvent(trx, 'transaction.expired', expired, now);
+    }
+    return due.length;
+  });
 }

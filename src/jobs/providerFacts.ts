@@ -10,6 +10,7 @@ import type { Deps } from '../platform/deps.ts';
 import { startCallbackListener, type CallbackListener } from '../provider/efi/efi.callbacks.ts';
 import { callbackListenerPems, type ProviderRuntime } from '../provider/factory.ts';
 import type { ProviderFact } from '../provider/port.ts';
+import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { syncRefund } from '../refunds/refund.service.ts';
 import { syncWithdrawal } from '../withdrawals/withdrawal.settlement.ts';
 
@@ -26,6 +27,9 @@ export async function applyProviderFact(deps: Deps, fact: ProviderFact): Promise
       return;
     case 'refund_changed':
       await syncRefund(deps, fact.refundId);
+      return;
+    case 'devolucao_made':
+      await applyProviderDevolucoes(deps, fact.pix);
       return;
   }
 }
@@ -53,6 +57,8 @@ export async function pollReceivedPix(deps: Deps, windowMs = RECEIVED_PIX_WINDOW
   for await (const pix of deps.provider.listReceivedPix(toMs - windowMs, toMs)) {
     seen += 1;
     await applyReceivedPix(deps, pix);
+    // A devolução the provider made of it (MED) whose callback was lost is booked from the listing too.
+    await applyProviderDevolucoes(deps, pix);
   }
   return seen;
 }

@@ -4,6 +4,7 @@ import { chargeLedgerPosition } from '../charges/charge.states.ts';
 import { refundLedgerPosition } from '../refunds/refund.states.ts';
 import { totalsThatDiffer } from '../withdrawals/withdrawalTotals.repository.ts';
 import { stateOf, withdrawalLedgerPosition } from '../withdrawals/withdrawal.states.ts';
+import { openSuspenseCents } from '../reconciliation/reconciliation.repository.ts';
 import {
   advanceCheckpoints,
   auditAccounts,
@@ -41,6 +42,17 @@ export interface LedgerViolation {
  *   fee_revenue; a failed one voided it (or never had one); one waiting for approval or cancelled has none;
  * - (full check) the withdrawal totals the caps read equal the withdrawals they count.
  *
+ * And the business rules the money obeys (issue 32), so an over-refund can no longer balance itself out:
+ * - per charge: `refundedCents` equals what its confirmed refunds, chargebacks and devoluções made outside
+ *   the API took to the PSP, never passes the amount, and its status says it (paid: nothing given back;
+ *   partially_refunded: part; refunded: all); its returns in flight (`refunding_cents`) are exactly its
+ *   refunds in flight and its devoluções claimed;
+ * - per withdrawal: its status agrees with the provider's last word (paid is not what the provider refused or
+ *   never saw; failed is not what the provider paid), a resolution included;
+ * - per refund: one the merchant was told of (201, or an idempotent 200) never ends `aborted`, and no live
+ *   externalRef names an aborted one;
+ * - `suspense` holds exactly what the open reconciliation breaks put there (an explained difference).
+ *
  * Incremental by default: each account is verified from its checkpoint (the version the last clean check
  * reached), transfers from the entries after it, transactions from those entries and from the status
  * changes the last clean check could not see (made by a database transaction at or above its snapshot's
@@ -63,7 +75,8 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
       if (total !== 0) add(null, `the balances of all ledger accounts sum to ${total}, not 0`);
 
       const accounts = await auditAccounts(trx, scope);
-      for (const account of accounts) accountProblems(account).forEach((problem) => add(account.owner_id, problem));
+      const explained = await openSuspenseCents(trx);
+      for (const account of accounts) accountProblems(account, explained).forEach((problem) => add(account.owner_id, problem));
 
       for (const transfer of await brokenTransfers(trx, scope)) {
         add(transfer.owner_id, `transfer ${transfer.id} (${transfer.reason}${transfer.transaction_id ? ` of ${transfer.transaction_id}` : ''}) has ${transfer.entries} entries summing to ${transfer.total}${transfer.pending_id !== null && !transfer.completes_pending ? ` and completes ${transfer.pending_id}, not a pending transfer of its transaction` : ''}`);
@@ -97,7 +110,7 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
   return outcome.violations;
 }
 
-function accountProblems(account: AccountAudit): string[] {
+function accountProblems(account: AccountAudit, explainedSuspense: number): string[] {
   const problems: string[] = [];
   const balance = Number(account.balance_cents);
   const name = account.id;
@@ -109,7 +122,9 @@ function accountProblems(account: AccountAudit): string[] {
   if (account.last_after !== null && Number(account.last_after) !== balance) problems.push(`${name} balance ${balance} != its last entry's balance-after ${account.last_after}`);
   if (Number(account.chain_breaks) > 0) problems.push(`${name} has ${account.chain_breaks} entries whose balance-after is not the previous balance plus their amount`);
   if (account.non_negative && balance < 0) problems.push(`${name} is negative: ${balance}`);
-  if (account.kind === 'suspense' && balance !== 0) problems.push(`${name} holds ${balance}: a difference nobody has explained`);
+  if (account.kind === 'suspense' && balance !== explainedSuspense) {
+    problems.push(`${name} holds ${balance}, but the open reconciliation breaks explain ${explainedSuspense}: a difference nobody has explained`);
+  }
   if (account.kind === 'held' && account.active_holds !== null && Number(account.active_holds) !== balance) {
     problems.push(`${name} ${balance} != the account's active holds ${account.active_holds}`);
   }
@@ -128,14 +143,20 @@ function transactionProblem(tx: TransactionLedger): string | undefined {
   if (tx.type === 'pix_in') {
     const position = chargeLedgerPosition(tx.status);
     if (position === undefined) return `unknown charge status`;
-    if (position === 'none') return expect(tx.transfers === 0, 'no transfer');
-    // Refunds in flight hold their amount in pending_out; confirmed ones count in `returned`.
+    if (position === 'none') return expect(tx.transfers === 0 && returned === 0 && Number(tx.refunding_cents) === 0, 'no transfer and nothing given back');
+    const rule = chargeRuleProblem(tx);
+    if (rule !== undefined) return rule;
+    // Refunds in flight hold their amount in pending_out; confirmed ones count in `returned`, less what the
+    // merchant's balance could not cover (booked to suspense).
     const refunding = Number(tx.refunding);
+    const fromMerchant = returned - Number(tx.uncovered);
     return expect(
-      available === net - returned - refunding && fee === Number(tx.fee_cents) && pendingOut === refunding && tx.posted === 0,
-      `net ${net} − returned ${returned} − refunding ${refunding} credited, fee ${tx.fee_cents} posted, ${refunding} pending out`,
+      available === net - fromMerchant - refunding && fee === Number(tx.fee_cents) && pendingOut === refunding && tx.posted === 0,
+      `net ${net} − returned ${fromMerchant} − refunding ${refunding} credited, fee ${tx.fee_cents} posted, ${refunding} pending out`,
     );
   }
+  const word = withdrawalWordProblem(tx);
+  if (word !== undefined) return word;
   const position = withdrawalLedgerPosition(stateOf(tx));
   switch (position) {
     case undefined:
@@ -154,6 +175,33 @@ function transactionProblem(tx: TransactionLedger): string | undefined {
   }
 }
 
+/** The business rule of what a paid charge gives back; undefined when it holds. */
+function chargeRuleProblem(tx: TransactionLedger): string | undefined {
+  const amount = Number(tx.amount_cents);
+  const refunded = Number(tx.refunded_cents ?? 0);
+  const booked = Number(tx.returned_booked);
+  const inFlight = Number(tx.refunding) + Number(tx.claimed);
+  if (refunded !== booked) return `refundedCents ${refunded} is not what its refunds and chargebacks took to the PSP (${booked})`;
+  if (refunded > amount) return `refundedCents ${refunded} is more than its amount ${amount}`;
+  const status = refunded === 0 ? 'paid' : refunded < amount ? 'partially_refunded' : 'refunded';
+  if (tx.status !== status) return `refundedCents ${refunded} of ${amount} makes it ${status}, not ${tx.status}`;
+  if (Number(tx.refunding_cents) !== inFlight) return `${tx.refunding_cents} in flight on the charge, but its refunds in flight and devoluções claimed hold ${inFlight}`;
+  return undefined;
+}
+
+const PAID = new Set(['paid', 'refunded', 'partially_refunded']);
+const UNPAID = new Set(['failed', 'cancelled', 'aborted']);
+
+/** A withdrawal whose status the provider's last word contradicts (a resolution included); undefined when they agree. */
+function withdrawalWordProblem(tx: TransactionLedger): string | undefined {
+  const word = tx.provider_status;
+  if (word === null) return undefined;
+  const by = tx.resolved_by === null ? '' : ` (resolved by the ${tx.resolved_by})`;
+  if (UNPAID.has(tx.status) && (word === 'paid' || word === 'returned')) return `it is ${tx.status}${by}, but the provider's last word is ${word}`;
+  if (PAID.has(tx.status) && (word === 'rejected' || word === 'not_found')) return `it is ${tx.status}${by}, but the provider's last word is ${word}`;
+  return undefined;
+}
+
 /** What is wrong with a refund's transfers for its status; undefined when they match. */
 function refundProblem(refund: RefundLedger): string | undefined {
   const amount = Number(refund.amount_cents);
@@ -161,12 +209,19 @@ function refundProblem(refund: RefundLedger): string | undefined {
   const pendingOut = Number(refund.pending_out);
   const moved = `available ${available}, pending_out ${pendingOut}, ${refund.open_pending} open pending, ${refund.posted} posted, ${refund.voided} voided, ${refund.transfers} transfers`;
   const expect = (ok: boolean, wanted: string) => (ok ? undefined : `expected ${wanted}; the ledger has ${moved}`);
+  if (refund.status === 'aborted' && refund.acknowledged_at !== null) return 'the merchant was told of it, but it ended aborted';
+  if (refund.status === 'aborted' && refund.keyed) return 'a live externalRef names it, but it ended aborted';
   switch (refundLedgerPosition(refund.status)) {
     case undefined:
       return 'unknown refund status';
     case 'pending':
       return expect(refund.transfers === 1 && refund.open_pending === 1 && available === -amount && pendingOut === amount, `one open pending transfer of ${amount}`);
     case 'posted':
+      // Paid by the provider past what the charge could give (a chargeback took the rest): voided for the
+      // merchant, the provider's payment booked to suspense.
+      if (refund.beyond === 1) {
+        return expect(refund.transfers === 3 && refund.voided === 1 && refund.posted === 0 && available === 0 && pendingOut === 0, `its pending transfer of ${amount} voided and ${amount} booked to suspense`);
+      }
       return expect(refund.transfers === 2 && refund.posted === 1 && available === -amount && pendingOut === 0, `its pending transfer of ${amount} posted`);
     case 'voided':
       return expect(refund.transfers === 2 && refund.voided === 1 && available === 0 && pendingOut === 0, `its pending transfer of ${amount} voided`);

@@ -38,6 +38,7 @@ export interface Movement {
   reason: TransferReason;
   transactionId?: string | null;
   holdId?: string | null;
+  refundId?: string | null;
   at: Date;
 }
 
@@ -52,7 +53,7 @@ const amountsOf = (legs: Leg[]) => sql`${legs.map((leg) => String(leg.amountCent
 export async function transfer(trx: Transaction<Database>, movement: Movement, legs: Leg[], pending = false): Promise<number> {
   const result = await sql<{ id: number }>`
     SELECT ledger_transfer(${movement.reason}, ${movement.transactionId ?? null}, ${movement.holdId ?? null}, ${pending},
-      NULL, ${movement.at}, ${accountsOf(legs)}, ${amountsOf(legs)}) AS id`.execute(trx);
+      NULL, ${movement.at}, ${accountsOf(legs)}, ${amountsOf(legs)}, ${movement.refundId ?? null}) AS id`.execute(trx);
   return Number(result.rows[0]?.id);
 }
 
@@ -99,22 +100,30 @@ export async function creditCharge(trx: Transaction<Database>, charge: ChargeMon
 }
 
 /**
- * Part of a paid charge goes back to its payer through the PSP. A refund takes only money not held
- * (false when available less holds does not cover it); a chargeback takes the held money itself (false
- * when available does not cover it).
+ * Money of a paid charge that went back to its payer without a reservation: a chargeback, or a devolução
+ * the provider made outside the API. It leaves the merchant's available balance for the PSP, held money
+ * included (a hold exists to keep it for this). `cover: 'all'` (an operator's action): undefined, moving
+ * nothing, when available does not cover it. `cover: 'what_there_is'` (the provider's word: the money is
+ * gone already): what available cannot cover is booked to `suspense` (a reconciliation break records it) and
+ * answered as the shortfall. One statement locks the balance first, as every movement of the account does.
  */
-export function debitCharge(
+export async function takeBack(
   trx: Transaction<Database>,
   charge: { id: string; account_id: string },
   amountCents: number,
-  how: { reason: 'charge_refunded' | 'chargeback'; holdId?: string; at: Date },
-): Promise<boolean> {
-  return takeAvailable(trx, charge.account_id, amountCents, {
-    withinHolds: how.reason === 'charge_refunded',
-    to: SYSTEM_ACCOUNTS.pspSettlement,
-    pending: false,
-    movement: { reason: how.reason, transactionId: charge.id, holdId: how.holdId ?? null, at: how.at },
-  });
+  how: { reason: 'charge_refunded' | 'chargeback'; holdId?: string | null | undefined; at: Date; cover: 'all' | 'what_there_is' },
+): Promise<{ shortfallCents: number } | undefined> {
+  assertPositive(amountCents);
+  const available = await lockAvailable(trx, charge.account_id);
+  const covered = Math.min(Math.max(available, 0), amountCents);
+  if (how.cover === 'all' && covered < amountCents) return undefined;
+  const shortfallCents = amountCents - covered;
+  await transfer(trx, { reason: how.reason, transactionId: charge.id, holdId: how.holdId ?? null, at: how.at }, [
+    { account: merchantAccount(charge.account_id, 'available'), amountCents: -covered },
+    { account: SYSTEM_ACCOUNTS.suspense, amountCents: -shortfallCents },
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents },
+  ]);
+  return { shortfallCents };
 }
 
 interface WithdrawalMoney {
@@ -198,6 +207,102 @@ export function postRefund(trx: Transaction<Database>, refund: RefundMoney, at: 
   ]);
 }
 
+/**
+ * The provider confirmed a refund its charge could no longer give (a chargeback took the rest while it was in
+ * flight): the payer was repaid twice, by the provider. The merchant is not debited twice (its reservation
+ * is voided back) and the money that left the provider is PixGate's loss, booked to `suspense` until a
+ * reconciliation break about it is settled.
+ */
+export async function bookRefundBeyondCharge(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
+  await voidRefund(trx, refund, at);
+  await transfer(trx, { reason: 'refund_beyond_charge', transactionId: refund.transaction_id, refundId: refund.id, at }, [
+    { account: SYSTEM_ACCOUNTS.suspense, amountCents: -refund.amount_cents },
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: refund.amount_cents },
+  ]);
+}
+
+/**
+ * A devolução the provider made of a charge that could no longer give it (its amount given back already):
+ * the money left the provider; nobody's balance is debited for it. PixGate's loss, booked to `suspense`
+ * until a reconciliation break about it is settled.
+ */
+export async function bookDevolucaoBeyondCharge(trx: Transaction<Database>, charge: { id: string }, amountCents: number, at: Date): Promise<void> {
+  assertPositive(amountCents);
+  await transfer(trx, { reason: 'refund_beyond_charge', transactionId: charge.id, at }, [
+    { account: SYSTEM_ACCOUNTS.suspense, amountCents: -amountCents },
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents },
+  ]);
+}
+
+export interface Settlement {
+  /** `write_off`: PixGate's fee revenue takes the difference; `charge_merchant`: the merchant's balance does (debited when PixGate is owed, credited when the merchant is). */
+  settlement: 'write_off' | 'charge_merchant';
+  accountId?: string | null | undefined;
+  transactionId?: string | null | undefined;
+  at: Date;
+}
+
+/**
+ * Books `amountCents` onto `account` (a system account a difference left wrong) against whoever the
+ * settlement names. False, moving nothing, when the merchant is to be debited and its withdrawable balance
+ * does not cover it (or there is no merchant).
+ */
+async function settleAgainst(trx: Transaction<Database>, account: string, amountCents: number, reason: TransferReason, how: Settlement): Promise<boolean> {
+  if (amountCents === 0) return true;
+  const movement: Movement = { reason, transactionId: how.transactionId ?? null, at: how.at };
+  if (how.settlement === 'write_off') {
+    await transfer(trx, movement, [
+      { account, amountCents },
+      { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: -amountCents },
+    ]);
+    return true;
+  }
+  if (!how.accountId) return false;
+  if (amountCents > 0) return takeAvailable(trx, how.accountId, amountCents, { withinHolds: true, to: account, pending: false, movement });
+  await transfer(trx, movement, [
+    { account, amountCents },
+    { account: merchantAccount(how.accountId, 'available'), amountCents: -amountCents },
+  ]);
+  return true;
+}
+
+/**
+ * Settles money a reconciliation break holds in `suspense` (its share of the suspense balance: negative when
+ * PixGate is owed it): the suspense share goes back to zero against the settlement's side.
+ */
+export function settleSuspense(trx: Transaction<Database>, suspenseCents: number, how: Settlement): Promise<boolean> {
+  return settleAgainst(trx, SYSTEM_ACCOUNTS.suspense, -suspenseCents, 'suspense_settled', how);
+}
+
+/**
+ * Settles a difference between what the provider holds and what the ledger says it holds (`balanceCents`:
+ * how much more the provider holds): `psp_settlement` moves to the provider's figure, against the
+ * settlement's side (a send the provider paid that the ledger returned to the merchant, charged back to the
+ * merchant; or written off).
+ */
+export function settleWithProvider(trx: Transaction<Database>, balanceCents: number, how: Settlement): Promise<boolean> {
+  return settleAgainst(trx, SYSTEM_ACCOUNTS.pspSettlement, -balanceCents, 'provider_adjustment', how);
+}
+
+/** The balance of `system:psp_settlement` (negative: what the ledger says the provider holds). */
+export async function pspSettlementCents(db: Db): Promise<number> {
+  const row = await db.selectFrom('ledger_accounts').select('balance_cents').where('id', '=', SYSTEM_ACCOUNTS.pspSettlement).executeTakeFirst();
+  return Number(row?.balance_cents ?? 0);
+}
+
+/**
+ * A difference between what the provider holds and what the ledger says it holds, booked by an operator
+ * who found its cause (a provider's fee, an interest credit): `psp_settlement` moves to what the provider
+ * holds, the other side to PixGate's revenue.
+ */
+export async function bookProviderAdjustment(trx: Transaction<Database>, providerMinusLedgerCents: number, at: Date): Promise<void> {
+  if (providerMinusLedgerCents === 0) return;
+  await transfer(trx, { reason: 'provider_adjustment', at }, [
+    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -providerMinusLedgerCents },
+    { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: providerMinusLedgerCents },
+  ]);
+}
+
 /** The refund did not happen: its amount is available again. */
 export function voidRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
   return completeRefund(trx, refund.id, 'refund_voided', at, [
@@ -230,7 +335,18 @@ export async function changeHeld(
  * one account are serialised on it, so caps and the balance check see every earlier withdrawal.
  */
 export async function lockBalance(trx: Transaction<Database>, accountId: string): Promise<void> {
-  await trx.selectFrom('ledger_accounts').select('id').where('id', '=', merchantAccount(accountId, 'available')).forUpdate().execute();
+  await lockAvailable(trx, accountId);
+}
+
+/** Locks the account's available balance (as `lockBalance`) and answers it. */
+async function lockAvailable(trx: Transaction<Database>, accountId: string): Promise<number> {
+  const row = await trx
+    .selectFrom('ledger_accounts')
+    .select('balance_cents')
+    .where('id', '=', merchantAccount(accountId, 'available'))
+    .forUpdate()
+    .executeTakeFirst();
+  return Number(row?.balance_cents ?? 0);
 }
 
 /** Opens the (empty) ledger accounts of a new merchant. */
@@ -427,6 +543,11 @@ export interface TransactionLedger {
   fee_cents: number;
   net_cents: number;
   refunded_cents: number | null;
+  /** The charge's own account of its returns in flight (refunds, devoluções claimed). */
+  refunding_cents: number;
+  /** Withdrawals: the provider's last word, and who resolved it. */
+  provider_status: string | null;
+  resolved_by: string | null;
   transfers: number;
   open_pending: number;
   posted: number;
@@ -435,6 +556,12 @@ export interface TransactionLedger {
   fee_revenue: number;
   /** What the charge's refunds still in flight reserve. */
   refunding: number;
+  /** What its booked returns took to the PSP (refunds posted, chargebacks, devoluções made outside the API). */
+  returned_booked: number;
+  /** What of those the merchant's balance could not cover (booked to suspense). */
+  uncovered: number;
+  /** What its devoluções claimed by the back office and not answered by the provider yet hold. */
+  claimed: number;
 }
 
 /**
@@ -449,10 +576,18 @@ export async function transactionLedgers(db: Db, scope: CheckScope, changedFrom:
 }
 
 const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
+  tx.refunding_cents, tx.provider_status, tx.resolved_by,
   coalesce(transfers.transfers, 0)::int AS transfers, coalesce(transfers.open_pending, 0)::int AS open_pending,
   coalesce(transfers.posted, 0)::int AS posted,
   coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
-  coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue, coalesce(refunding.cents, 0)::bigint AS refunding`;
+  coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue, coalesce(refunding.cents, 0)::bigint AS refunding,
+  coalesce(moved.returned_booked, 0)::bigint AS returned_booked, coalesce(moved.uncovered, 0)::bigint AS uncovered,
+  coalesce(claimed.cents, 0)::bigint AS claimed`;
+
+/** The returns of a charge that took money to the PSP: its psp_settlement leg is what went back to the payer. */
+const RETURNED_TO_PSP = sql`le.account_id = 'system:psp_settlement' AND lt.reason IN ('chargeback', 'charge_refunded', 'refund_posted')`;
+/** What a chargeback or a devolução made outside the API could not take from the merchant (booked to suspense). */
+const UNCOVERED = sql`le.account_id = 'system:suspense' AND lt.reason IN ('chargeback', 'charge_refunded')`;
 
 /** A refund whose amount is still reserved (its pending transfer open). */
 const IN_FLIGHT_REFUND = sql`r.status IN ('initiating', 'processing')`;
@@ -472,17 +607,23 @@ async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<Transac
       SELECT tx.id,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
+        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue,
+        sum(le.amount_cents) FILTER (WHERE ${RETURNED_TO_PSP}) AS returned_booked,
+        -sum(le.amount_cents) FILTER (WHERE ${UNCOVERED}) AS uncovered
       FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
       GROUP BY tx.id
     ),
     refunding AS (
       SELECT r.transaction_id, sum(r.amount_cents) AS cents FROM refunds r JOIN tx ON tx.id = r.transaction_id
       WHERE ${IN_FLIGHT_REFUND} GROUP BY r.transaction_id
+    ),
+    claimed AS (
+      SELECT d.transaction_id, sum(d.amount_cents) AS cents FROM provider_devolucoes d JOIN tx ON tx.id = d.transaction_id
+      WHERE d.status = 'claimed' GROUP BY d.transaction_id
     )
     SELECT ${TRANSACTION_LEDGER_COLUMNS}
     FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id
-      LEFT JOIN refunding ON refunding.transaction_id = tx.id`.execute(db);
+      LEFT JOIN refunding ON refunding.transaction_id = tx.id LEFT JOIN claimed ON claimed.transaction_id = tx.id`.execute(db);
   return result.rows;
 }
 
@@ -512,11 +653,14 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
     CROSS JOIN LATERAL (
       SELECT sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue
+        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue,
+        sum(le.amount_cents) FILTER (WHERE ${RETURNED_TO_PSP}) AS returned_booked,
+        -sum(le.amount_cents) FILTER (WHERE ${UNCOVERED}) AS uncovered
       FROM ledger_transfers lt JOIN LATERAL (SELECT * FROM ledger_entries e WHERE e.transfer_id = lt.id OFFSET 0) le ON true
       WHERE lt.transaction_id = tx.id
     ) moved
-    CROSS JOIN LATERAL (SELECT sum(r.amount_cents) AS cents FROM refunds r WHERE r.transaction_id = tx.id AND ${IN_FLIGHT_REFUND}) refunding`.execute(db);
+    CROSS JOIN LATERAL (SELECT sum(r.amount_cents) AS cents FROM refunds r WHERE r.transaction_id = tx.id AND ${IN_FLIGHT_REFUND}) refunding
+    CROSS JOIN LATERAL (SELECT sum(d.amount_cents) AS cents FROM provider_devolucoes d WHERE d.transaction_id = tx.id AND d.status = 'claimed') claimed`.execute(db);
   return result.rows;
 }
 
@@ -526,16 +670,23 @@ export interface RefundLedger {
   transaction_id: string;
   status: string;
   amount_cents: number;
+  acknowledged_at: Date | null;
+  /** Whether a live externalRef names it. */
+  keyed: boolean;
   transfers: number;
   open_pending: number;
   posted: number;
   voided: number;
+  /** Transfers booking what the provider paid past the charge (to suspense). */
+  beyond: number;
   available: number;
   pending_out: number;
 }
 
-const REFUND_LEDGER = sql`r.id, r.account_id, r.transaction_id, r.status, r.amount_cents,
+const REFUND_LEDGER = sql`r.id, r.account_id, r.transaction_id, r.status, r.amount_cents, r.acknowledged_at,
+  EXISTS (SELECT 1 FROM refund_idempotency_keys k WHERE k.refund_id = r.id) AS keyed,
   count(DISTINCT lt.id)::int AS transfers,
+  count(DISTINCT lt.id) FILTER (WHERE lt.reason = 'refund_beyond_charge')::int AS beyond,
   count(DISTINCT lt.id) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id))::int AS open_pending,
   count(DISTINCT lt.id) FILTER (WHERE lt.reason = 'refund_posted')::int AS posted,
   count(DISTINCT lt.id) FILTER (WHERE lt.reason = 'refund_voided')::int AS voided,
@@ -559,7 +710,7 @@ export async function refundLedgers(db: Db, scope: CheckScope): Promise<RefundLe
     SELECT ${REFUND_LEDGER}
     FROM chosen JOIN refunds r ON r.id = chosen.id
     LEFT JOIN ledger_transfers lt ON lt.refund_id = r.id
-    LEFT JOIN ledger_entries le ON le.transfer_id = lt.id
+    LEFT JOIN ledger_entries le ON le.transfer_id = lt.id AND lt.reason <> 'refund_beyond_charge'
     GROUP BY r.id`.execute(db);
   return result.rows;
 }

@@ -288,6 +288,7 @@ export const dashboardTexts = {
   refundChargeNotPaid: (status: string) => `Só cobranças pagas podem ser devolvidas; esta está ${statusText(status)}.`,
   refundAboveRefundable: (remainingCents: number) => `Valor: acima do disponível para devolução desta cobrança; restam ${formatBrl(remainingCents)}.`,
   providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (ele está ${statusText(status)}).`,
+  refundActionRefused: (status: string) => `O provedor não aceita esta ação nesta devolução (ela está ${statusText(status)}).`,
   withdrawConfirmationCut: 'Saque iniciado, mas a confirmação foi interrompida. Veja a situação dele na lista de transações.',
 } as const;
 

@@ -234,6 +234,12 @@ export const messages = {
   withdrawalNotFound: 'Saque não encontrado.',
   refundNotFound: 'Devolução não encontrada.',
   providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (situação '${status}').`,
+  // MED infractions (the dashboard's defence)
+  infractionNotFound: 'Infração MED não encontrada.',
+  infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: situação '${status}'.`,
+  infractionAlreadyDefended: 'A defesa desta infração MED já foi enviada ao provedor.',
+  infractionDefenceFailed: 'Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente.',
+  refundActionRefused: (status: string) => `O provedor não aceita esta ação nesta devolução (situação '${status}').`,
 
   // The dashboard's form validation (ours): `<label>` is the field's Portuguese name
   formRequired: (label: string) => `${label}: campo obrigatório.`,

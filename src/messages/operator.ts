@@ -46,6 +46,7 @@ export const operatorMessages = {
   refundNotFound: 'Devolução não encontrada.',
   withdrawalNotPendingApproval: (status: string) => `O saque não está aguardando aprovação: situação '${status}'.`,
   providerActionRefused: (status: string) => `O provedor (PSP) não aceita esta ação neste saque (situação '${status}').`,
+  refundActionRefused: (status: string) => `O provedor (PSP) não aceita esta ação nesta devolução (situação '${status}').`,
   withdrawalNotIndeterminate: (status: string) => `Só um saque em failed_unknown pode ser resolvido: situação '${status}'.`,
   withdrawalNotOverdue: (overdueAt: string) =>
     `A conciliação tem até ${overdueAt} (24 h em failed_unknown) para liquidar este saque; resolva-o depois disso.`,
@@ -67,6 +68,17 @@ export const operatorMessages = {
   chargeNotChargeable: 'Esta cobrança não pode receber chargeback.',
   chargebackExceedsHold: 'O chargeback excede a retenção ou o valor da cobrança.',
   chargebackNotCovered: 'O saldo disponível não cobre o chargeback.',
+  chargebackExceedsRefundable: (remaining: string) =>
+    `O chargeback excede o que a cobrança ainda pode devolver: restam ${remaining}, contando as devoluções em andamento.`,
+  chargebackInProgress: 'Um chargeback desta retenção já está em andamento no provedor.',
+  chargebackNeedsProviderDevolucao:
+    'O provedor ainda não fez uma devolução MED desta cobrança: no provedor real, o chargeback é registrado a partir da devolução que ele fez.',
+
+  // MED infractions and the reconciliation with the provider
+  infractionNotFound: 'Infração MED não encontrada.',
+  infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: situação '${status}'.`,
+  infractionAlreadyDefended: 'A defesa desta infração MED já foi enviada ao provedor.',
+  infractionDefenceFailed: 'Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente.',
 
   // Webhooks
   unknownEventFilter: (entry: string) => `Evento ou categoria desconhecido: '${entry}'.`,

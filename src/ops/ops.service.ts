@@ -5,6 +5,7 @@ import type { OperationalSnapshot } from '../platform/metrics.ts';
 import { openWithdrawalFigures } from '../transactions/transaction.repository.ts';
 import { dueDeliveryBacklog } from '../webhooks/delivery.repository.ts';
 import { fanOutBacklog } from '../events/event.repository.ts';
+import { openBreakCounts } from '../reconciliation/reconciliation.repository.ts';
 import { FAILED_UNKNOWN_DEADLINE_MS, STUCK_SEND_MS } from '../withdrawals/withdrawal.settlement.ts';
 
 /**
@@ -59,7 +60,7 @@ const secondsSince = (nowMs: number, at: Date | null) => (at === null ? 0 : Math
 export async function refreshOperationalGauges(deps: Pick<Deps, 'db' | 'clock' | 'metrics'>): Promise<OperationalSnapshot> {
   const nowMs = deps.clock.now();
   const now = new Date(nowMs);
-  const [deliveries, events, withdrawals] = await Promise.all([
+  const [deliveries, events, withdrawals, breaks] = await Promise.all([
     dueDeliveryBacklog(deps.db, now),
     fanOutBacklog(deps.db),
     openWithdrawalFigures(deps.db, {
@@ -67,6 +68,7 @@ export async function refreshOperationalGauges(deps: Pick<Deps, 'db' | 'clock' |
       overdueBefore: new Date(nowMs - FAILED_UNKNOWN_DEADLINE_MS),
       stuckBefore: new Date(nowMs - STUCK_SEND_MS),
     }),
+    openBreakCounts(deps.db),
   ]);
   // An event not fanned out yet is due work too (at least one delivery each, once the worker fans it out).
   const oldest = [deliveries.oldestDueAt, events.oldestAt].filter((at): at is Date => at !== null);
@@ -79,6 +81,7 @@ export async function refreshOperationalGauges(deps: Pick<Deps, 'db' | 'clock' |
     withdrawalsProcessingOpen: withdrawals.processing,
     reconciliationLagSeconds: secondsSince(nowMs, withdrawals.oldestDueCheckAt),
     stuckSends: withdrawals.stuckSends,
+    reconciliationBreaksOpen: breaks.reduce((sum, kind) => sum + kind.count, 0),
   };
   deps.metrics.setOperational(snapshot);
   return snapshot;

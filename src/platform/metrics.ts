@@ -29,6 +29,7 @@ export interface OperationalSnapshot {
   withdrawalsProcessingOpen: number;
   reconciliationLagSeconds: number;
   stuckSends: number;
+  reconciliationBreaksOpen: number;
 }
 
 /** HTTP request durations: PIX gateway answers are expected well under a second. */
@@ -119,6 +120,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Differences between the ledger and the provider, by kind, counted once each (src/reconciliation). */
+  readonly reconciliationBreaks = new Counter({
+    name: 'pixgate_reconciliation_breaks_total',
+    help: 'Differences between the ledger and the payment provider found, by kind (each counted when first recorded)',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+
   private readonly gauges = {
     webhookDeliveriesDue: this.gauge('pixgate_webhook_deliveries_due', 'Webhook deliveries due now, and events not fanned out to their URLs yet (the backlog).'),
     webhookOldestDueAgeSeconds: this.gauge(
@@ -140,6 +149,7 @@ export class Metrics {
       'How far behind schedule reconciliation is: age of the oldest open withdrawal whose PSP check is due (0: none due).',
     ),
     stuckSends: this.gauge('pixgate_withdrawals_stuck_sends', 'Withdrawal sends in flight for more than 30 s (a crash or a very slow PSP).'),
+    reconciliationBreaksOpen: this.gauge('pixgate_reconciliation_breaks_open', 'Differences between the ledger and the payment provider not resolved yet (back office: reconciliation breaks).'),
   } satisfies Record<keyof OperationalSnapshot, Gauge>;
 
   constructor(options: { defaultMetrics?: boolean } = {}) {

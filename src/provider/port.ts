@@ -34,6 +34,28 @@ export type RemovedCharge =
   | { state: 'paid'; endToEndIds: string[] }
   | { state: 'not_found' };
 
+/**
+ * The nature of a devolução (API Pix `natureza`): `ORIGINAL` and `RETIRADA` are refunds the receiver made
+ * (PixGate's own, or made outside the API); the `MED_*` ones are made by the provider under the Central
+ * Bank's Special Return Mechanism (a chargeback).
+ */
+export type DevolucaoNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO';
+
+/** A devolução of a received Pix, as the provider's read of the Pix reports it. */
+export interface ReceivedDevolucao {
+  /** The provider's id of it: PixGate's refund id for its own (`refundId`), the provider's own otherwise. */
+  id: string;
+  /** PixGate's refund, when the devolução is one PixGate asked for. */
+  refundId?: string | undefined;
+  /** Its own end-to-end id (`D…`), when the provider gave one. */
+  rtrId?: string | undefined;
+  amountCents: number;
+  nature: DevolucaoNature;
+  state: 'processing' | 'returned' | 'not_returned';
+  /** When it was settled (else requested). */
+  atMs: number;
+}
+
 /** A Pix received on PixGate's key, as the PSP's read reports it (the only source crediting trusts). */
 export interface ReceivedPix {
   endToEndId: string;
@@ -42,13 +64,63 @@ export interface ReceivedPix {
   amountCents: number;
   receivedAtMs: number;
   payer?: PartyJson | undefined;
+  /** Its devoluções, PixGate's and the provider's own (MED), as the read lists them (empty: none). */
+  devolucoes: ReceivedDevolucao[];
 }
 
 /** A provider callback turned into facts, each confirmed by a read before it is reported. */
 export type ProviderFact =
   | { kind: 'pix_received'; pix: ReceivedPix }
   | { kind: 'refund_changed'; refundId: string }
-  | { kind: 'withdrawal_changed'; transactionId: string };
+  | { kind: 'withdrawal_changed'; transactionId: string }
+  /** A devolução PixGate did not ask for (MED, or made outside the API) was reported: the read Pix with it. */
+  | { kind: 'devolucao_made'; pix: ReceivedPix };
+
+/** The provider's status of a MED infraction (Efí's names; another provider's are mapped to them). */
+export type InfractionProviderStatus = 'ABERTA' | 'EM_DEFESA' | 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI';
+
+/** A MED infraction on a Pix received on PixGate's key (Efí `GET /v2/gn/infracoes`). */
+export interface ProviderInfraction {
+  id: string;
+  endToEndId: string;
+  amountCents: number;
+  status: InfractionProviderStatus;
+  /** Why it was filed (Efí `razao`), and the kind of situation (`tipoSituacao`), as the provider words them. */
+  reason: string;
+  situation?: string | undefined;
+  openedAtMs: number;
+  /** The deadline of the analysis (Efí `dadosAnalise.prazoFinalizacao`). */
+  deadlineAtMs?: number | undefined;
+  /** The provider's cautionary block of the money covers it (Efí: its balance's MED block, allotted to open infractions, oldest first). */
+  blocked: boolean;
+}
+
+/** The merchant's answer to an infraction (Efí `POST /v2/gn/infracoes/{id}/defesa`: `analise`, `justificativa`). */
+export interface InfractionDefence {
+  /** `rejeitado`: the merchant contests it; `aceito`: the merchant agrees the money goes back. */
+  analysis: 'aceito' | 'rejeitado';
+  text: string;
+}
+
+/** A send (payout) as the provider's listing reports it, for reconciliation. */
+export interface ListedSend {
+  /** PixGate's withdrawal, when the send is one of its. */
+  transactionId?: string | undefined;
+  idEnvio: string;
+  endToEndId: string;
+  amountCents: number;
+  state: 'processing' | 'paid' | 'not_paid';
+  /** What the receiver's bank returned of it. */
+  returnedCents: number;
+  atMs: number;
+}
+
+/** What the provider holds for PixGate: free, and blocked (MED cautionary blocks, court orders). */
+export interface ProviderBalance {
+  availableCents: number;
+  blockedMedCents: number;
+  blockedOtherCents: number;
+}
 
 export interface SendWithdrawalInput {
   /** Also the idempotency key at the PSP: sending the same id twice never pays twice. */
@@ -61,18 +133,30 @@ export interface SendWithdrawalInput {
   expectedBeneficiary: { name: string; document: string; documentType: 'cpf' | 'cnpj' };
 }
 
+/**
+ * Who a paid send reached, as far as the provider's read says: any part may be missing (a read with only
+ * `identificacao`, only `contaBanco`, or neither). A final status never waits for it: the withdrawal is
+ * booked, and what is missing is filled from whom it was sent to (withdrawal.settlement.ts).
+ */
+export interface BeneficiaryFacts {
+  name?: string | undefined;
+  document?: string | undefined;
+  documentType?: 'cpf' | 'cnpj' | undefined;
+  bankAccount?: { ispb?: string | undefined; branch?: string | undefined; account?: string | undefined } | undefined;
+}
+
 /** What the PSP knows of a withdrawal, for reconciliation. */
 export type ProviderWithdrawalStatus =
   | { state: 'not_found' }
   | { state: 'unknown' }
   | { state: 'accepted'; providerRef: string }
-  | { state: 'paid'; providerRef: string; endToEndId: string; beneficiary: PartyJson; paidAtMs: number }
+  | { state: 'paid'; providerRef: string; endToEndId: string; beneficiary: BeneficiaryFacts; paidAtMs: number }
   | { state: 'rejected'; providerRef: string; refusedCode: string; refusedReason: string }
   | {
       state: 'returned';
       providerRef: string;
       endToEndId: string;
-      beneficiary: PartyJson;
+      beneficiary: BeneficiaryFacts;
       refundEndToEndId: string;
       returnedCents: number;
     };
@@ -113,6 +197,17 @@ export class ProviderFailure extends Error {
   constructor(message = 'provider failure') {
     super(message);
     this.name = 'ProviderFailure';
+  }
+}
+
+/**
+ * The provider refused a devolução itself (API Pix `PixDevolucaoInvalida`): its devoluções would pass the
+ * Pix (one PixGate has not booked yet, a MED), or the Pix is too old. Nothing was created upstream.
+ */
+export class ProviderRefusedRefund extends Error {
+  constructor(message = 'provider refused the devolução') {
+    super(message);
+    this.name = 'ProviderRefusedRefund';
   }
 }
 
@@ -158,4 +253,12 @@ export interface PixProvider {
   /** Asks for a refund of (part of) a received payment. Resolves with the PSP's reference when accepted. */
   sendRefund(input: SendRefundInput): Promise<{ providerRef: string }>;
   queryRefund(input: { refundId: string; endToEndId: string }): Promise<ProviderRefundStatus>;
+  /** MED infractions on received Pix opened or changed in a period (inclusive bounds). */
+  listInfractions(fromMs: number, toMs: number): AsyncIterable<ProviderInfraction>;
+  /** Sends the merchant's answer to an infraction. */
+  defendInfraction(infractionId: string, defence: InfractionDefence): Promise<void>;
+  /** Sends (payouts) requested in a period (inclusive bounds), for reconciliation. */
+  listSends(fromMs: number, toMs: number): AsyncIterable<ListedSend>;
+  /** What the provider holds for PixGate now. */
+  balance(): Promise<ProviderBalance>;
 }

@@ -6,6 +6,7 @@
  * provider has none: the back office's and the dashboard's sandbox actions answer that they need one.
  */
 import type { PartyJson } from '../db/schema.ts';
+import type { DevolucaoNature } from './port.ts';
 import { SimulatedProviderRequired } from './provider.errors.ts';
 
 export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal' | 'sendRefund' | 'queryRefund';
@@ -23,12 +24,27 @@ export type FaultOutcome = 'succeed' | 'fail' | 'timeout' | 'timeout_unsent' | '
 export interface ProviderSandbox {
   readonly kind: 'simulated' | 'fake';
   /**
-   * A payer pays the charge at the provider. The simulation has no payer end (undefined: the caller
-   * applies the payment itself); the fake answers the end-to-end id of the Pix it received.
+   * A payer pays the charge at the provider; answers the end-to-end id of the Pix the provider received
+   * (undefined when it refused the payment: the charge is not payable there). The simulation takes the
+   * end-to-end id it is given, if any; the fake makes its own.
    */
-  payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined }): Promise<string | undefined>;
-  /** The payer's bank takes (part of) a received Pix back (a MED refund): the provider's money moves too. */
-  chargeback(input: { endToEndId: string; amountCents: number }): Promise<void>;
+  payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string | undefined>;
+  /**
+   * The provider gives (part of) a received Pix back without PixGate asking: a MED devolução (`MED_*`: the
+   * payer's bank took it back), or one the merchant made outside the API (`ORIGINAL`). `id` is the
+   * devolução's id at the provider (a repeat with the same id makes nothing). False when the provider
+   * refuses it (its devoluções would pass the Pix, refunds in flight included).
+   */
+  devolve(input: { endToEndId: string; amountCents: number; nature: DevolucaoNature; id: string }): Promise<boolean>;
+  /** The payer's bank files a MED infraction against a received Pix; answers its id at the provider. */
+  openInfraction(input: { endToEndId: string; amountCents: number; reason: string; situation?: string | undefined }): Promise<string>;
+  /** The provider blocks the infraction's money as a precaution (bloqueio cautelar); false when it is not open. */
+  blockInfraction(infractionId: string): Promise<boolean>;
+  /**
+   * The provider's analysis ends: `ACEITA` (the infraction stands: the provider makes the MED devolução of
+   * what the Pix can still give), `REJEITADA`, or `CANCELADA_EFI`. False when it is already closed.
+   */
+  closeInfraction(infractionId: string, outcome: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): Promise<boolean>;
   /** A send reached the beneficiary; false when it is not accepted. */
   settle(transactionId: string, beneficiary?: PartyJson): Promise<boolean>;
   reject(transactionId: string, refusedCode: string, refusedReason: string): Promise<boolean>;

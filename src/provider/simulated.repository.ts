@@ -59,3 +59,15 @@ export async function recordReturn(
     .where('transaction_id', '=', transactionId)
     .execute();
 }
+
+/** Sends accepted in a period (inclusive bounds), for the provider's listing. */
+export function listTransfers(db: Db, from: Date, to: Date): Promise<SimPspTransferRow[]> {
+  return db
+    .selectFrom('sim_psp_transfers')
+    .selectAll()
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .orderBy('created_at')
+    .orderBy('transaction_id')
+    .execute();
+}

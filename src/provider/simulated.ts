@@ -4,16 +4,39 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database, PartyJson } from '../db/schema.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import type { FaultOutcome, ProviderOperation, ProviderSandbox } from './sandbox.ts';
-import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, recordReturn } from './simulated.repository.ts';
+import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, listTransfers, recordReturn } from './simulated.repository.ts';
 import { changeAcceptedRefund, findSimRefund, insertAcceptedRefund } from './simulatedRefunds.repository.ts';
+import {
+  devolucoesOf,
+  findInfraction,
+  findReceived,
+  heldCents,
+  insertDevolucao,
+  insertInfraction,
+  insertReceived,
+  listInfractions as listSimInfractions,
+  listReceived,
+  lockInfraction,
+  lockReturnable,
+  receivedFor,
+  updateInfraction,
+  type SimReceived,
+} from './simulatedBooks.repository.ts';
 import {
   ProviderConfirmationLost,
   ProviderFailure,
+  ProviderRefusedRefund,
   ProviderTimeout,
+  type DevolucaoNature,
+  type InfractionDefence,
+  type ListedSend,
   type PixProvider,
+  type ProviderBalance,
+  type ProviderInfraction,
   type ProviderRefundStatus,
   type ProviderWithdrawalStatus,
   type ProviderFact,
+  type ReceivedDevolucao,
   type ReceivedPix,
   type RegisterChargeInput,
   type RemovedCharge,
@@ -31,6 +54,15 @@ interface Fault {
 
 /** Bank of the simulated beneficiaries. */
 const BENEFICIARY_ISPB = '99999004';
+/** A payer for sandbox payments when none is given: a valid CPF at a fictitious bank. */
+const SANDBOX_PAYER: PartyJson = {
+  name: 'PAGADOR SANDBOX',
+  document: '52998224725',
+  documentType: 'cpf',
+  bankAccount: { ispb: '99999004', branch: '0001', account: '123456-7' },
+};
+/** How long the analysis of a simulated MED infraction may take (the Central Bank's 7 days). */
+const INFRACTION_ANALYSIS_MS = 7 * 86_400_000;
 
 export interface SimulatedProviderOptions {
   /** Accepted withdrawals (and refunds) settle this long after acceptance; null: only when told to (tests). */
@@ -62,13 +94,85 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
     this.timeoutDelayMs = options.timeoutDelayMs ?? 0;
   }
 
-  /** The simulation has no payer end: the sandbox applies the payment itself (src/charges/charge.sandbox.ts). */
-  async payAtProvider(): Promise<string | undefined> {
-    return undefined;
+  /** The payer end: the simulation receives the Pix (one per charge: a paid one takes no more). */
+  async payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string | undefined> {
+    if ((await receivedFor(this.db, input.providerRef)).length > 0) return undefined;
+    const nowMs = this.clock.now();
+    const payer = input.payer ?? { ...SANDBOX_PAYER, bankAccount: { ...SANDBOX_PAYER.bankAccount, account: `${100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000)}-${randomBytes(1)[0]! % 10}` } };
+    const endToEndId = input.endToEndId ?? generateEndToEndId({ ispb: payer.bankAccount.ispb, atMs: nowMs, kind: 'E' });
+    await insertReceived(this.db, { endToEndId, providerRef: input.providerRef, amountCents: input.amountCents, payer, at: new Date(nowMs) });
+    return endToEndId;
   }
 
-  /** Nothing to move upstream: the simulation holds no money. */
-  async chargeback(): Promise<void> {}
+  async devolve(input: { endToEndId: string; amountCents: number; nature: DevolucaoNature; id: string }): Promise<boolean> {
+    const nowMs = this.clock.now();
+    return this.db.transaction().execute(async (trx) => {
+      const left = await lockReturnable(trx, input.endToEndId);
+      if (left === undefined || input.amountCents <= 0 || input.amountCents > left) return false;
+      return insertDevolucao(trx, {
+        id: input.id,
+        endToEndId: input.endToEndId,
+        rtrId: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'D' }),
+        natureza: input.nature,
+        amountCents: input.amountCents,
+        at: new Date(nowMs),
+      });
+    });
+  }
+
+  async openInfraction(input: { endToEndId: string; amountCents: number; reason: string; situation?: string | undefined }): Promise<string> {
+    const nowMs = this.clock.now();
+    const id = `inf${randomBytes(12).toString('hex')}`;
+    await insertInfraction(this.db, {
+      id,
+      end_to_end_id: input.endToEndId,
+      amount_cents: input.amountCents,
+      status: 'ABERTA',
+      reason: input.reason,
+      situation: input.situation ?? null,
+      opened_at: new Date(nowMs),
+      deadline_at: new Date(nowMs + INFRACTION_ANALYSIS_MS),
+      updated_at: new Date(nowMs),
+    });
+    return id;
+  }
+
+  /** The block covers what the Pix still holds, up to the infraction's amount. */
+  async blockInfraction(infractionId: string): Promise<boolean> {
+    const now = new Date(this.clock.now());
+    return this.db.transaction().execute(async (trx) => {
+      const infraction = await lockInfraction(trx, infractionId);
+      if (!infraction || (infraction.status !== 'ABERTA' && infraction.status !== 'EM_DEFESA')) return false;
+      const left = (await lockReturnable(trx, infraction.end_to_end_id)) ?? 0;
+      await updateInfraction(trx, infractionId, { blocked_cents: Math.max(0, Math.min(Number(infraction.amount_cents), left)), updated_at: now });
+      return true;
+    });
+  }
+
+  async closeInfraction(infractionId: string, outcome: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): Promise<boolean> {
+    const nowMs = this.clock.now();
+    const now = new Date(nowMs);
+    return this.db.transaction().execute(async (trx) => {
+      const infraction = await lockInfraction(trx, infractionId);
+      if (!infraction || (infraction.status !== 'ABERTA' && infraction.status !== 'EM_DEFESA')) return false;
+      await updateInfraction(trx, infractionId, { status: outcome, blocked_cents: 0, closed_at: now, updated_at: now });
+      if (outcome !== 'ACEITA') return true;
+      // The infraction stands: the provider gives back what the Pix can still give, up to its amount.
+      const left = (await lockReturnable(trx, infraction.end_to_end_id)) ?? 0;
+      const amountCents = Math.min(Number(infraction.amount_cents), left);
+      if (amountCents > 0) {
+        await insertDevolucao(trx, {
+          id: `med${infractionId.slice(3, 27)}`,
+          endToEndId: infraction.end_to_end_id,
+          rtrId: generateEndToEndId({ ispb: this.ispb, atMs: nowMs, kind: 'D' }),
+          natureza: 'MED_FRAUDE',
+          amountCents,
+          at: now,
+        });
+      }
+      return true;
+    });
+  }
 
   /** Queues `count` answers of `outcome` for the next calls of `operation`. */
   queueOutcome(operation: ProviderOperation, outcome: FaultOutcome, count = 1): void {
@@ -95,18 +199,39 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
     };
   }
 
-  /** Payments of simulated charges are applied by the sandbox itself: there is nothing to remove upstream. */
-  async removeCharge(): Promise<RemovedCharge> {
-    return { state: 'removed' };
+  /** A simulated charge takes a payment only through the sandbox: removing it finds the payment, if any. */
+  async removeCharge({ providerRef }: { transactionId: string; providerRef: string }): Promise<RemovedCharge> {
+    const paid = await receivedFor(this.db, providerRef);
+    return paid.length > 0 ? { state: 'paid', endToEndIds: paid } : { state: 'removed' };
   }
 
-  /** The simulation reports payments directly (the sandbox); it has no received Pix to read or list. */
-  async readReceivedPix(): Promise<ReceivedPix | undefined> {
-    return undefined;
+  async readReceivedPix(endToEndId: string): Promise<ReceivedPix | undefined> {
+    const pix = await findReceived(this.db, endToEndId);
+    return pix === undefined ? undefined : this.received(pix);
   }
 
-  async *listReceivedPix(): AsyncIterable<ReceivedPix> {
-    // Nothing to list: see readReceivedPix.
+  async *listReceivedPix(fromMs: number, toMs: number): AsyncIterable<ReceivedPix> {
+    for (const pix of await listReceived(this.db, new Date(fromMs), new Date(toMs))) yield await this.received(pix);
+  }
+
+  private async received(pix: SimReceived): Promise<ReceivedPix> {
+    const devolucoes: ReceivedDevolucao[] = (await devolucoesOf(this.db, pix.end_to_end_id)).map((devolucao) => ({
+      id: devolucao.id,
+      ...(devolucao.requested ? { refundId: devolucao.id } : {}),
+      ...(devolucao.rtr_id !== null ? { rtrId: devolucao.rtr_id } : {}),
+      amountCents: devolucao.amount_cents,
+      nature: devolucao.natureza as DevolucaoNature,
+      state: devolucao.state === 'refunded' ? 'returned' : devolucao.state === 'rejected' ? 'not_returned' : 'processing',
+      atMs: devolucao.at.getTime(),
+    }));
+    return {
+      endToEndId: pix.end_to_end_id,
+      ...(pix.provider_ref !== null ? { chargeRef: pix.provider_ref } : {}),
+      amountCents: pix.amount_cents,
+      receivedAtMs: pix.received_at.getTime(),
+      ...(pix.payer ? { payer: pix.payer } : {}),
+      devolucoes,
+    };
   }
 
   /** The simulation sends no callbacks. */
@@ -217,14 +342,22 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
     if (outcome === 'timeout_unsent') await this.timeOut('sendRefund');
     const providerRef = `sim-${input.refundId}`;
     const nowMs = this.clock.now();
-    await insertAcceptedRefund(this.db, {
-      refundId: input.refundId,
-      endToEndId: input.endToEndId,
-      amountCents: input.amountCents,
-      description: input.description ?? null,
-      settleAt: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
-      at: new Date(nowMs),
+    // As API Pix: a repeat of the same id changes nothing; devoluções totalling more than the Pix are refused.
+    const accepted = await this.db.transaction().execute(async (trx) => {
+      if (await findSimRefund(trx, input.refundId)) return true;
+      const left = await lockReturnable(trx, input.endToEndId);
+      if (left === undefined || input.amountCents > left) return false;
+      await insertAcceptedRefund(trx, {
+        refundId: input.refundId,
+        endToEndId: input.endToEndId,
+        amountCents: input.amountCents,
+        description: input.description ?? null,
+        settleAt: this.settleAfterMs === null ? null : new Date(nowMs + this.settleAfterMs),
+        at: new Date(nowMs),
+      });
+      return true;
     });
+    if (!accepted) throw new ProviderRefusedRefund('simulated sendRefund refused: the devoluções would pass the Pix (PixDevolucaoInvalida)');
     if (outcome === 'timeout') await this.timeOut('sendRefund');
     if (outcome === 'cut') throw new ProviderConfirmationLost(providerRef);
     return { providerRef };
@@ -269,6 +402,56 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
       refused_reason: refusedReason,
       updated_at: new Date(this.clock.now()),
     });
+  }
+
+  // ---- MED infractions, listings and balance (reconciliation) ----------------------------------------
+
+  async *listInfractions(fromMs: number, toMs: number): AsyncIterable<ProviderInfraction> {
+    for (const row of await listSimInfractions(this.db, new Date(fromMs), new Date(toMs))) {
+      yield {
+        id: row.id,
+        endToEndId: row.end_to_end_id,
+        amountCents: Number(row.amount_cents),
+        status: row.status,
+        reason: row.reason,
+        ...(row.situation !== null ? { situation: row.situation } : {}),
+        openedAtMs: row.opened_at.getTime(),
+        deadlineAtMs: row.deadline_at.getTime(),
+        blocked: Number(row.blocked_cents) > 0,
+      };
+    }
+  }
+
+  /**
+   * The merchant's answer: contested (`rejeitado`) it waits for the provider's analysis (the sandbox's
+   * closeInfraction); agreed (`aceito`) the infraction stands at once and the money goes back.
+   */
+  async defendInfraction(infractionId: string, defence: InfractionDefence): Promise<void> {
+    const infraction = await findInfraction(this.db, infractionId);
+    if (!infraction || (infraction.status !== 'ABERTA' && infraction.status !== 'EM_DEFESA')) {
+      throw new ProviderFailure(`simulated defence refused: infraction ${infractionId} is ${infraction?.status ?? 'unknown'}`);
+    }
+    await updateInfraction(this.db, infractionId, { status: 'EM_DEFESA', defence: defence.text, defence_analysis: defence.analysis, updated_at: new Date(this.clock.now()) });
+    if (defence.analysis === 'aceito') await this.closeInfraction(infractionId, 'ACEITA');
+  }
+
+  async *listSends(fromMs: number, toMs: number): AsyncIterable<ListedSend> {
+    for (const row of await listTransfers(this.db, new Date(fromMs), new Date(toMs))) {
+      yield {
+        transactionId: row.transaction_id,
+        idEnvio: row.transaction_id,
+        endToEndId: row.end_to_end_id ?? '',
+        amountCents: Number(row.amount_cents),
+        state: row.state === 'paid' || row.state === 'returned' ? 'paid' : row.state === 'rejected' ? 'not_paid' : 'processing',
+        returnedCents: Number(row.returned_cents ?? 0),
+        atMs: row.created_at.getTime(),
+      };
+    }
+  }
+
+  async balance(): Promise<ProviderBalance> {
+    const held = await heldCents(this.db);
+    return { availableCents: held.totalCents - held.blockedMedCents, blockedMedCents: held.blockedMedCents, blockedOtherCents: 0 };
   }
 
   private beneficiaryFor(input: SendWithdrawalInput): PartyJson {

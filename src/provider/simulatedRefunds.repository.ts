@@ -1,8 +1,8 @@
 /** Owner of `sim_psp_refunds`: the simulated PSP's own record of the refunds it was asked for. */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, SimPspRefundRow } from '../db/schema.ts';
 
-type Db = Kysely<Database>;
+type Db = Kysely<Database> | Transaction<Database>;
 
 /** Records an accepted refund; idempotent by refundId, as the id of API Pix's devolução. */
 export async function insertAcceptedRefund(

@@ -32,5 +32,14 @@ export class RefundRateLimited extends DomainError {}
 /** The provider failed or refused before accepting: nothing debited, externalRef freed. */
 export class RefundProviderFailure extends DomainError {}
 
+/** Sandbox: the provider does not take this action on the refund in its present state. */
+export class RefundActionRefused extends DomainError {
+  readonly status: string;
+  constructor(status: string) {
+    super();
+    this.status = status;
+  }
+}
+
 /** Sandbox: no refund with this id (or the provider was never told about it). */
 export class RefundNotFound extends DomainError {}

@@ -2,8 +2,7 @@ import type { TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { requireSandbox, type ProviderSandbox } from '../provider/sandbox.ts';
 import { findTransactionById } from '../transactions/transaction.repository.ts';
-import { ProviderActionRefused } from '../withdrawals/withdrawal.errors.ts';
-import { RefundNotFound } from './refund.errors.ts';
+import { RefundActionRefused, RefundNotFound } from './refund.errors.ts';
 import { findRefund } from './refund.repository.ts';
 import { syncRefund } from './refund.service.ts';
 
@@ -19,7 +18,7 @@ export async function applyRefundSandboxAction(
   const psp = requireSandbox(deps);
   const refund = await findRefund(deps.db, refundId);
   if (!refund || refund.status === 'aborted') throw new RefundNotFound();
-  if (!(await change(psp))) throw new ProviderActionRefused(refund.status);
+  if (!(await change(psp))) throw new RefundActionRefused(refund.status);
   await syncRefund(deps, refundId);
   const charge = await findTransactionById(deps.db, refund.transaction_id);
   if (!charge) throw new RefundNotFound();

@@ -13,15 +13,18 @@ import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.stat
 import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Database, RefundRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { postRefund, reserveRefund, voidRefund } from '../ledger/ledger.repository.ts';
+import { bookRefundBeyondCharge, postRefund, reserveRefund, voidRefund } from '../ledger/ledger.repository.ts';
+import { bookReturn, releaseReturn, reserveReturn, stillReturnable } from '../charges/chargeReturns.repository.ts';
+import { retryDeadlocks } from '../db/deadlock.ts';
+import { recordBreak } from '../reconciliation/reconciliation.repository.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
-import { ProviderConfirmationLost, ProviderFailure, ProviderTimeout, type ProviderRefundStatus } from '../provider/port.ts';
+import { ProviderConfirmationLost, ProviderFailure, ProviderRefusedRefund, ProviderTimeout, type ProviderRefundStatus } from '../provider/port.ts';
 import { release, tryConsume, type Slot, type Window } from '../ratelimit/rateLimit.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
-import { findTransaction, findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findTransaction, findTransactionById, lockTransaction } from '../transactions/transaction.repository.ts';
 import { recheckDelayMs } from '../withdrawals/withdrawal.settlement.ts';
 import {
   RefundAboveRefundable,
@@ -36,7 +39,6 @@ import {
   claimRefundKey,
   findLiveRefundByKey,
   findRefund,
-  inFlightRefundCents,
   insertRefund,
   listRefundsDue,
   listVisibleRefunds,
@@ -64,6 +66,9 @@ export const REFUND_RATE_LIMIT: Window = { bucket: 'refund:hour', windowMs: 3_60
 export const STUCK_REFUND_MS = 30_000;
 /** How long recording the provider's answer keeps trying while the database is out of reach. */
 const OUTCOME_RETRY_MS = 5_000;
+/** How long a retry waits for a concurrent identical request still asking the provider (as a withdrawal's retry does). */
+const IN_FLIGHT_WAIT_MS = 15_000;
+const IN_FLIGHT_POLL_MS = 50;
 
 // ---- Reading -------------------------------------------------------------------------------------------
 
@@ -153,7 +158,7 @@ export async function createRefund(deps: Deps, auth: AccountContext, transaction
   const externalRef = body.externalRef;
   if (externalRef !== undefined) {
     const existing = await findLiveRefundByKey(deps.db, auth.accountId, externalRef, now);
-    if (existing && existing.status !== 'aborted') return replayedAnswer(deps, auth, existing, transactionId, body);
+    if (existing && existing.status !== 'aborted') return answerRetry(deps, auth, existing, transactionId, body);
   }
   // One database transaction of several statements: sent again after a broken connection only when the
   // server said it rolled back, or it never reached the server (neverApplied); else a retry with the same
@@ -163,7 +168,7 @@ export async function createRefund(deps: Deps, auth: AccountContext, transaction
     firstPauseMs: 100,
     mayRetry: neverApplied,
   });
-  if (reservation.kind === 'existing') return replayedAnswer(deps, auth, reservation.refund, transactionId, body);
+  if (reservation.kind === 'existing') return answerRetry(deps, auth, reservation.refund, transactionId, body);
 
   const { refund, charge, slot } = reservation;
   const answer = await askProvider(deps, refund, charge);
@@ -172,9 +177,57 @@ export async function createRefund(deps: Deps, auth: AccountContext, transaction
     await release(deps.db, auth.accountId, slot).catch((error: unknown) =>
       deps.logger.warn('refund aborted but its rate-limit slot not given back', { refundId: refund.id, error: error instanceof Error ? error.message : String(error) }),
     );
+    // The provider's own devoluções leave no room for it (one PixGate has not booked yet, a MED): the
+    // contract's 422 with what the provider says is left, not a 502.
+    if (answer.kind === 'refused' && answer.exceeds) throw new RefundAboveRefundable(await leftAtProvider(deps, charge));
     throw new RefundProviderFailure();
   }
   return { kind: 'created', body: createdBody(recorded) };
+}
+
+/** What the provider says a charge's Pix can still give back (its amount less its devoluções not refused). */
+async function leftAtProvider(deps: Deps, charge: TransactionRow): Promise<number> {
+  const pix = await deps.provider.readReceivedPix(charge.end_to_end_id ?? '').catch(() => undefined);
+  if (!pix) return stillReturnable((await findTransactionById(deps.db, charge.id)) ?? charge);
+  const given = pix.devolucoes.filter((devolucao) => devolucao.state !== 'not_returned').reduce((sum, devolucao) => sum + devolucao.amountCents, 0);
+  return Math.max(0, pix.amountCents - given);
+}
+
+/**
+ * A retry of a refund's externalRef: while the original is still asking the provider (`initiating`) it waits
+ * for that answer, as a withdrawal's retry does, so it never names a refund that then ends `aborted` (after a
+ * 502 the same externalRef creates the refund anew, as the contract says). Past the wait the original is
+ * announced (`processing`: reconciliation settles it with the provider) and answered.
+ */
+async function answerRetry(deps: Deps, auth: AccountContext, existing: RefundRow, transactionId: string, body: CreateRefundRequest): Promise<CreateRefundOutcome> {
+  let row: RefundRow = existing;
+  const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+  while (row.status === 'initiating' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, IN_FLIGHT_POLL_MS));
+    row = (await findRefund(deps.db, existing.id)) ?? row;
+  }
+  if (row.status === 'aborted') return createRefund(deps, auth, transactionId, body);
+  row = await acknowledge(deps, row.id);
+  if (row.status === 'aborted') return createRefund(deps, auth, transactionId, body);
+  return replayedAnswer(deps, auth, row, transactionId, body);
+}
+
+/**
+ * Marks a refund told to the merchant (`acknowledged_at`): one still `initiating` is announced as
+ * `processing` first (it can no longer end `aborted`; reconciliation asks the provider what became of it).
+ */
+async function acknowledge(deps: Deps, refundId: string): Promise<RefundRow> {
+  return deps.db.transaction().execute(async (trx) => {
+    const nowMs = deps.clock.now();
+    const row = await lockRefund(trx, refundId);
+    if (!row) throw new Error(`refund ${refundId} vanished`);
+    if (row.status === 'aborted' || (row.acknowledged_at !== null && row.status !== 'initiating')) return row;
+    if (row.status === 'initiating') {
+      refundStep(row.status, 'processing');
+      return updateRefund(trx, row.id, { status: 'processing', acknowledged_at: new Date(nowMs), updated_at: new Date(nowMs), next_check_at: new Date(nowMs + recheckDelayMs(0)) });
+    }
+    return updateRefund(trx, row.id, { acknowledged_at: new Date(nowMs) });
+  });
 }
 
 async function reserve(deps: Deps, auth: AccountContext, transactionId: string, body: CreateRefundRequest, now: Date): Promise<Reservation> {
@@ -183,7 +236,8 @@ async function reserve(deps: Deps, auth: AccountContext, transactionId: string, 
     const charge = await lockVisibleTransaction(trx, auth.accountId, transactionId);
     if (charge.type !== 'pix_in') throw new RefundNotCharge();
     if (!isReturnable(charge.status)) throw new RefundChargeNotPaid(charge.status);
-    const remaining = Number(charge.amount_cents) - Number(charge.refunded_cents ?? 0) - (await inFlightRefundCents(trx, charge.id));
+    // What is left: the amount less confirmed returns and returns in flight (refunds, devoluções claimed).
+    const remaining = stillReturnable(charge);
     const amountCents = body.amountCents ?? remaining;
     if (amountCents > remaining || amountCents <= 0) throw new RefundAboveRefundable(Math.max(0, remaining));
     if (charge.paid_at === null || nowMs - charge.paid_at.getTime() > REFUND_WINDOW_MS) throw new RefundWindowExpired();
@@ -215,6 +269,8 @@ async function reserve(deps: Deps, auth: AccountContext, transactionId: string, 
       created_at: now,
       updated_at: now,
     });
+    // The rule, in the statement itself: confirmed + in flight + this never pass the charge's amount.
+    if (!(await reserveReturn(trx, charge.id, amountCents))) throw new RefundAboveRefundable(remaining);
     if (!(await reserveRefund(trx, refund, now))) throw new RefundInsufficientBalance();
     return { kind: 'reserved', refund, charge, slot };
   });
@@ -229,7 +285,7 @@ async function lockVisibleTransaction(trx: Transaction<Database>, accountId: str
   return row;
 }
 
-type ProviderAnswer = { kind: 'accepted'; providerRef: string | null } | { kind: 'refused' };
+type ProviderAnswer = { kind: 'accepted'; providerRef: string | null } | { kind: 'refused'; exceeds: boolean };
 
 async function askProvider(deps: Deps, refund: RefundRow, charge: TransactionRow): Promise<ProviderAnswer> {
   try {
@@ -241,7 +297,8 @@ async function askProvider(deps: Deps, refund: RefundRow, charge: TransactionRow
     });
     return { kind: 'accepted', providerRef };
   } catch (error) {
-    if (error instanceof ProviderFailure) return { kind: 'refused' };
+    if (error instanceof ProviderRefusedRefund) return { kind: 'refused', exceeds: true };
+    if (error instanceof ProviderFailure) return { kind: 'refused', exceeds: false };
     if (error instanceof ProviderConfirmationLost) return { kind: 'accepted', providerRef: error.providerRef };
     if (error instanceof ProviderTimeout) {
       // No answer in time: the provider may hold it. It stays reserved and reconciliation asks.
@@ -263,6 +320,8 @@ async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswe
     deps.db.transaction().execute(async (trx) => {
       const nowMs = deps.clock.now();
       const now = new Date(nowMs);
+      // The charge first, then the refund: the order every path that gives the charge's money back takes.
+      await lockTransaction(trx, refund.transaction_id);
       const row = await lockRefund(trx, refund.id);
       if (!row) throw new Error(`refund ${refund.id} vanished`);
       if (row.status !== 'initiating') return row;
@@ -271,6 +330,7 @@ async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswe
       return updateRefund(trx, row.id, {
         status: 'processing',
         provider_ref: answer.providerRef,
+        acknowledged_at: now,
         updated_at: now,
         next_check_at: new Date(nowMs + recheckDelayMs(0)),
       });
@@ -294,6 +354,7 @@ async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswe
 async function abortRefund(trx: Transaction<Database>, row: RefundRow, now: Date): Promise<RefundRow> {
   refundStep(row.status, 'aborted');
   await voidRefund(trx, row, now);
+  await releaseReturn(trx, row.transaction_id, Number(row.amount_cents));
   if (row.external_ref !== null) await releaseRefundKey(trx, row.account_id, row.id);
   return updateRefund(trx, row.id, { status: 'aborted', updated_at: now, next_check_at: null });
 }
@@ -310,7 +371,7 @@ export async function syncRefund(deps: Deps, refundId: string): Promise<RefundRo
   if (!before || !isInFlightRefund(before.status)) return before;
   const paidCharge = await findTransactionById(deps.db, before.transaction_id);
   const observed = await deps.provider.queryRefund({ refundId, endToEndId: paidCharge?.end_to_end_id ?? '' });
-  return deps.db.transaction().execute(async (trx) => {
+  return retryDeadlocks(() => deps.db.transaction().execute(async (trx) => {
     const nowMs = deps.clock.now();
     const now = new Date(nowMs);
     const charge = await lockTransaction(trx, before.transaction_id);
@@ -321,7 +382,7 @@ export async function syncRefund(deps: Deps, refundId: string): Promise<RefundRo
       return updateRefund(trx, result.id, { next_check_at: new Date(nowMs + recheckDelayMs(nowMs - result.created_at.getTime())) });
     }
     return result;
-  });
+  }));
 }
 
 async function applyObservation(trx: Transaction<Database>, row: RefundRow, charge: TransactionRow, observed: ProviderRefundStatus, now: Date): Promise<RefundRow> {
@@ -348,6 +409,7 @@ async function applyObservation(trx: Transaction<Database>, row: RefundRow, char
 async function failRefund(trx: Transaction<Database>, row: RefundRow, now: Date, refusedCode: string, refusedReason: string, providerRef?: string): Promise<RefundRow> {
   refundStep(row.status, 'failed');
   await voidRefund(trx, row, now);
+  await releaseReturn(trx, row.transaction_id, Number(row.amount_cents));
   return updateRefund(trx, row.id, {
     status: 'failed',
     refused_code: refusedCode,
@@ -360,7 +422,10 @@ async function failRefund(trx: Transaction<Database>, row: RefundRow, now: Date,
 
 /**
  * The payer's bank confirmed the refund: it is posted, the charge becomes `partially_refunded` or
- * `refunded` with the refund's end-to-end id, and the event carries the refund's id.
+ * `refunded` with the refund's end-to-end id, and the event carries the refund's id, in one statement that
+ * keeps the charge within its amount. A refund the provider confirmed past what the charge could still give
+ * (a chargeback took the rest while it was in flight) is not paid twice by the merchant: its reservation is
+ * voided and the money the provider paid is PixGate's loss, in suspense, a reconciliation break.
  */
 async function confirmRefund(
   trx: Transaction<Database>,
@@ -370,8 +435,8 @@ async function confirmRefund(
   now: Date,
 ): Promise<RefundRow> {
   refundStep(row.status, 'refunded');
+  const amountCents = Number(row.amount_cents);
   const refundedAt = new Date(Math.min(observed.refundedAtMs, now.getTime()));
-  await postRefund(trx, row, now);
   const refunded = await updateRefund(trx, row.id, {
     status: 'refunded',
     provider_ref: observed.providerRef,
@@ -380,21 +445,32 @@ async function confirmRefund(
     updated_at: now,
     next_check_at: null,
   });
-  const total = Number(charge.refunded_cents ?? 0) + Number(row.amount_cents);
-  if (!isReturnable(charge.status)) {
-    // A chargeback took the rest of the charge while this refund was in flight: the money left all the same,
-    // so it is recorded on the charge, whose status (already `refunded`) does not move again.
-    await updateTransaction(trx, charge.id, { refunded_cents: total, refund_end_to_end_id: observed.refundEndToEndId, updated_at: now });
+  const status = refundedStatus(Number(charge.refunded_cents ?? 0) + amountCents, Number(charge.amount_cents));
+  const returnable = isReturnable(charge.status);
+  if (returnable) chargeStep(charge.status, status);
+  const updated = returnable
+    ? await bookReturn(trx, charge.id, { amountCents, status, reservedCents: amountCents, countInFlight: false, refundEndToEndId: observed.refundEndToEndId, at: now })
+    : undefined;
+  if (!updated) {
+    await releaseReturn(trx, charge.id, amountCents);
+    await bookRefundBeyondCharge(trx, row, now);
+    await recordBreak(trx, {
+      id: newId('brk'),
+      kind: 'refund_beyond_charge',
+      key: row.id,
+      accountId: row.account_id,
+      transactionId: charge.id,
+      refundId: row.id,
+      endToEndId: charge.end_to_end_id,
+      ledgerCents: Math.max(0, Number(charge.amount_cents) - Number(charge.refunded_cents ?? 0)),
+      providerCents: amountCents,
+      suspenseCents: -amountCents,
+      detail: `The provider confirmed refund ${row.id} of ${amountCents} cents after ${charge.id} had given back ${Number(charge.refunded_cents ?? 0)} of ${Number(charge.amount_cents)}: the payer was repaid twice. The merchant was not debited twice; the amount is in suspense.`,
+      at: now,
+    });
     return refunded;
   }
-  const status = refundedStatus(total, Number(charge.amount_cents));
-  chargeStep(charge.status, status);
-  const updated = await updateTransaction(trx, charge.id, {
-    status,
-    refunded_cents: total,
-    refund_end_to_end_id: observed.refundEndToEndId,
-    updated_at: now,
-  });
+  await postRefund(trx, row, now);
   await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now, { refundId: row.id });
   return refunded;
 }

@@ -45,9 +45,18 @@ export function findTransactionById(db: Db, id: string): Promise<TransactionRow 
   return db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Locks the row for a state change; the caller holds the database transaction. */
+/**
+ * Locks the row for a state change; the caller holds the database transaction. FOR NO KEY UPDATE: the rows
+ * that reference it (its transfers, events, refunds) take a key-share lock on it as they are inserted, which
+ * this lock does not block, so two paths on one charge meet only on this lock, in the order they take it.
+ */
 export function lockTransaction(trx: Transaction<Database>, id: string): Promise<TransactionRow | undefined> {
-  return trx.selectFrom('transactions').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return trx.selectFrom('transactions').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+/** The charge whose payment is this end-to-end id (a devolução names the Pix it returns). */
+export function findChargeByEndToEndId(db: Db, endToEndId: string): Promise<TransactionRow | undefined> {
+  return db.selectFrom('transactions').selectAll().where('end_to_end_id', '=', endToEndId).where('type', '=', 'pix_in').executeTakeFirst();
 }
 
 export interface TransactionFilter {
@@ -185,15 +194,18 @@ export async function insertChargeClaimingKey(
  * Locks up to `limit` pending charges past their expiry, skipping rows another process holds (a charge being
  * paid at this instant is skipped, and then found paid).
  */
-export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: number, onlyIds?: string[]): Promise<TransactionRow[]> {
-  let query = trx
+export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: number): Promise<TransactionRow[]> {
+  return trx
     .selectFrom('transactions')
     .selectAll()
     .where('status', '=', 'pending')
     .where('type', '=', 'pix_in')
-    .where('expires_at', '<=', now);
-  if (onlyIds !== undefined) query = query.where('id', 'in', onlyIds.length > 0 ? onlyIds : ['']);
-  return query.orderBy('expires_at').limit(limit).forUpdate().skipLocked().execute();
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .forNoKeyUpdate()
+    .skipLocked()
+    .execute();
 }
 
 /** Pending charges past their expiry (no lock): those to remove at the provider before they are expired here. */
@@ -206,6 +218,19 @@ export function findDueCharges(db: Db, now: Date, limit: number): Promise<Pick<T
     .where('expires_at', '<=', now)
     .orderBy('expires_at')
     .limit(limit)
+    .execute();
+}
+
+/** Charges credited with a received Pix in a period (by when they were paid), for the reconciliation. */
+export function creditedBetween(db: Db, from: Date, to: Date): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('type', '=', 'pix_in')
+    .where('status', 'in', ['paid', 'partially_refunded', 'refunded'])
+    .where('end_to_end_id', 'is not', null)
+    .where('paid_at', '>=', from)
+    .where('paid_at', '<=', to)
     .execute();
 }
 
@@ -278,6 +303,18 @@ export async function releaseIdempotencyKey(trx: Transaction<Database>, accountI
 /** Asks reconciliation to look at an open withdrawal again at `at` (behind the others). */
 export async function scheduleNextCheck(trx: Transaction<Database>, id: string, at: Date): Promise<void> {
   await trx.updateTable('transactions').set({ next_check_at: at }).where('id', '=', id).execute();
+}
+
+/** Withdrawals sent to the provider (accepted there) and created in a period, for the reconciliation. */
+export function sentBetween(db: Db, from: Date, to: Date): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('transactions')
+    .selectAll()
+    .where('type', '=', 'withdrawal')
+    .where('provider_state', '=', 'sent')
+    .where('created_at', '>=', from)
+    .where('created_at', '<=', to)
+    .execute();
 }
 
 /** Sends still in flight since before `before` (their process died, or the PSP is very slow). */

@@ -1,14 +1,13 @@
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
-import { findAccount } from '../accounts/account.repository.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
-import { findRecipient } from '../recipients/recipient.repository.ts';
 import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { ResolutionNeedsSettlement, WithdrawalNotFound, WithdrawalNotIndeterminate, WithdrawalNotOverdue } from './withdrawal.errors.ts';
 import { failWithdrawal, FAILED_UNKNOWN_DEADLINE_MS, isOverdue, markPaid, openSinceMs, syncWithdrawal } from './withdrawal.settlement.ts';
 import { isHiddenWithdrawalStatus, UNKNOWN_STATUS } from './withdrawal.states.ts';
+import { intendedBeneficiary } from './withdrawal.review.ts';
 
 export interface ResolutionRequest {
   /** What the operator established with the PSP (its statement, support ticket). */
@@ -20,16 +19,6 @@ export interface ResolutionRequest {
   beneficiaryBankAccount?: PartyJson['bankAccount'] | undefined;
 }
 
-/** Who a withdrawal was meant to pay: the approved recipient (Mode 2) or the account holder (Mode 1). */
-export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, row: TransactionRow): Promise<Omit<PartyJson, 'bankAccount'>> {
-  if (row.recipient_id) {
-    const recipient = await findRecipient(deps.db, row.account_id, row.recipient_id);
-    if (recipient) return { name: recipient.legal_name, document: recipient.document, documentType: recipient.document_type };
-  }
-  const account = await findAccount(deps.db, row.account_id);
-  return { name: account?.legal_name ?? '', document: row.pix_key ?? '', documentType: row.pix_key_type === 'cnpj' ? 'cnpj' : 'cpf' };
-}
-
 /**
  * The forced end of a `failed_unknown` withdrawal past the contract's 24 h, by the service team
  * (POST /admin/v1/withdrawals/{id}/resolve). The PSP is asked first and its final record wins: when it now
@@ -37,7 +26,8 @@ export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, row: Transacti
  * would, whatever the operator asked. Only when the PSP still has nothing final is the operator's outcome
  * applied: `paid` with the settlement data from the PSP's statement (`transfer.paid`), or `failed` with
  * the amount and fee returned to the balance (`RESOLVED_BY_OPERATOR`, `transfer.failed`). Either way the
- * note and who decided are kept with the withdrawal.
+ * note and who decided are kept with the withdrawal. Resolutions of one withdrawal at once: one wins, the
+ * others are refused (409) under its row lock and change nothing.
  */
 export async function resolveWithdrawal(
   deps: Deps,
@@ -54,10 +44,12 @@ export async function resolveWithdrawal(
 
   const synced = await syncWithdrawal(deps, transactionId);
   const now = new Date(deps.clock.now());
-  const beneficiary = request.outcome === 'paid' ? await expectedBeneficiary(deps, row) : undefined;
+  const beneficiary = request.outcome === 'paid' ? await intendedBeneficiary(deps, row) : undefined;
   return withAudit(deps.db, audit, async (trx) => {
     const current = await lockTransaction(trx, transactionId);
     if (!current) throw new WithdrawalNotFound();
+    // One resolution wins: a concurrent one (or a repeat) finds it resolved and changes nothing, its audit entry included.
+    if (current.resolved_at !== null) throw new WithdrawalNotIndeterminate(current.status);
     const audit = { resolution_note: request.note, resolved_at: now };
     if (synced?.status !== UNKNOWN_STATUS || current.status !== UNKNOWN_STATUS) {
       // The PSP's record decided it (now, or in a concurrent reconciliation): keep the note, say so.

@@ -50,18 +50,18 @@ export async function approveWithdrawal(deps: Deps, transactionId: string, audit
     return processing;
   });
   if (approved.status !== WITHDRAWAL.announcedInFlight.status) return approved;
-  const outcome = await sendToProvider(deps, approved, await beneficiaryOf(deps, approved));
+  const outcome = await sendToProvider(deps, approved, await intendedBeneficiary(deps, approved));
   return finishSend(deps, approved.id, outcome);
 }
 
-/** Who an approved withdrawal pays: the recipient, or the account holder (Mode 1). */
 /** Who a withdrawal is for (the approved recipient, or the account holder), by its id. */
 export async function expectedBeneficiary(deps: Pick<Deps, 'db'>, transactionId: string): Promise<{ name: string; document: string; documentType: 'cpf' | 'cnpj' } | undefined> {
   const row = await findTransactionById(deps.db, transactionId);
-  return row && row.type === 'withdrawal' ? beneficiaryOf(deps, row) : undefined;
+  return row && row.type === 'withdrawal' ? intendedBeneficiary(deps, row) : undefined;
 }
 
-async function beneficiaryOf(deps: Pick<Deps, 'db'>, row: TransactionRow) {
+/** Who a withdrawal pays: the approved recipient (Mode 2), or the account holder (Mode 1). */
+export async function intendedBeneficiary(deps: Pick<Deps, 'db'>, row: TransactionRow): Promise<{ name: string; document: string; documentType: 'cpf' | 'cnpj' }> {
   if (row.recipient_id) {
     const recipient = await findRecipient(deps.db, row.account_id, row.recipient_id);
     if (recipient) return { name: recipient.legal_name, document: recipient.document, documentType: recipient.document_type };

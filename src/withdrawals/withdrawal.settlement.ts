@@ -1,14 +1,46 @@
 import type { Transaction } from 'kysely';
-import type { Database, TransactionRow } from '../db/schema.ts';
+import type { Database, PartyJson, ProviderSendStatus, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { postWithdrawal, returnWithdrawal, voidWithdrawal } from '../ledger/ledger.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import type { ProviderWithdrawalStatus } from '../provider/port.ts';
+import type { BeneficiaryFacts, ProviderWithdrawalStatus } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
 import { refundedStatus } from '../charges/charge.states.ts';
 import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
+import { intendedBeneficiary } from './withdrawal.review.ts';
+
+/**
+ * Who a paid withdrawal reached: what the provider's read says, and for what it leaves out, whom it was sent
+ * to (the recipient or the holder, whose document the provider checked the key against). A bank the read
+ * does not name is left empty: the withdrawal is booked all the same.
+ */
+export function completeBeneficiary(facts: BeneficiaryFacts, intended: { name: string; document: string; documentType: 'cpf' | 'cnpj' }): PartyJson {
+  const sameDocument = facts.document !== undefined && facts.documentType !== undefined;
+  return {
+    name: facts.name ?? intended.name,
+    document: sameDocument ? (facts.document as string) : intended.document,
+    documentType: sameDocument ? (facts.documentType as 'cpf' | 'cnpj') : intended.documentType,
+    bankAccount: { ispb: facts.bankAccount?.ispb ?? '', branch: facts.bankAccount?.branch ?? '', account: facts.bankAccount?.account ?? '' },
+  };
+}
+
+/** A provider observation whose receiver, if any, is complete. */
+type Observation =
+  | Exclude<ProviderWithdrawalStatus, { state: 'paid' | 'returned' }>
+  | (Extract<ProviderWithdrawalStatus, { state: 'paid' }> & { beneficiary: PartyJson })
+  | (Extract<ProviderWithdrawalStatus, { state: 'returned' }> & { beneficiary: PartyJson });
+
+/** The provider's word as the withdrawal keeps it (`provider_status`); undefined when it said nothing. */
+const LAST_WORD: Record<ProviderWithdrawalStatus['state'], ProviderSendStatus | undefined> = {
+  unknown: undefined,
+  not_found: 'not_found',
+  accepted: 'accepted',
+  paid: 'paid',
+  rejected: 'rejected',
+  returned: 'returned',
+};
 
 const SECOND_MS = 1_000;
 const MINUTE_MS = 60 * SECOND_MS;
@@ -67,11 +99,16 @@ export function isOverdue(row: Pick<TransactionRow, 'status' | 'updated_at'>, no
 export async function syncWithdrawal(deps: Deps, transactionId: string): Promise<TransactionRow | undefined> {
   const before = await findTransactionById(deps.db, transactionId);
   if (!before || before.type !== 'withdrawal') return before;
-  const observed = await deps.provider.queryWithdrawal(transactionId);
+  const queried = await deps.provider.queryWithdrawal(transactionId);
+  const observed: Observation =
+    queried.state === 'paid' || queried.state === 'returned'
+      ? { ...queried, beneficiary: completeBeneficiary(queried.beneficiary, await intendedBeneficiary(deps, before)) }
+      : queried;
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
-    const row = await lockTransaction(trx, transactionId);
-    if (!row) return undefined;
+    const locked = await lockTransaction(trx, transactionId);
+    if (!locked) return undefined;
+    const row = await recordLastWord(trx, locked, observed.state, now);
     const result = await applyObservation(trx, row, observed, now);
     if (isOpenAtProvider(result.status)) {
       // Still open: ask again later, on the back-off schedule (every open withdrawal gets its turn).
@@ -92,10 +129,20 @@ export async function syncWithdrawal(deps: Deps, transactionId: string): Promise
   });
 }
 
+/**
+ * Keeps the provider's last word on a withdrawal (also once it is final: the ledger check compares a
+ * resolution with it, and the reconciliation a booking).
+ */
+export async function recordLastWord(trx: Transaction<Database>, row: TransactionRow, state: ProviderWithdrawalStatus['state'], now: Date): Promise<TransactionRow> {
+  const word = LAST_WORD[state];
+  if (word === undefined || word === row.provider_status) return row;
+  return updateTransaction(trx, row.id, { provider_status: word, provider_status_at: now });
+}
+
 async function applyObservation(
   trx: Transaction<Database>,
   initial: TransactionRow,
-  observed: ProviderWithdrawalStatus,
+  observed: Observation,
   now: Date,
 ): Promise<TransactionRow> {
   let row = initial;

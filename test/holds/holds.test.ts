@@ -289,7 +289,7 @@ describe('chargebacks', () => {
     expect(overHold.error).toEqual(tooMuch);
     const overCharge = await chargeback(merchant, hold); // 4_000 + 7_000 > 10_000
     expect(overCharge.response.status).toBe(409);
-    expect(overCharge.error).toEqual(tooMuch);
+    expect(overCharge.error).toEqual({ error: 'O chargeback excede o que a cobrança ainda pode devolver: restam R$ 60,00, contando as devoluções em andamento.' });
     expect(await balance(merchant)).toEqual(before);
 
     // The money left the account before the chargeback: the available balance does not cover it.

@@ -144,7 +144,11 @@ async function writeOldBalances(db: Kysely<Database>): Promise<void> {
 /** Every transaction row as text (`when` names the read: a statement prepared before a migration cannot be reused after it). */
 async function transactionsAsText(db: Kysely<Database>, when: 'before' | 'after'): Promise<string[]> {
   const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions ORDER BY id ${sql.raw(`/* ${when} */`)}`.execute(db);
-  return rows.map(({ status_changed_xid: _added, ...row }) => JSON.stringify(row));
+  // Columns later migrations add (each at its neutral value here: nothing in flight, no provider word yet).
+  return rows.map(({ status_changed_xid: _stamp, refunding_cents: _refunding, provider_status: _word, provider_status_at: _wordAt, ...row }) => {
+    if (when === 'after') expect({ refunding: _refunding, word: _word }).toEqual({ refunding: 0, word: null });
+    return JSON.stringify(row);
+  });
 }
 
 describe('migration 009: single-entry balances to the double-entry ledger', () => {
@@ -210,6 +214,6 @@ describe('migration 009: single-entry balances to the double-entry ledger', () =
     await migrateToLatest(db);
     expect((await readBalance(db, B)).availableCents).toBe(50);
     const violations = await checkLedger(db, { full: true });
-    expect(violations).toEqual([{ accountId: 'system', problem: 'system:suspense holds -50: a difference nobody has explained' }]);
+    expect(violations).toEqual([{ accountId: 'system', problem: 'system:suspense holds -50, but the open reconciliation breaks explain 0: a difference nobody has explained' }]);
   });
 });

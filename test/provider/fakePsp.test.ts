@@ -460,7 +460,20 @@ describe('sends (Efí Pix send)', () => {
     const read = await call('GET', `/v2/gn/pix/enviados/id-envio/${idEnvio}`);
     conforms('PixEnviado', read.body);
     expect(read.body).toEqual(settled);
-    expect(read.body).toMatchObject({ status: 'REALIZADO', horario: { liquidacao: new Date(clock.now()).toISOString() }, favorecido: { identificacao: { cpf: '52998224725', nome: expect.any(String), codigoBanco: expect.any(String), agencia: expect.any(String), conta: expect.any(String) } } });
+    // As Efí's SDK types the read: the name and document in `identificacao`, the account in `contaBanco`,
+    // its ISPB only when asked with exibirCodigoBanco=true.
+    expect(read.body).toMatchObject({
+      status: 'REALIZADO',
+      horario: { liquidacao: new Date(clock.now()).toISOString() },
+      favorecido: {
+        identificacao: { cpf: '52998224725', nome: expect.any(String) },
+        contaBanco: { cpf: '52998224725', nome: expect.any(String), agencia: expect.any(String), conta: expect.any(String), tipoConta: 'cacc' },
+      },
+    });
+    expect(read.body.favorecido.contaBanco.codigoBanco).toBeUndefined();
+    const withBank = await call('GET', `/v2/gn/pix/enviados/id-envio/${idEnvio}?exibirCodigoBanco=true`);
+    conforms('PixEnviado', withBank.body);
+    expect(withBank.body.favorecido.contaBanco).toMatchObject({ codigoBanco: expect.stringMatching(/^[0-9A-Z]{8}$/) });
     await fake.flushCallbacks();
     expect(received().find((item) => item.gnExtras?.idEnvio === idEnvio)).toEqual({
       endToEndId: accepted.body.e2eId,
@@ -692,7 +705,7 @@ describe('money', () => {
     await fake.med(pix.endToEndId, '1.00');
     expect(at()).toBe(start + 3_400);
     const saldo = await call('GET', '/v2/gn/saldo');
-    expect(saldo.body).toEqual({ saldo: (at() / 100).toFixed(2) });
+    expect(saldo.body).toEqual({ saldo: (at() / 100).toFixed(2), bloqueios: { judicial: '0.00', med: '0.00', total: '0.00' } });
   });
 
   it('autoSettleMs settles sends and refunds that long after acceptance, by the clock', async () => {

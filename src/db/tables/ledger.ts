@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** The double-entry ledger, holds and rate-limit counters. */
 
@@ -35,7 +35,13 @@ export type TransferReason =
   | 'hold_placed'
   | 'hold_released'
   | 'correction'
-  | 'migration_difference';
+  | 'migration_difference'
+  /** A refund the provider confirmed past what its charge could still give back: PixGate's loss, in suspense. */
+  | 'refund_beyond_charge'
+  /** A reconciliation break's suspense money settled: written off by PixGate or charged to the merchant. */
+  | 'suspense_settled'
+  /** A difference between the provider's balance and the ledger, booked by an operator (a provider's fee). */
+  | 'provider_adjustment';
 
 /** An immutable transfer: two or more entries summing to zero; pending ones are completed by one post or void. */
 export interface LedgerTransfersTable {
@@ -88,6 +94,9 @@ export interface HoldsTable {
   status: 'active' | 'released';
   created_at: Date;
   released_at: Date | null;
+  /** A MED hold: the provider's infraction it blocks money for, and that infraction's deadline. */
+  infraction_id: ColumnType<string | null, string | null | undefined, string | null>;
+  deadline_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface RateLimitCountersTable {

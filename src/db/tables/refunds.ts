@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { RefundStatus } from '../../refunds/refund.states.ts';
 
 /** Refunds (devoluções) of paid charges, their externalRefs, and the simulated provider's record of them. */
@@ -19,6 +20,8 @@ export interface RefundsTable {
   created_at: Date;
   updated_at: Date;
   refunded_at: Date | null;
+  /** When the merchant was first told of it (201, or an idempotent 200): it never ends `aborted` after that. */
+  acknowledged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface RefundIdempotencyKeysTable {

@@ -17,6 +17,9 @@ export type InternalTransactionStatus = (typeof HIDDEN_WITHDRAWAL_STATUSES)[numb
 export type TransactionStatus = ChargeStatus | Exclude<WithdrawalStatus, InternalTransactionStatus>;
 export type StoredTransactionStatus = TransactionStatus | InternalTransactionStatus;
 
+/** What the provider last said of a withdrawal's send (its read, callback or listing). */
+export type ProviderSendStatus = 'accepted' | 'paid' | 'rejected' | 'returned' | 'not_found';
+
 export interface PartyJson {
   name: string;
   document: string;
@@ -50,7 +53,10 @@ export interface TransactionsTable {
   payer: Json<PartyJson> | null;
   beneficiary: Json<PartyJson> | null;
   refund_end_to_end_id: string | null;
+  /** Charges: refunds confirmed, chargebacks and devoluções made outside the API, as booked (never past the amount). Withdrawals: what came back. */
   refunded_cents: number | null;
+  /** Charges: what the refunds in flight have reserved (with `refunded_cents`, never past the amount when reserved). */
+  refunding_cents: ColumnType<number, number | undefined, number>;
   refused_code: string | null;
   refused_reason: string | null;
   customer: Json<CustomerJson> | null;
@@ -70,6 +76,9 @@ export interface TransactionsTable {
   resolved_by: ColumnType<'provider' | 'operator' | null, 'provider' | 'operator' | null | undefined, 'provider' | 'operator' | null>;
   resolution_note: ColumnType<string | null, string | null | undefined, string | null>;
   resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Withdrawals: the provider's last word on the send (`accepted`, `paid`, `rejected`, `returned`, `not_found`), kept after it is final. */
+  provider_status: ColumnType<ProviderSendStatus | null, ProviderSendStatus | null | undefined, ProviderSendStatus | null>;
+  provider_status_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The database transaction that last changed the status (xid8, set by a trigger): the incremental ledger check reads it. */
   status_changed_xid: ColumnType<string | null, never, never>;
 }

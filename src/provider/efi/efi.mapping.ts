@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../../generated/upstream-types.ts';
 import type { PartyJson } from '../../db/schema.ts';
+import type { BeneficiaryFacts } from '../port.ts';
 
 type Pagador = components['schemas']['Pagador'];
-type Recebedor = components['schemas']['Recebedor'];
+type Favorecido = NonNullable<components['schemas']['PixEnviado']['favorecido']>;
 
 const AMOUNT = /^(\d{1,10})\.(\d{2})$/;
 
@@ -63,18 +64,45 @@ function digits(value: string | undefined): string {
   return (value ?? '').replace(/\D/g, '');
 }
 
-/** A party from the provider's view of a person and bank (payer or receiver); undefined when incomplete. */
-export function partyOf(who: Pagador | Recebedor | undefined): PartyJson | undefined {
-  if (!who) return undefined;
+/** The CPF (11 digits) or CNPJ (14 characters, alphanumeric since API Pix 2.9.0) among a party's fields. */
+function documentOf(who: { cpf?: string | undefined; cnpj?: string | undefined }): { document: string; documentType: 'cpf' | 'cnpj' } | undefined {
   const cpf = digits(who.cpf);
-  const cnpj = (who.cnpj ?? '').replace(/[^0-9A-Z]/g, '');
-  const document = cpf.length === 11 ? cpf : cnpj.length === 14 ? cnpj : undefined;
+  if (cpf.length === 11) return { document: cpf, documentType: 'cpf' };
+  const cnpj = (who.cnpj ?? '').toUpperCase().replace(/[^0-9A-Z]/g, '');
+  if (cnpj.length === 14) return { document: cnpj, documentType: 'cnpj' };
+  return undefined;
+}
+
+const ISPB = /^[0-9A-Z]{8}$/;
+
+/** The payer of a received Pix (Efí's `gnExtras.pagador`); undefined when incomplete (the payer is optional). */
+export function partyOf(who: Pagador | undefined): PartyJson | undefined {
+  if (!who) return undefined;
+  const document = documentOf(who);
   if (!who.nome || document === undefined || !who.codigoBanco) return undefined;
+  return { name: who.nome, ...document, bankAccount: { ispb: who.codigoBanco, branch: who.agencia ?? '', account: who.conta ?? '' } };
+}
+
+/**
+ * Who a send reached, from whatever the read carries: `favorecido.identificacao` (name, document; some
+ * reads put the bank's `codigoBanco` there too) and/or `favorecido.contaBanco` (name, document, ISPB,
+ * branch, account). Every part that is present is taken; none is required.
+ */
+export function beneficiaryOf(favorecido: Favorecido | undefined): BeneficiaryFacts {
+  const identificacao = favorecido?.identificacao ?? {};
+  const conta = favorecido?.contaBanco ?? {};
+  const document = documentOf(identificacao) ?? documentOf(conta);
+  const name = identificacao.nome || conta.nome || undefined;
+  const ispb = [conta.codigoBanco, identificacao.codigoBanco].find((code) => typeof code === 'string' && ISPB.test(code));
+  const bankAccount = {
+    ...(ispb !== undefined ? { ispb } : {}),
+    ...(conta.agencia ? { branch: digits(conta.agencia) || conta.agencia } : {}),
+    ...(conta.conta ? { account: conta.conta } : {}),
+  };
   return {
-    name: who.nome,
-    document,
-    documentType: document.length === 11 ? 'cpf' : 'cnpj',
-    bankAccount: { ispb: who.codigoBanco, branch: who.agencia ?? '', account: who.conta ?? '' },
+    ...(name !== undefined ? { name } : {}),
+    ...(document ?? {}),
+    ...(Object.keys(bankAccount).length > 0 ? { bankAccount } : {}),
   };
 }
 

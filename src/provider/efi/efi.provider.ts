@@ -8,12 +8,19 @@ import type { components } from '../../../generated/upstream-types.ts';
 import {
   ProviderConfirmationLost,
   ProviderFailure,
+  ProviderRefusedRefund,
   ProviderRejected,
   ProviderTimeout,
+  type DevolucaoNature,
+  type InfractionDefence,
+  type ListedSend,
   type PixProvider,
+  type ProviderBalance,
   type ProviderFact,
+  type ProviderInfraction,
   type ProviderRefundStatus,
   type ProviderWithdrawalStatus,
+  type ReceivedDevolucao,
   type ReceivedPix,
   type RegisterChargeInput,
   type RegisteredCharge,
@@ -23,6 +30,7 @@ import {
 } from '../port.ts';
 import { UpstreamUnavailable, type Answer, type EfiTransport } from './efi.client.ts';
 import {
+  beneficiaryOf,
   devolucaoIdFor,
   fromValor,
   idEnvioFor,
@@ -41,6 +49,39 @@ type Pix = components['schemas']['Pix'];
 type PixEnviado = components['schemas']['PixEnviado'];
 type Devolucao = components['schemas']['Devolucao'];
 type ItemCallback = components['schemas']['ItemCallback'];
+type Infracao = components['schemas']['Infracao'];
+
+const NATURES: readonly DevolucaoNature[] = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'];
+const INFRACTION_STATUSES: readonly ProviderInfraction['status'][] = ['ABERTA', 'EM_DEFESA', 'ACEITA', 'REJEITADA', 'CANCELADA_EFI'];
+
+/** A devolução as the read of its Pix lists it (an unknown `natureza` is read as `ORIGINAL`). */
+function devolucaoOf(devolucao: Devolucao): ReceivedDevolucao | undefined {
+  const amountCents = fromValor(devolucao.valor);
+  if (amountCents === undefined || typeof devolucao.id !== 'string') return undefined;
+  const refundId = refundIdOfDevolucao(devolucao.id);
+  const nature = NATURES.find((candidate) => candidate === devolucao.natureza) ?? 'ORIGINAL';
+  const at = Date.parse(devolucao.horario?.liquidacao ?? devolucao.horario?.solicitacao ?? '');
+  return {
+    id: devolucao.id,
+    ...(refundId !== undefined ? { refundId } : {}),
+    ...(devolucao.rtrId ? { rtrId: devolucao.rtrId } : {}),
+    amountCents,
+    nature,
+    state: devolucao.status === 'DEVOLVIDO' ? 'returned' : devolucao.status === 'NAO_REALIZADO' ? 'not_returned' : 'processing',
+    atMs: Number.isFinite(at) ? at : 0,
+  };
+}
+
+/** Items of a listing whose envelope the provider may shape its own way (a bare array, or an object holding one). */
+function itemsOf<T>(body: unknown, ...keys: string[]): T[] {
+  if (Array.isArray(body)) return body as T[];
+  if (typeof body !== 'object' || body === null) return [];
+  for (const key of keys) {
+    const items = (body as Record<string, unknown>)[key];
+    if (Array.isArray(items)) return items as T[];
+  }
+  return [];
+}
 
 /** Generations of a txid tried before giving up (each one a charge that could not be reused). */
 const MAX_TXID_GENERATIONS = 5;
@@ -159,7 +200,8 @@ export class EfiProvider implements PixProvider {
       this.logger.warn('received Pix with an unreadable amount or time; left for the operator', { endToEndId: pix.endToEndId });
       return undefined;
     }
-    return { endToEndId: pix.endToEndId, chargeRef: pix.txid, amountCents, receivedAtMs, payer: partyOf(pix.gnExtras?.pagador) };
+    const devolucoes = (pix.devolucoes ?? []).map(devolucaoOf).filter((devolucao): devolucao is ReceivedDevolucao => devolucao !== undefined);
+    return { endToEndId: pix.endToEndId, chargeRef: pix.txid, amountCents, receivedAtMs, payer: partyOf(pix.gnExtras?.pagador), devolucoes };
   }
 
   async readReceivedPix(endToEndId: string): Promise<ReceivedPix | undefined> {
@@ -185,11 +227,14 @@ export class EfiProvider implements PixProvider {
         )
         .catch(unavailable);
       if (answer.status !== 200 || !answer.data) throw this.unexpected('listPix', answer);
-      for (const pix of answer.data.pix) {
+      // The standard does not require `pix` (its schema names `cobs`): a page without it holds nothing.
+      const items = answer.data.pix ?? [];
+      for (const pix of items) {
         const received = this.received(pix);
         if (received) yield received;
       }
-      if (page + 1 >= answer.data.parametros.paginacao.quantidadeDePaginas) return;
+      const pages = answer.data.parametros?.paginacao?.quantidadeDePaginas;
+      if (typeof pages === 'number' ? page + 1 >= pages : items.length < PAGE_SIZE) return;
     }
   }
 
@@ -213,10 +258,18 @@ export class EfiProvider implements PixProvider {
         continue;
       }
       if (Array.isArray(raw.devolucoes) && raw.devolucoes.length > 0) {
+        let foreign = false;
         for (const devolucao of raw.devolucoes) {
           const refundId = typeof devolucao?.id === 'string' ? refundIdOfDevolucao(devolucao.id) : undefined;
           if (refundId && once(`r:${refundId}`)) facts.push({ kind: 'refund_changed', refundId });
-          else if (!refundId) this.logger.warn('refund of a received Pix not requested by PixGate (MED or the provider); left for the operator', { endToEndId: raw.endToEndId });
+          else if (!refundId) foreign = true;
+        }
+        // A devolução PixGate did not ask for (MED, or made outside the API): the Pix is read back and its
+        // devoluções are booked as that read says.
+        if (foreign && typeof raw.endToEndId === 'string' && once(`d:${raw.endToEndId}`)) {
+          const pix = await this.readReceivedPix(raw.endToEndId);
+          if (pix) facts.push({ kind: 'devolucao_made', pix });
+          else this.logger.warn('callback of a devolução of a Pix the provider does not know; ignored', { endToEndId: raw.endToEndId });
         }
         continue;
       }
@@ -283,7 +336,7 @@ export class EfiProvider implements PixProvider {
     let read: Answer<PixEnviado>;
     try {
       read = await this.transport.call('readSentPix', true, (init) =>
-        this.api.GET('/v2/gn/pix/enviados/id-envio/{idEnvio}', { params: { path: { idEnvio } }, ...init }),
+        this.api.GET('/v2/gn/pix/enviados/id-envio/{idEnvio}', { params: { path: { idEnvio }, query: { exibirCodigoBanco: true } }, ...init }),
       );
     } catch {
       return { state: 'unknown' };
@@ -299,11 +352,8 @@ export class EfiProvider implements PixProvider {
         return { state: 'rejected', providerRef: idEnvio, refusedCode: refusal.code, refusedReason: refusal.reason };
       }
       case 'REALIZADO': {
-        const beneficiary = partyOf(sent.favorecido?.identificacao);
-        if (!beneficiary) {
-          this.logger.warn('paid send without a readable receiver; kept as accepted until it is', { transactionId });
-          return { state: 'accepted', providerRef: idEnvio };
-        }
+        // Paid is paid: the receiver's details are taken from whatever the read carries, never waited for.
+        const beneficiary = beneficiaryOf(sent.favorecido);
         const paidAtMs = Date.parse(sent.horario?.liquidacao ?? sent.horario?.solicitacao ?? '') || this.clock.now();
         const returns = (sent.devolucoes ?? []).filter((devolucao) => devolucao.status === 'DEVOLVIDO');
         const returnedCents = returns.reduce((sum, devolucao) => sum + (fromValor(devolucao.valor) ?? 0), 0);
@@ -341,6 +391,11 @@ export class EfiProvider implements PixProvider {
       // A reused id is refused like an invalid refund: if ours exists, this was a retry of an accepted one.
       const status = await this.queryRefund({ refundId: input.refundId, endToEndId: input.endToEndId });
       if (status.state !== 'not_found' && status.state !== 'unknown') return { providerRef: id };
+      // Not ours: the devolução itself is refused (it would pass the Pix, the Pix is too old). Nothing was made.
+      if (status.state === 'not_found' && answer.status === 400) {
+        this.logger.info('payment provider refused a devolução', { refundId: input.refundId, type: answer.error?.name, detail: answer.error?.message?.slice(0, 200) });
+        throw new ProviderRefusedRefund(`requestDevolucao answered 400 ${answer.error?.name ?? ''}`);
+      }
     }
     throw this.unexpected('requestDevolucao', answer);
   }
@@ -373,6 +428,108 @@ export class EfiProvider implements PixProvider {
     }
   }
 
+  // ---- MED infractions, listings and balance (reconciliation) -----------------------------------------
+
+  /**
+   * The infractions of a period, page by page. Efí's balance reports the MED block as one total: it is
+   * allotted to the open infractions oldest first, and an infraction counts as blocked when the allotment
+   * covers it (the listing itself does not say).
+   */
+  async *listInfractions(fromMs: number, toMs: number): AsyncIterable<ProviderInfraction> {
+    const inicio = new Date(fromMs).toISOString();
+    const fim = new Date(toMs).toISOString();
+    const found: Infracao[] = [];
+    for (let page = 0; ; page += 1) {
+      const answer = await this.transport
+        .call('listInfractions', true, (init) =>
+          this.api.GET('/v2/gn/infracoes', { params: { query: { inicio, fim, 'paginacao.paginaAtual': page, 'paginacao.itensPorPagina': PAGE_SIZE } }, ...init }),
+        )
+        .catch(unavailable);
+      if (answer.status !== 200 || !answer.data) throw this.unexpected('listInfractions', answer);
+      const items = answer.data.infracoes ?? [];
+      found.push(...items);
+      const pages = answer.data.parametros?.paginacao?.quantidadeDePaginas;
+      if (typeof pages === 'number' ? page + 1 >= pages : items.length < PAGE_SIZE) break;
+    }
+    let blockLeft = found.some((item) => item.status === 'ABERTA' || item.status === 'EM_DEFESA') ? (await this.balance()).blockedMedCents : 0;
+    const byAge = [...found].sort((a, b) => Date.parse(a.dadosAnalise?.abertura ?? a.criadoEm ?? '') - Date.parse(b.dadosAnalise?.abertura ?? b.criadoEm ?? ''));
+    for (const item of byAge) {
+      const amountCents = fromValor(item.valor);
+      const status = INFRACTION_STATUSES.find((candidate) => candidate === item.status);
+      const openedAtMs = Date.parse(item.dadosAnalise?.abertura ?? item.criadoEm ?? item.dataTransacao ?? '');
+      if (amountCents === undefined || status === undefined || !Number.isFinite(openedAtMs)) {
+        this.logger.warn('MED infraction with an unreadable amount, status or date; left for the operator', { infractionId: item.idInfracao, endToEndId: item.endToEndId });
+        continue;
+      }
+      const open = status === 'ABERTA' || status === 'EM_DEFESA';
+      const blocked = open && blockLeft >= amountCents;
+      if (blocked) blockLeft -= amountCents;
+      const deadlineAtMs = Date.parse(item.dadosAnalise?.prazoFinalizacao ?? '');
+      yield {
+        id: item.idInfracao,
+        endToEndId: item.endToEndId,
+        amountCents,
+        status,
+        reason: item.razao ?? '',
+        ...(item.tipoSituacao ? { situation: item.tipoSituacao } : {}),
+        openedAtMs,
+        ...(Number.isFinite(deadlineAtMs) ? { deadlineAtMs } : {}),
+        blocked,
+      };
+    }
+  }
+
+  async defendInfraction(infractionId: string, defence: InfractionDefence): Promise<void> {
+    const answer = await this.transport
+      .call('defendInfraction', false, (init) =>
+        this.api.POST('/v2/gn/infracoes/{idInfracao}/defesa', { params: { path: { idInfracao: infractionId } }, body: { analise: defence.analysis, justificativa: defence.text }, ...init }),
+      )
+      .catch(unavailable);
+    if (answer.status >= 300) throw this.unexpected('defendInfraction', answer);
+  }
+
+  /** The sends of a period, page by page, whatever envelope the provider puts them in. */
+  async *listSends(fromMs: number, toMs: number): AsyncIterable<ListedSend> {
+    const inicio = new Date(fromMs).toISOString();
+    const fim = new Date(toMs).toISOString();
+    for (let page = 0; ; page += 1) {
+      const answer = await this.transport
+        .call('listSentPix', true, (init) =>
+          this.api.GET('/v2/gn/pix/enviados', { params: { query: { inicio, fim, 'paginacao.paginaAtual': page, 'paginacao.itensPorPagina': PAGE_SIZE } }, ...init }),
+        )
+        .catch(unavailable);
+      if (answer.status !== 200 || answer.data === undefined) throw this.unexpected('listSentPix', answer);
+      const items = itemsOf<PixEnviado>(answer.data, 'pix', 'enviados');
+      for (const sent of items) {
+        const amountCents = fromValor(sent.valor);
+        if (amountCents === undefined) continue;
+        const returnedCents = (sent.devolucoes ?? []).filter((devolucao) => devolucao.status === 'DEVOLVIDO').reduce((sum, devolucao) => sum + (fromValor(devolucao.valor) ?? 0), 0);
+        const transactionId = transactionIdOfEnvio(sent.idEnvio);
+        yield {
+          ...(transactionId !== undefined ? { transactionId } : {}),
+          idEnvio: sent.idEnvio,
+          endToEndId: sent.endToEndId,
+          amountCents,
+          state: sent.status === 'REALIZADO' ? 'paid' : sent.status === 'NAO_REALIZADO' ? 'not_paid' : 'processing',
+          returnedCents,
+          atMs: Date.parse(sent.horario?.solicitacao ?? '') || 0,
+        };
+      }
+      if (items.length < PAGE_SIZE) return;
+    }
+  }
+
+  /** What the provider holds for PixGate (`GET /v2/gn/saldo`): the free balance and its blocks. */
+  async balance(): Promise<ProviderBalance> {
+    const answer = await this.transport.call('readBalance', true, (init) => this.api.GET('/v2/gn/saldo', init)).catch(unavailable);
+    const free = fromValor(answer.data?.saldo);
+    if (answer.status !== 200 || free === undefined) throw new ProviderFailure(`readBalance answered ${answer.status}`);
+    const blocks = answer.data?.bloqueios;
+    const med = fromValor(blocks?.med) ?? 0;
+    const total = fromValor(blocks?.total) ?? med + (fromValor(blocks?.judicial) ?? 0);
+    return { availableCents: free, blockedMedCents: med, blockedOtherCents: Math.max(0, total - med) };
+  }
+
   // ---- Setup ------------------------------------------------------------------------------------------
 
   /** Registers the callback URL of PixGate's key (`PUT /v2/webhook/{chave}`); the provider appends `/pix`. */
@@ -383,11 +540,4 @@ export class EfiProvider implements PixProvider {
     if (answer.status >= 300) throw this.unexpected('configureWebhook', answer);
   }
 
-  /** What the provider holds for PixGate, in cents (the ledger's `psp_settlement` must match it). */
-  async balanceCents(): Promise<number> {
-    const answer = await this.transport.call('readBalance', true, (init) => this.api.GET('/v2/gn/saldo', init)).catch(unavailable);
-    const cents = fromValor(answer.data?.saldo);
-    if (answer.status !== 200 || cents === undefined) throw new ProviderFailure(`readBalance answered ${answer.status}`);
-    return cents;
-  }
 }

@@ -11,6 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, PartyJson } from '../../db/schema.ts';
+import type { DevolucaoNature } from '../port.ts';
 import type { FaultOutcome, ProviderOperation, ProviderSandbox } from '../sandbox.ts';
 import { endToEndIdOfRefund } from '../../refunds/refund.repository.ts';
 import type { EfiTransport } from './efi.client.ts';
@@ -90,8 +91,28 @@ export class EfiSandbox implements ProviderSandbox {
     return (answer.body as { endToEndId?: string }).endToEndId;
   }
 
-  async chargeback(input: { endToEndId: string; amountCents: number }): Promise<void> {
-    await this.post(`/_fake/pix/${encodeURIComponent(input.endToEndId)}/med`, { valor: toValor(input.amountCents) });
+  async devolve(input: { endToEndId: string; amountCents: number; nature: DevolucaoNature; id: string }): Promise<boolean> {
+    const answer = await this.post(`/_fake/pix/${encodeURIComponent(input.endToEndId)}/devolucao`, { valor: toValor(input.amountCents), natureza: input.nature, id: input.id });
+    return answer.status === 200;
+  }
+
+  async openInfraction(input: { endToEndId: string; amountCents: number; reason: string; situation?: string | undefined }): Promise<string> {
+    const answer = await this.post(`/_fake/pix/${encodeURIComponent(input.endToEndId)}/infracoes`, {
+      valor: toValor(input.amountCents),
+      razao: input.reason,
+      ...(input.situation !== undefined ? { tipoSituacao: input.situation } : {}),
+    });
+    const id = (answer.body as { idInfracao?: unknown } | undefined)?.idInfracao;
+    if (answer.status !== 200 || typeof id !== 'string') throw new Error(`fake provider refused the infraction: ${answer.status}`);
+    return id;
+  }
+
+  async blockInfraction(infractionId: string): Promise<boolean> {
+    return (await this.post(`/_fake/infracoes/${encodeURIComponent(infractionId)}/bloqueio`)).status === 200;
+  }
+
+  async closeInfraction(infractionId: string, outcome: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): Promise<boolean> {
+    return (await this.post(`/_fake/infracoes/${encodeURIComponent(infractionId)}/analise`, { status: outcome })).status === 200;
   }
 
   async settle(transactionId: string, beneficiary?: PartyJson): Promise<boolean> {
