@@ -562,15 +562,23 @@ export interface paths {
         /**
          * End a hold on a charge with a chargeback
          * @description The case behind an active hold on a charge was lost (MED return, dispute or protest): the money goes back
-         *     to the payer. In one database transaction `amountCents` (default: the hold's amount) is debited from
-         *     `available` and from the held amount together, whatever is left of the hold is released, the hold
-         *     becomes `released`, the charge's `refundedCents` grows by the amount and its status becomes `refunded`
-         *     when the total returned reaches its `amountCents` (else `partially_refunded`), and the merchant's event
+         *     to the payer through the payment provider, as a MED devolução of the charge's Pix. The chargeback is booked
+         *     as the provider reports that devolução, in one database transaction with this action's audit entry:
+         *     `amountCents` (default: the hold's amount) is debited from `available` (held money included), the hold is
+         *     released, the charge's `refundedCents` grows by the amount and its status becomes `refunded` when the total
+         *     returned reaches its `amountCents` (else `partially_refunded`), and the merchant's event
          *     `transaction.chargeback` (with `chargebackCents`) is written.
          *
+         *     With a sandbox (the simulated provider, the fake provider) the provider is asked to make the devolução
+         *     (its id derived from the hold's, so asking twice makes one); first its amount is claimed under the
+         *     charge's lock, within what the charge can still give back counting refunds in flight. On real rails the
+         *     chargeback is recorded against the MED devolução the provider already made, never as a local debit: 409
+         *     while it has made none.
+         *
          *     409, changing nothing, when the hold is not active, is not on a charge (no `transactionId`), the charge
-         *     can no longer be charged back, the amount exceeds the hold or what is left of the charge, or the
-         *     available balance does not cover it (release the hold, or wait for credits).
+         *     can no longer be charged back, the amount exceeds the hold, or what is left of the charge once refunds in
+         *     flight are counted, the available balance does not cover it (release the hold, or wait for credits), a
+         *     chargeback of the hold is under way, or the provider refused the devolução.
          */
         post: operations["chargebackHold"];
         delete?: never;
@@ -778,6 +786,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/infractions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MED infractions
+         * @description The MED infractions the payment provider reported on Pix received on PixGate's key (followed every minute,
+         *     and on demand with POST /admin/v1/infractions/follow), newest first, optionally of one account or status.
+         */
+        get: operations["listInfractions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/infractions/follow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the provider's MED infractions now
+         * @description Runs the infractions' follower at once (it also runs every minute): lists the provider's infractions from
+         *     the oldest still open (at least the last two days), records new ones with their hold and
+         *     `transaction.infraction`, announces a block the provider made (`transaction.blocked`), releases the hold of
+         *     a refused or cancelled one, and books the MED devolução of an accepted one as the chargeback. Audited.
+         */
+        post: operations["followInfractions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/infractions/{infractionId}/defence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the merchant's defence of a MED infraction
+         * @description Sends the merchant's answer to an open infraction to the payment provider (Efí `POST
+         *     /v2/gn/infracoes/{id}/defesa`), then records it with the audit entry: `rejeitado` contests it with the text,
+         *     `aceito` agrees the money goes back (the provider then accepts the infraction and makes the MED devolução,
+         *     booked as the charge's chargeback). Merchants send their own from the dashboard. One defence per
+         *     infraction: 409 once one was sent, or when its case is closed; 502 when the provider could not be reached
+         *     (nothing recorded: send it again).
+         */
+        post: operations["defendInfraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/reconciliation/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the reconciliation runs
+         * @description The most recent runs of the reconciliation with the provider, newest first.
+         */
+        get: operations["listReconciliationRuns"];
+        put?: never;
+        /**
+         * Reconcile a day with the provider now
+         * @description Compares a São Paulo day (default: today so far) with the payment provider's own listings and balance,
+         *     as the daily run does for the day that ended: every Pix received, every send and every devolução, then
+         *     what the provider holds against what the ledger says it holds. Records the run and every difference as a
+         *     break (once per kind and key: a difference seen again is only marked seen again); a Pix received or a
+         *     devolução made that PixGate had missed is applied now. Audited.
+         */
+        post: operations["runReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/reconciliation/breaks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the reconciliation breaks
+         * @description The differences between the ledger and the provider, newest first (by when first seen), optionally only
+         *     the open or resolved ones, or of one kind. Each new one was counted in
+         *     `pixgate_reconciliation_breaks_total{kind}` and logged; `pixgate_reconciliation_breaks_open` counts the open.
+         */
+        get: operations["listReconciliationBreaks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/reconciliation/breaks/{breakId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a reconciliation break
+         * @description Closes a break with what the operator established (the note), audited, in one database transaction with
+         *     the settlement of its money when it holds some: `write_off` (PixGate takes it against its fee revenue),
+         *     `charge_merchant` (the merchant's balance takes it), or `book_difference` (a `balance_differs` whose cause is
+         *     known: the ledger is moved to the provider's figure against PixGate's revenue). A break found again after
+         *     it was resolved stays resolved. 400 when a break with money comes without a settlement; 409 when it is
+         *     resolved already, or its settlement cannot be booked (the merchant's balance does not cover it).
+         */
+        post: operations["resolveReconciliationBreak"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/provider/unmatched-pix": {
         parameters: {
             query?: never;
@@ -937,18 +1089,84 @@ export interface paths {
         put?: never;
         /**
          * Refund (part of) a paid charge (simulated PSP)
-         * @description Plays the merchant returning money to the payer of a paid charge (a PIX devolução asked by the
-         *     merchant). In one database transaction `amountCents` is debited from the account's `available`
-         *     balance (it must be covered by the withdrawable balance, available − held), the charge's `refundedCents` becomes the total returned so far and its status `refunded` when
-         *     that total reaches its `amountCents` (else `partially_refunded`), and the event `transaction.refunded`
-         *     or `transaction.partially_refunded` is written to the outbox. PixGate's fee is not returned to the
-         *     merchant.
+         * @description Plays the merchant returning money to the payer of a paid charge outside the API (at the provider's own
+         *     app): the provider makes a devolução `ORIGINAL` of its own, and PixGate books it as the provider reports
+         *     it, in one database transaction: `amountCents` is debited from the account's `available` balance, the
+         *     charge's `refundedCents` becomes the total returned so far and its status `refunded` when that total
+         *     reaches its `amountCents` (else `partially_refunded`), and the event `transaction.refunded` or
+         *     `transaction.partially_refunded` is written to the outbox (without `refundId`: no refund of the API).
+         *     PixGate's fee is not returned to the merchant. Its amount is claimed first, under the charge's lock,
+         *     within what the charge can still give back (refunds in flight counted) and what the merchant can
+         *     withdraw (available − held).
          *
          *     Works on a `paid` or `partially_refunded` charge. 409, changing nothing, when the charge is in another
-         *     status, when the refunds would add up to more than its `amountCents`, when the withdrawable balance
-         *     does not cover the amount, or without the simulated PSP.
+         *     status, when the returns would add up to more than its `amountCents` (refunds in flight counted), when
+         *     the withdrawable balance does not cover the amount, or without a sandbox.
          */
         post: operations["sandboxRefundCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/charges/{transactionId}/infractions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File a MED infraction against a paid charge (sandbox)
+         * @description Plays the payer's bank filing a MED infraction against a paid charge's Pix at the provider (the simulation,
+         *     or the fake provider's `/_fake/pix/{e2eid}/infracoes`), then follows the provider's infractions at once, as
+         *     the minute's run would: PixGate records it, places a hold `med` of its amount naming it and its deadline,
+         *     and writes `transaction.infraction`. 409 without a sandbox, or when the charge was never paid.
+         */
+        post: operations["sandboxOpenInfraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/infractions/{infractionId}/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider blocks an infraction's money (sandbox)
+         * @description Plays the provider's cautionary block (bloqueio cautelar) of an open infraction's money, then follows the infractions at once: PixGate notes the block and writes `transaction.blocked` with the infraction's hold. 409 when the infraction's case is closed, or without a sandbox.
+         */
+        post: operations["sandboxBlockInfraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/infractions/{infractionId}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The provider's analysis of an infraction ends (sandbox)
+         * @description Plays the end of the provider's analysis: `ACEITA` (the infraction stands: the provider makes the MED devolução, which PixGate books as the charge's chargeback, `transaction.chargeback`, the hold released), `REJEITADA` or `CANCELADA_EFI` (the hold is released). Then follows the infractions at once. 409 when the infraction's case is closed, or without a sandbox.
+         */
+        post: operations["sandboxCloseInfraction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2514,6 +2732,16 @@ export interface components {
              * @example null
              */
             releasedAt: number | null;
+            /**
+             * @description A hold `med` placed for the provider's MED infraction names it (see GET /admin/v1/infractions); omitted otherwise.
+             * @example 00000042
+             */
+            infractionId?: string;
+            /**
+             * @description The deadline of that infraction's analysis at the provider (Unix ms); omitted otherwise.
+             * @example 1795830600000
+             */
+            deadlineAt?: number;
         };
         /**
          * HoldList
@@ -2600,9 +2828,14 @@ export interface components {
             document: string;
             documentType: components["schemas"]["DocumentType"];
             bankAccount: {
-                /** @description ISPB of the participant holding the account. */
+                /**
+                 * @description ISPB of the participant holding the account; empty when the payment provider did not report it (a
+                 *     settled withdrawal is never held back for a missing detail; since 2026-11-29).
+                 */
                 ispb: string;
+                /** @description The branch; empty when not reported. */
                 branch: string;
+                /** @description The account; empty when not reported. */
                 account: string;
             };
         };
@@ -2898,6 +3131,237 @@ export interface components {
                  */
                 problem: string;
             }[];
+        };
+        /**
+         * Infraction
+         * @description A MED infraction (the Central Bank's Special Return Mechanism) the payer's bank filed against a Pix received
+         *     on PixGate's key, as the payment provider reports it (Efí `GET /v2/gn/infracoes`) and PixGate follows it.
+         *     While it is `open` or `defending`, a hold `med` on its charge blocks its amount (`holdId`); `rejected` or
+         *     `cancelled` releases the hold; `accepted` is followed by the provider's MED devolução, booked as the
+         *     charge's chargeback.
+         */
+        Infraction: {
+            /**
+             * @description The provider's id of the infraction (Efí `idInfracao`).
+             * @example 00000042
+             */
+            infractionId: string;
+            /** @description The merchant whose charge it is about; omitted for a Pix that is no charge of PixGate's. */
+            accountId?: components["schemas"]["AccountId"];
+            /**
+             * @description The charge; omitted for a Pix that is no charge of PixGate's.
+             * @example tx_3f9c0a5e1b2d4c6e8f0a1b2c
+             */
+            transactionId?: string;
+            /**
+             * @description End-to-end id of the received Pix.
+             * @example E09089356202611270130a1b2c3d4e5f
+             */
+            endToEndId: string;
+            /**
+             * @description The hold `med` it placed; omitted when none was (the charge had nothing left to give back).
+             * @example hold_9d2e7a1c4b8f03e6d5a2c7b1
+             */
+            holdId?: string;
+            amountCents: components["schemas"]["Cents"];
+            /**
+             * @description `open` (filed), `defending` (the merchant's defence sent), `accepted` (the infraction stands: the money
+             *     goes back), `rejected` (it does not: the hold is released), `cancelled` (withdrawn by the provider).
+             * @enum {string}
+             */
+            status: "open" | "defending" | "accepted" | "rejected" | "cancelled";
+            /**
+             * @description The provider's own status (Efí `ABERTA`, `EM_DEFESA`, `ACEITA`, `REJEITADA`, `CANCELADA_EFI`).
+             * @example ABERTA
+             */
+            providerStatus: string;
+            /**
+             * @description Why the payer's bank filed it, as the provider words it.
+             * @example Transação não reconhecida pelo pagador
+             */
+            reason?: string;
+            /**
+             * @description The kind of situation (golpe, aquisição da conta, coerção, acesso fraudulento, outro, desconhecido).
+             * @example golpe
+             */
+            situation?: string;
+            /**
+             * @description When it was filed (Unix ms).
+             * @example 1795225800000
+             */
+            openedAt: number;
+            /**
+             * @description The deadline of the provider's analysis (Unix ms; Efí `dadosAnalise.prazoFinalizacao`).
+             * @example 1795830600000
+             */
+            deadlineAt?: number;
+            /**
+             * @description When the provider's cautionary block of its money was first seen (Unix ms).
+             * @example 1795225900000
+             */
+            blockedAt?: number;
+            /** @description The merchant's answer, once sent. */
+            defence?: {
+                /**
+                 * @description `rejeitado`: the merchant contests it; `aceito`: the merchant agrees the money goes back.
+                 * @enum {string}
+                 */
+                analysis: "aceito" | "rejeitado";
+                text: string;
+                /** @description Who sent it (a dashboard user's or an operator's e-mail). */
+                by: string;
+                /** @description Unix ms. */
+                sentAt: number;
+            };
+            /** @description When its case ended (Unix ms). */
+            closedAt?: number;
+            /**
+             * @description When PixGate recorded it (Unix ms).
+             * @example 1795225860000
+             */
+            createdAt: number;
+            /**
+             * @description Unix ms.
+             * @example 1795225860000
+             */
+            updatedAt: number;
+        };
+        /** InfractionList */
+        InfractionList: {
+            infractions: components["schemas"]["Infraction"][];
+            count: number;
+        };
+        /**
+         * DefendInfractionRequest
+         * @description The merchant's answer to an infraction, sent to the provider (Efí `POST /v2/gn/infracoes/{id}/defesa`):
+         *     `analysis` `rejeitado` contests it with the `text` as its justification; `aceito` agrees the money goes back.
+         */
+        DefendInfractionRequest: {
+            /** @enum {string} */
+            analysis: "aceito" | "rejeitado";
+            /** @example O cliente confirmou a compra; segue o comprovante de entrega. */
+            text: string;
+        };
+        /**
+         * ReconciliationRun
+         * @description One comparison of the ledger with the provider, for a São Paulo day.
+         */
+        ReconciliationRun: {
+            runId: number;
+            /** @example 2026-11-28 */
+            day: string;
+            /**
+             * @description `schedule` (the daily run), `operator` (the back office), `cli`.
+             * @example schedule
+             */
+            trigger: string;
+            /** @enum {string} */
+            status: "running" | "done" | "failed";
+            /** @description Unix ms. */
+            startedAt: number;
+            /** @description Unix ms. */
+            finishedAt?: number;
+            /** @description Pix the provider listed. */
+            received?: number;
+            /** @description Sends the provider listed. */
+            sent?: number;
+            /** @description Devoluções of those Pix. */
+            devolucoes?: number;
+            breaksFound?: number;
+            breaksNew?: number;
+            /** @description What the provider holds (free and blocked). */
+            providerBalanceCents?: number;
+            /** @description What the ledger says the provider holds (psp_settlement, and the Pix left to an operator). */
+            ledgerBalanceCents?: number;
+            error?: string;
+        };
+        /**
+         * ReconciliationBreak
+         * @description A difference between PixGate's ledger and the payment provider's own records, found by the reconciliation
+         *     (or where the money was booked), recorded once per kind and key and resolved by an operator with a note.
+         *
+         *     Kinds: `received_not_credited` (a Pix the provider received that PixGate had not applied: applied when
+         *     found), `credited_not_received` (a charge credited with a Pix the provider does not know),
+         *     `amount_differs` (a Pix's or a send's amount), `sent_booked_failed` (a send the provider paid that the
+         *     ledger booked failed, its money returned to the merchant), `booked_paid_not_sent` (the reverse),
+         *     `send_unknown` (a send the provider made that PixGate has no withdrawal for), `refund_differs` (a refund's
+         *     outcome), `devolucao_unknown` (a devolução the provider made that PixGate had not booked: booked when
+         *     found), `balance_differs` (what the provider holds against what the ledger says, beyond what open breaks
+         *     explain), `refund_beyond_charge` / `devolucao_beyond_charge` (the provider gave back more than the charge
+         *     could: PixGate's loss, in suspense), `chargeback_uncovered` (a MED devolução the merchant's balance did not
+         *     cover: in suspense, owed by the merchant).
+         */
+        ReconciliationBreak: {
+            /** @example brk_5b0e6c2a9d1f4e7a8c3b2d1e */
+            breakId: string;
+            /** @example sent_booked_failed */
+            kind: string;
+            /**
+             * @description What makes it the same difference on the next run (an end-to-end id, a withdrawal, a day).
+             * @example tx_3f9c0a5e1b2d4c6e8f0a1b2c
+             */
+            key: string;
+            /**
+             * @description The São Paulo day of the run that found it (`YYYY-MM-DD`); omitted for one found while booking.
+             * @example 2026-11-28
+             */
+            day?: string;
+            accountId?: components["schemas"]["AccountId"];
+            /** @example tx_3f9c0a5e1b2d4c6e8f0a1b2c */
+            transactionId?: string;
+            /** @example rf_1c2d3e4f5a6b7c8d9e0f1a2b */
+            refundId?: string;
+            /** @example E09089356202611270130a1b2c3d4e5f */
+            endToEndId?: string;
+            /** @description What the ledger says, in cents. */
+            ledgerCents?: number;
+            /** @description What the provider says, in cents. */
+            providerCents?: number;
+            /** @description What it put in `system:suspense` (negative: PixGate is owed it), until settled. */
+            suspenseCents: number;
+            /** @description How much more the provider holds than the ledger because of it (0 when the ledger was corrected). */
+            balanceCents: number;
+            detail: string;
+            /** @enum {string} */
+            status: "open" | "resolved";
+            /** @description Unix ms. */
+            firstSeenAt: number;
+            /** @description Unix ms. */
+            lastSeenAt: number;
+            seenCount: number;
+            /** @description Unix ms; omitted while open. */
+            resolvedAt?: number;
+            resolvedBy?: string;
+            resolutionNote?: string;
+            /**
+             * @description How its money was settled when it held some.
+             * @enum {string}
+             */
+            settlement?: "write_off" | "charge_merchant" | "book_difference";
+        };
+        /** ReconciliationReport */
+        ReconciliationReport: {
+            run: components["schemas"]["ReconciliationRun"];
+            /** @description Every break the run found (new, or seen before). */
+            breaks: components["schemas"]["ReconciliationBreak"][];
+        };
+        /** ReconciliationBreakList */
+        ReconciliationBreakList: {
+            breaks: components["schemas"]["ReconciliationBreak"][];
+            count: number;
+        };
+        /**
+         * ResolveBreakRequest
+         * @description What the operator established, for the audit log; and, for a break that holds money (`suspenseCents` or
+         *     `balanceCents` not 0), who takes it: `write_off` (PixGate, against its fee revenue), `charge_merchant` (the
+         *     merchant's balance: debited when PixGate is owed, credited when the merchant is), or, for a
+         *     `balance_differs` whose cause is known (a fee the provider charged), `book_difference`.
+         */
+        ResolveBreakRequest: {
+            /** @example Tarifa do provedor de 28/11, conferida no extrato de conciliação. */
+            note: string;
+            /** @enum {string} */
+            settlement?: "write_off" | "charge_merchant" | "book_difference";
         };
         /**
          * UnmatchedPix
@@ -3472,6 +3936,15 @@ export interface components {
                 "application/json": components["schemas"]["AdminError"];
             };
         };
+        /** @description No infraction with this id. */
+        InfractionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AdminError"];
+            };
+        };
         /** @description No charge with this `transactionId` in any account (unknown id, or the id of a withdrawal). */
         ChargeNotFound: {
             headers: {
@@ -3619,6 +4092,11 @@ export interface components {
          * @example tx_2e5a8c1f4b7d0e3a6c9f2b5d
          */
         WithdrawalIdPath: components["schemas"]["TransactionId"];
+        /**
+         * @description The provider's id of the infraction (Efí `idInfracao`).
+         * @example 00000042
+         */
+        InfractionIdPath: string;
         /**
          * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
          *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
@@ -5135,6 +5613,337 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listInfractions: {
+        parameters: {
+            query?: {
+                /** @description Only infractions in this status. */
+                status?: "open" | "defending" | "accepted" | "rejected" | "cancelled";
+                /**
+                 * @description Only this account's items (`acc_` + 24 lower-case hex; a value not of this form is answered with 400).
+                 *     A filter: an account that does not exist gives an empty list, not 404. Omitted: every account.
+                 * @example acc_3f9c0a5e1b2d4c6e8f0a1b2c
+                 */
+                accountId?: components["parameters"]["AccountIdQuery"];
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The infractions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InfractionList"];
+                };
+            };
+            /** @description A malformed query (`status` not one of the values, `limit` outside 1..100, a malformed `accountId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    followInfractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How many infractions the provider listed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        seen: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The provider could not be reached. Nothing changed; the next run tries again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    defendInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the infraction (Efí `idInfracao`).
+                 * @example 00000042
+                 */
+                infractionId: components["parameters"]["InfractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefendInfractionRequest"];
+            };
+        };
+        responses: {
+            /** @description The infraction with its defence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Infraction"];
+                };
+            };
+            /** @description An invalid body (`analysis` not one of the values, `text` missing, shorter than 3 or longer than 1000 characters). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InfractionNotFound"];
+            /** @description The infraction takes no defence (closed, or defended already). Nothing was sent. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The provider could not be reached or failed. Nothing was recorded; send it again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    listReconciliationRuns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["ReconciliationRun"][];
+                        count: number;
+                    };
+                };
+            };
+            /** @description `limit` outside 1..100 or not an integer. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    runReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The São Paulo day (`YYYY-MM-DD`), not after today. */
+                    day?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The run and the breaks it found. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationReport"];
+                };
+            };
+            /** @description A day that is not `YYYY-MM-DD`, or after today in São Paulo. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The provider could not be reached. The run is recorded `failed`; run it again. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    listReconciliationBreaks: {
+        parameters: {
+            query?: {
+                /** @description Only breaks in this status. */
+                status?: "open" | "resolved";
+                /** @description Only breaks of this kind. */
+                kind?: string;
+                /**
+                 * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
+                 *     integer: 400 (rejected, never clamped).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["ListLimitQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breaks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreakList"];
+                };
+            };
+            /** @description A malformed query. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    resolveReconciliationBreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The break (`brk_` + 24 lower-case hex). */
+                breakId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveBreakRequest"];
+            };
+        };
+        responses: {
+            /** @description Resolved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReconciliationBreak"];
+                };
+            };
+            /** @description A missing or short note, an unknown settlement, or a break holding money without a settlement. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such break. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description Resolved already, or the settlement cannot be booked. Nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     listUnmatchedPix: {
         parameters: {
             query?: {
@@ -5440,6 +6249,168 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxOpenInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The charge's `transactionId` (`tx_` + 24 lower-case hex), of any account. A value not of this form is
+                 *     answered with 400; an unknown id, or the id of a withdrawal, with 404 `Cobrança não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                transactionId: components["parameters"]["ChargeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The amount contested (default the charge's amount). */
+                    amountCents?: number;
+                    /** @description Why (Efí `razao`). */
+                    reason?: string;
+                    /** @enum {string} */
+                    situation?: "golpe" | "aquisição da conta" | "coerção" | "acesso fraudulento" | "outro" | "desconhecido";
+                };
+            };
+        };
+        responses: {
+            /** @description The infraction as PixGate recorded it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Infraction"];
+                };
+            };
+            /** @description A malformed `transactionId`, or an invalid body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ChargeNotFound"];
+            /** @description Without a sandbox, or the charge was never paid. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxBlockInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the infraction (Efí `idInfracao`).
+                 * @example 00000042
+                 */
+                infractionId: components["parameters"]["InfractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The infraction as PixGate recorded it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Infraction"];
+                };
+            };
+            /** @description An invalid body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InfractionNotFound"];
+            /** @description The infraction's case is closed, or there is no sandbox. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+        };
+    };
+    sandboxCloseInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the infraction (Efí `idInfracao`).
+                 * @example 00000042
+                 */
+                infractionId: components["parameters"]["InfractionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status: "ACEITA" | "REJEITADA" | "CANCELADA_EFI";
+                };
+            };
+        };
+        responses: {
+            /** @description The infraction as PixGate recorded it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Infraction"];
+                };
+            };
+            /** @description An invalid body. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["InfractionNotFound"];
+            /** @description The infraction's case is closed, or there is no sandbox. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
         };
     };
     queueProviderOutcome: {

@@ -1008,9 +1008,14 @@ export interface components {
             document: string;
             documentType: components["schemas"]["DocumentType"];
             bankAccount: {
-                /** @description ISPB of the participant holding the account. */
+                /**
+                 * @description ISPB of the participant holding the account; empty when the payment provider did not report it (a
+                 *     settled withdrawal is never held back for a missing detail; since 2026-11-29).
+                 */
                 ispb: string;
+                /** @description The branch; empty when not reported. */
                 branch: string;
+                /** @description The account; empty when not reported. */
                 account: string;
             };
         };
@@ -1426,6 +1431,18 @@ export interface components {
              * @enum {string}
              */
             reason: "med" | "dispute" | "protest" | "administrative";
+            /**
+             * @description A `med` hold placed for a MED infraction the payment provider reported names it (the provider's id of the
+             *     infraction); omitted otherwise. Since 2026-11-29.
+             * @example 00000042
+             */
+            infractionId?: string;
+            /**
+             * @description The deadline of that infraction's analysis at the provider, Unix time in MILLISECONDS; omitted otherwise.
+             *     Since 2026-11-29.
+             * @example 1795830600000
+             */
+            deadlineAt?: number;
         };
         /**
          * EventBase

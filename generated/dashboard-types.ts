@@ -1294,9 +1294,14 @@ export interface components {
             document: string;
             documentType: components["schemas"]["DocumentType"];
             bankAccount: {
-                /** @description ISPB of the participant holding the account. */
+                /**
+                 * @description ISPB of the participant holding the account; empty when the payment provider did not report it (a
+                 *     settled withdrawal is never held back for a missing detail; since 2026-11-29).
+                 */
                 ispb: string;
+                /** @description The branch; empty when not reported. */
                 branch: string;
+                /** @description The account; empty when not reported. */
                 account: string;
             };
         };

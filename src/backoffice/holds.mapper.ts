@@ -14,5 +14,7 @@ export function toAdminHold(row: HoldRow): Hold {
     status: row.status,
     createdAt: row.created_at.getTime(),
     releasedAt: row.released_at ? row.released_at.getTime() : null,
+    ...(row.infraction_id !== null ? { infractionId: row.infraction_id } : {}),
+    ...(row.deadline_at !== null ? { deadlineAt: row.deadline_at.getTime() } : {}),
   };
 }

@@ -8,6 +8,8 @@ import type { Deps } from '../platform/deps.ts';
 import { accountRoutes } from './accounts.routes.ts';
 import { apiKeyRoutes } from './apiKeys.routes.ts';
 import { holdRoutes } from './holds.routes.ts';
+import { infractionRoutes } from './infractions.routes.ts';
+import { reconciliationRoutes } from './reconciliation.routes.ts';
 import { ledgerRoutes } from './ledger.routes.ts';
 import { backofficeAccess } from '../http/backofficeAccess.ts';
 import { operatorRoutes } from './operators.routes.ts';
@@ -42,6 +44,8 @@ export function adminApi(deps: Deps, spec: OpenApiDocument, operatorToken: strin
   withdrawalRoutes(router, deps);
   ledgerRoutes(router, deps);
   providerRoutes(router, deps);
+  infractionRoutes(router, deps);
+  reconciliationRoutes(router, deps);
   sandboxRoutes(router, deps);
   router.use(errorMiddleware(deps.logger, 'operator'));
   return router;

@@ -13,6 +13,8 @@ import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
 import { applyRefundSandboxAction, chargeOfRefund } from '../refunds/refund.sandbox.ts';
 import { RefundNotFound } from '../refunds/refund.errors.ts';
 import { audited } from './audit.ts';
+import { sandboxBlockInfraction, sandboxCloseInfraction, sandboxOpenInfraction } from '../infractions/infraction.sandbox.ts';
+import { toAdminInfraction } from './infractions.mapper.ts';
 
 /**
  * Back office, openapi/admin/paths/sandbox: what the simulated PSP can be told to do (pay, expire, cancel,
@@ -66,6 +68,32 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
     requireSandbox(deps);
     res.json(await done(req, res, 'sandbox.charge.refund', req.params.transactionId, () => devolveOutsideApi(deps, req.params.transactionId, req.body.amountCents)));
+  });
+
+  // MED: each answered with the infraction as PixGate recorded it (the follower runs at once).
+  api.post('/admin/v1/sandbox/charges/{transactionId}/infractions', async (req, res) => {
+    requireSandbox(deps);
+    const body = req.body ?? {};
+    const row = await sandboxOpenInfraction(deps, req.params.transactionId, { amountCents: body.amountCents, reason: body.reason, situation: body.situation });
+    const after = toAdminInfraction(row);
+    await audited(deps, req, res, { action: 'sandbox.infraction.open', target: { type: 'infraction', id: row.id }, accountId: row.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/infractions/{infractionId}/block', async (req, res) => {
+    requireSandbox(deps);
+    const row = await sandboxBlockInfraction(deps, req.params.infractionId);
+    const after = toAdminInfraction(row);
+    await audited(deps, req, res, { action: 'sandbox.infraction.block', target: { type: 'infraction', id: row.id }, accountId: row.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/infractions/{infractionId}/close', async (req, res) => {
+    requireSandbox(deps);
+    const row = await sandboxCloseInfraction(deps, req.params.infractionId, req.body.status);
+    const after = toAdminInfraction(row);
+    await audited(deps, req, res, { action: 'sandbox.infraction.close', target: { type: 'infraction', id: row.id }, accountId: row.account_id, after });
+    res.json(after);
   });
 
   api.post('/admin/v1/sandbox/provider/outcomes', async (req, res) => {

@@ -13,6 +13,7 @@ import type { DomainError } from '../platform/domainError.ts';
 import * as provider from '../provider/provider.errors.ts';
 import * as recipient from '../recipients/recipient.errors.ts';
 import * as refund from '../refunds/refund.errors.ts';
+import * as reconciliation from '../reconciliation/reconciliation.errors.ts';
 import * as transaction from '../transactions/transaction.errors.ts';
 import * as webhook from '../webhooks/webhook.errors.ts';
 import * as withdrawal from '../withdrawals/withdrawal.errors.ts';
@@ -244,6 +245,14 @@ on(infraction.InfractionClosed, {
   operator: (e) => (e.defended ? ops.infractionAlreadyDefended : ops.infractionClosed(e.status)),
 });
 on(infraction.InfractionDefenceFailed, { status: 502, merchant: () => messages.infractionDefenceFailed, operator: () => ops.infractionDefenceFailed });
+
+// The reconciliation with the provider (back office).
+on(provider.ProviderUnreachable, { status: 502, operator: () => ops.providerUnreachable });
+on(reconciliation.BreakNotFound, { status: 404, operator: () => ops.breakNotFound });
+on(reconciliation.BreakAlreadyResolved, { status: 409, operator: () => ops.breakAlreadyResolved });
+on(reconciliation.BreakNeedsSettlement, { status: 400, operator: () => ops.breakNeedsSettlement, operatorField: () => 'settlement' });
+on(reconciliation.BreakSettlementRefused, { status: 409, operator: () => ops.breakSettlementRefused });
+on(reconciliation.ReconciliationDayInvalid, { status: 400, operator: () => ops.reconciliationDayInvalid, operatorField: () => 'day' });
 
 // Webhooks.
 on(webhook.UnknownEventFilter, {

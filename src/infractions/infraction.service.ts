@@ -20,6 +20,7 @@ import { findHoldOfInfraction } from '../holds/hold.repository.ts';
 import { holdPayload, placeHoldOn, releaseHoldIn } from '../holds/hold.service.ts';
 import type { Deps } from '../platform/deps.ts';
 import { ProviderFailure, ProviderTimeout, type InfractionDefence, type InfractionProviderStatus, type ProviderInfraction } from '../provider/port.ts';
+import { ProviderUnreachable } from '../provider/provider.errors.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { findChargeByEndToEndId, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { InfractionClosed, InfractionDefenceFailed, InfractionNotFound } from './infraction.errors.ts';
@@ -180,6 +181,16 @@ export async function defendInfraction(
     deps.logger.warn('infractions not followed after a defence; the next poll applies them', { error: error instanceof Error ? error.message : String(error) }),
   );
   return (await findInfraction(deps.db, row.id)) ?? defended;
+}
+
+/** The follower run from the back office: a provider that cannot be asked is the back office's 502. */
+export async function followInfractionsNow(deps: Deps): Promise<number> {
+  try {
+    return await followInfractions(deps);
+  } catch (error) {
+    if (error instanceof ProviderFailure || error instanceof ProviderTimeout) throw new ProviderUnreachable();
+    throw error;
+  }
 }
 
 export function infractionsOf(deps: Pick<Deps, 'db'>, filter: InfractionFilter): Promise<InfractionRow[]> {

@@ -79,6 +79,13 @@ export const operatorMessages = {
   infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: situação '${status}'.`,
   infractionAlreadyDefended: 'A defesa desta infração MED já foi enviada ao provedor.',
   infractionDefenceFailed: 'Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente.',
+  providerUnreachable: 'O provedor (PSP) não respondeu. Nada mudou; tente novamente.',
+  breakNotFound: 'Divergência de conciliação não encontrada.',
+  breakAlreadyResolved: 'Esta divergência já foi resolvida.',
+  breakNeedsSettlement: 'Esta divergência envolve dinheiro: escolha quem o assume (write_off, charge_merchant ou, para saldo, book_difference).',
+  breakSettlementRefused:
+    'Não foi possível lançar este acerto: o saldo do lojista não o cobre, a divergência não tem lojista, ou book_difference só serve para divergência de saldo.',
+  reconciliationDayInvalid: 'Dia: informe um dia já começado em São Paulo, no formato AAAA-MM-DD.',
 
   // Webhooks
   unknownEventFilter: (entry: string) => `Evento ou categoria desconhecido: '${entry}'.`,

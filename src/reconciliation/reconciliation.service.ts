@@ -31,7 +31,9 @@ import { knownDevolucaoIds } from '../refunds/providerDevolucao.repository.ts';
 import { findRefund } from '../refunds/refund.repository.ts';
 import { creditedBetween, findChargeByEndToEndId, findTransactionById, sentBetween, updateTransaction } from '../transactions/transaction.repository.ts';
 import { findUnmatchedPix } from '../charges/receivedPix.repository.ts';
-import { BreakAlreadyResolved, BreakNeedsSettlement, BreakNotFound, BreakSettlementRefused } from './reconciliation.errors.ts';
+import { BreakAlreadyResolved, BreakNeedsSettlement, BreakNotFound, BreakSettlementRefused, ReconciliationDayInvalid } from './reconciliation.errors.ts';
+import { ProviderUnreachable } from '../provider/provider.errors.ts';
+import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
 import {
   dayReconciled,
   finishRun,
@@ -407,6 +409,19 @@ async function settle(trx: Transaction<Database>, found: ReconciliationBreakRow,
   const target = { settlement, accountId: found.account_id, transactionId: found.transaction_id, at };
   if (suspense !== 0 && !(await settleSuspense(trx, suspense, target))) throw new BreakSettlementRefused();
   if (balance !== 0 && !(await settleWithProvider(trx, balance, target))) throw new BreakSettlementRefused();
+}
+
+/** A run asked by the back office or the CLI: a day (default today) not after today, in São Paulo. */
+export async function reconcileOnDemand(deps: Deps, input: { day?: string | undefined; trigger: string }): Promise<ReconciliationReport> {
+  const today = saoPauloDay(deps.clock.now());
+  const day = input.day ?? today;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day > today || saoPauloDay(saoPauloDayPeriod(day).fromMs) !== day) throw new ReconciliationDayInvalid();
+  try {
+    return await reconcile(deps, { day, trigger: input.trigger });
+  } catch (error) {
+    if (error instanceof ProviderFailure || error instanceof ProviderTimeout) throw new ProviderUnreachable();
+    throw error;
+  }
 }
 
 /** The scheduled run: yesterday's São Paulo day, once, after it ended. Answers whether it ran. */

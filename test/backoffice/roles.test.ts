@@ -1,4 +1,5 @@
 import { recordUnmatchedPix } from '../../src/charges/receivedPix.repository.ts';
+import { recordBreak } from '../../src/reconciliation/reconciliation.repository.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationRoles, type OperationId } from '../../generated/admin-roles.ts';
 import type { components } from '../../generated/admin-types.ts';
@@ -122,6 +123,12 @@ async function refund(of: MerchantFixture): Promise<string> {
   const created = await of.client.POST('/v1/transactions/{id}/refunds', { params: { path: { id: paid } }, body: { amountCents: 100 } });
   if (!created.data) throw new Error(JSON.stringify(created.error));
   return created.data.refundId;
+}
+
+/** A MED infraction the provider reported on a paid charge (its hold placed). */
+async function infraction(): Promise<string> {
+  const paid = await charge(merchant, true);
+  return (await token<{ infractionId: string }>('POST', `/sandbox/charges/${paid}/infractions`, {})).infractionId;
 }
 
 let recipients = 0;
@@ -308,6 +315,54 @@ const cases: Record<OperationId, AdminCase> = {
     },
     expect: 200,
     audit: { action: 'provider.unmatched_pix.resolve', before: true, after: true },
+  },
+  listInfractions: { prepare: async () => ({ method: 'GET', path: admin('/infractions') }), expect: 200, audit: noRecord('a read') },
+  followInfractions: {
+    prepare: async () => ({ method: 'POST', path: admin('/infractions/follow') }),
+    expect: 200,
+    audit: { action: 'infractions.follow', before: false, after: true },
+  },
+  defendInfraction: {
+    prepare: async () => ({ method: 'POST', path: admin(`/infractions/${await infraction()}/defence`), body: { analysis: 'rejeitado', text: 'O cliente confirmou a compra.' } }),
+    expect: 200,
+    audit: { action: 'infraction.defend', before: false, after: true },
+  },
+  runReconciliation: {
+    prepare: async () => ({ method: 'POST', path: admin('/reconciliation/runs'), body: {} }),
+    expect: 200,
+    audit: { action: 'reconciliation.run', before: false, after: true },
+  },
+  listReconciliationRuns: { prepare: async () => ({ method: 'GET', path: admin('/reconciliation/runs') }), expect: 200, audit: noRecord('a read') },
+  listReconciliationBreaks: { prepare: async () => ({ method: 'GET', path: admin('/reconciliation/breaks') }), expect: 200, audit: noRecord('a read') },
+  resolveReconciliationBreak: {
+    // A difference as a run would have recorded it (one holding no money: a note resolves it).
+    prepare: async () => {
+      const { row } = await recordBreak(gateway.deps.db, {
+        id: `brk_${String(++unmatchedSeq).padStart(24, '0')}`,
+        kind: 'refund_differs',
+        key: `rf_test_${unmatchedSeq}`,
+        detail: 'A refund the provider and the ledger see differently (test).',
+        at: new Date(gateway.clock.now()),
+      });
+      return { method: 'POST', path: admin(`/reconciliation/breaks/${row.id}/resolve`), body: { note: 'Conferido com o extrato do provedor.' } };
+    },
+    expect: 200,
+    audit: { action: 'reconciliation.break.resolve', before: true, after: true },
+  },
+  sandboxOpenInfraction: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, true)}/infractions`), body: {} }),
+    expect: 200,
+    audit: { action: 'sandbox.infraction.open', before: false, after: true },
+  },
+  sandboxBlockInfraction: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/infractions/${await infraction()}/block`) }),
+    expect: 200,
+    audit: { action: 'sandbox.infraction.block', before: false, after: true },
+  },
+  sandboxCloseInfraction: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/infractions/${await infraction()}/close`), body: { status: 'REJEITADA' } }),
+    expect: 200,
+    audit: { action: 'sandbox.infraction.close', before: false, after: true },
   },
   sandboxPayCharge: {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, false)}/pay`), body: {} }),
@@ -597,6 +652,8 @@ describe('the automation token', () => {
       transactionId: 'tx_000000000000000000000000',
       operatorId: 'op_000000000000000000000000',
       endToEndId: 'E09089356202611270130000000000000',
+      infractionId: '00000000',
+      breakId: 'brk_000000000000000000000000',
     };
     for (const operation of operations) {
       if (operation.security === 'public' || SESSION_OPERATIONS.includes(operation.operationId as OperationId)) continue;
