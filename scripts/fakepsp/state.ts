@@ -308,7 +308,8 @@ export class FakePspState {
    * A devolução the provider makes itself, DEVOLVIDO at once: under MED (`MED_OPERACIONAL`, `MED_FRAUDE`,
    * `MED_PIX_AUTOMATICO`: a chargeback), or one the receiver made outside the API (`ORIGINAL`, `RETIRADA`).
    * `id` (default: one of the provider's) is refused when used already on this Pix; devoluções never pass
-   * the Pix (refunds in flight counted). `silent`: no callback (a reconciliation knob).
+   * the Pix (refunds in flight counted), unless `force` (a provider that breaks its own rule: PixGate must
+   * not pay twice for it). `silent`: no callback (a reconciliation knob).
    */
   devolve(e2eid: string, input: unknown): Devolucao {
     const pix = this.pixRecord(e2eid);
@@ -319,7 +320,7 @@ export class FakePspState {
     const id = body.id ?? `med${randomHex(8)}`;
     if (typeof id !== 'string' || !ID_PATTERN.test(id)) refuse(problem(400, 'OperacaoInvalida', 'id must be 1-35 alphanumerics'));
     if (pix.refunds.some((refund) => refund.id === id)) refuse(problem(409, 'OperacaoInvalida', `devolução ${id as string} exists already`));
-    if (refundedCents(pix) + cents > pix.valorCents) refuse(problem(409, 'OperacaoInvalida', 'the refunds would total more than the Pix'));
+    if (body.force !== true && refundedCents(pix) + cents > pix.valorCents) refuse(problem(409, 'OperacaoInvalida', 'the refunds would total more than the Pix'));
     const nowMs = this.now();
     const refund: RefundRecord = { id: id as string, rtrId: this.newId('D', nowMs), valorCents: cents, natureza: natureza as string, status: 'DEVOLVIDO', solicitacaoMs: nowMs, liquidacaoMs: nowMs };
     pix.refunds.push(refund);

@@ -213,7 +213,7 @@ export interface FakePsp {
   rejectDevolucao(e2eid: string, id: string, motivo: string): Promise<Devolucao>;
   med(e2eid: string, valor: string): Promise<Devolucao>;
   /** A devolução the provider makes itself: MED (`MED_*`) or made outside the API (`ORIGINAL`); `silent`: no callback. */
-  devolve(e2eid: string, input: { valor: string; natureza?: string; id?: string; silent?: boolean }): Promise<Devolucao>;
+  devolve(e2eid: string, input: { valor: string; natureza?: string; id?: string; silent?: boolean; force?: boolean }): Promise<Devolucao>;
   /** MED: the payer's bank files an infraction; the provider blocks its money; its analysis ends. */
   fileInfraction(e2eid: string, input: { valor: string; razao?: string; tipoSituacao?: string }): Promise<Infracao>;
   blockInfraction(id: string): Promise<Infracao>;

@@ -7,6 +7,7 @@ import type { Deps } from '../platform/deps.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { creditCharge, readBalance } from '../ledger/ledger.repository.ts';
 import { chargeStep, isReturnable } from './charge.states.ts';
+import { stillReturnable } from './chargeReturns.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
 import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -102,6 +103,7 @@ export async function devolveOutsideApi(deps: Deps, transactionId: string, amoun
     id,
     check: async (trx, locked) => {
       if (!isReturnable(locked.status)) throw new ChargeInWrongStatus('refund', locked.status);
+      if (stillReturnable(locked) < amountCents) throw new RefundExceedsCharge();
       if ((await readBalance(trx, locked.account_id)).withdrawableCents < amountCents) throw new RefundNotCovered();
     },
     exceeds: () => new RefundExceedsCharge(),

@@ -34,6 +34,13 @@ export async function recordUnmatchedPix(
   return inserted !== undefined;
 }
 
+/** Which of these end-to-end ids are unmatched Pix (open or resolved): known to the ledger, left to an operator. */
+export async function unmatchedAmong(db: Db, endToEndIds: string[]): Promise<Set<string>> {
+  if (endToEndIds.length === 0) return new Set();
+  const rows = await db.selectFrom('unmatched_pix').select('end_to_end_id').where('end_to_end_id', 'in', endToEndIds).execute();
+  return new Set(rows.map((row) => row.end_to_end_id));
+}
+
 export function findUnmatchedPix(db: Db, endToEndId: string): Promise<UnmatchedPixRow | undefined> {
   return db.selectFrom('unmatched_pix').selectAll().where('end_to_end_id', '=', endToEndId).executeTakeFirst();
 }

@@ -238,7 +238,6 @@ export interface Settlement {
   /** `write_off`: PixGate's fee revenue takes the difference; `charge_merchant`: the merchant's balance does (debited when PixGate is owed, credited when the merchant is). */
   settlement: 'write_off' | 'charge_merchant';
   accountId?: string | null | undefined;
-  transactionId?: string | null | undefined;
   at: Date;
 }
 
@@ -249,7 +248,8 @@ export interface Settlement {
  */
 async function settleAgainst(trx: Transaction<Database>, account: string, amountCents: number, reason: TransferReason, how: Settlement): Promise<boolean> {
   if (amountCents === 0) return true;
-  const movement: Movement = { reason, transactionId: how.transactionId ?? null, at: how.at };
+  // Not tied to the transaction: a settlement is no step of its life (the break it settles names it).
+  const movement: Movement = { reason, at: how.at };
   if (how.settlement === 'write_off') {
     await transfer(trx, movement, [
       { account, amountCents },

@@ -20,6 +20,7 @@ import {
   lockReturnable,
   receivedFor,
   updateInfraction,
+  type SimDevolucaoView,
   type SimReceived,
 } from './simulatedBooks.repository.ts';
 import {
@@ -207,15 +208,17 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
 
   async readReceivedPix(endToEndId: string): Promise<ReceivedPix | undefined> {
     const pix = await findReceived(this.db, endToEndId);
-    return pix === undefined ? undefined : this.received(pix);
+    return pix === undefined ? undefined : this.received(pix, await devolucoesOf(this.db, [endToEndId]));
   }
 
   async *listReceivedPix(fromMs: number, toMs: number): AsyncIterable<ReceivedPix> {
-    for (const pix of await listReceived(this.db, new Date(fromMs), new Date(toMs))) yield await this.received(pix);
+    const received = await listReceived(this.db, new Date(fromMs), new Date(toMs));
+    const devolucoes = await devolucoesOf(this.db, received.map((pix) => pix.end_to_end_id));
+    for (const pix of received) yield this.received(pix, devolucoes);
   }
 
-  private async received(pix: SimReceived): Promise<ReceivedPix> {
-    const devolucoes: ReceivedDevolucao[] = (await devolucoesOf(this.db, pix.end_to_end_id)).map((devolucao) => ({
+  private received(pix: SimReceived, devolucoesByPix: Map<string, SimDevolucaoView[]>): ReceivedPix {
+    const devolucoes: ReceivedDevolucao[] = (devolucoesByPix.get(pix.end_to_end_id) ?? []).map((devolucao) => ({
       id: devolucao.id,
       ...(devolucao.requested ? { refundId: devolucao.id } : {}),
       ...(devolucao.rtr_id !== null ? { rtrId: devolucao.rtr_id } : {}),

@@ -60,15 +60,21 @@ export interface SimDevolucaoView {
   at: Date;
 }
 
-/** Every devolução of a received Pix: PixGate's refunds and the simulation's own. */
-export async function devolucoesOf(db: Db, endToEndId: string): Promise<SimDevolucaoView[]> {
-  const result = await sql<SimDevolucaoView>`
-    SELECT refund_id AS id, true AS requested, refund_end_to_end_id AS rtr_id, 'ORIGINAL' AS natureza, amount_cents, state, updated_at AS at
-    FROM sim_psp_refunds WHERE end_to_end_id = ${endToEndId}
+/** Every devolução of these received Pix, by Pix: PixGate's refunds and the simulation's own (one query). */
+export async function devolucoesOf(db: Db, endToEndIds: string[]): Promise<Map<string, SimDevolucaoView[]>> {
+  const byPix = new Map<string, SimDevolucaoView[]>();
+  if (endToEndIds.length === 0) return byPix;
+  const ids = sql`${endToEndIds}::text[]`;
+  const result = await sql<SimDevolucaoView & { end_to_end_id: string }>`
+    SELECT end_to_end_id, refund_id AS id, true AS requested, refund_end_to_end_id AS rtr_id, 'ORIGINAL' AS natureza, amount_cents, state, updated_at AS at
+    FROM sim_psp_refunds WHERE end_to_end_id = ANY(${ids})
     UNION ALL
-    SELECT id, false, rtr_id, natureza, amount_cents, 'refunded', returned_at FROM sim_psp_devolucoes WHERE end_to_end_id = ${endToEndId}
+    SELECT end_to_end_id, id, false, rtr_id, natureza, amount_cents, 'refunded', returned_at FROM sim_psp_devolucoes WHERE end_to_end_id = ANY(${ids})
     ORDER BY at, id`.execute(db);
-  return result.rows.map((row) => ({ ...row, amount_cents: Number(row.amount_cents) }));
+  for (const { end_to_end_id: endToEndId, ...row } of result.rows) {
+    byPix.set(endToEndId, [...(byPix.get(endToEndId) ?? []), { ...row, amount_cents: Number(row.amount_cents) }]);
+  }
+  return byPix;
 }
 
 /**

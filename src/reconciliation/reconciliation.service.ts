@@ -20,17 +20,17 @@ import type { Transaction } from 'kysely';
 import { withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { applyReceivedPix } from '../charges/receivedPix.service.ts';
 import { openUnmatchedCents } from '../charges/receivedPix.repository.ts';
-import type { BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow, TransactionRow } from '../db/schema.ts';
+import type { BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow, RefundRow, TransactionRow } from '../db/schema.ts';
 import { bookProviderAdjustment, pspSettlementCents, settleSuspense, settleWithProvider } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
 import { saoPauloDay, saoPauloDayPeriod } from '../primitives/saoPaulo.ts';
 import type { ListedSend, ReceivedPix } from '../provider/port.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
-import { knownDevolucaoIds } from '../refunds/providerDevolucao.repository.ts';
-import { findRefund } from '../refunds/refund.repository.ts';
-import { creditedBetween, findChargeByEndToEndId, findTransactionById, sentBetween, updateTransaction } from '../transactions/transaction.repository.ts';
-import { findUnmatchedPix } from '../charges/receivedPix.repository.ts';
+import { devolucaoIdsOf } from '../refunds/providerDevolucao.repository.ts';
+import { refundsByIds } from '../refunds/refund.repository.ts';
+import { chargesByEndToEndId, creditedBetween, findTransactionById, sentBetween, updateTransaction } from '../transactions/transaction.repository.ts';
+import { unmatchedAmong } from '../charges/receivedPix.repository.ts';
 import { BreakAlreadyResolved, BreakNeedsSettlement, BreakNotFound, BreakSettlementRefused, ReconciliationDayInvalid } from './reconciliation.errors.ts';
 import { ProviderUnreachable } from '../provider/provider.errors.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
@@ -146,22 +146,58 @@ export async function reconcile(deps: Deps, input: { day?: string; fromMs?: numb
 
 // ---- Received Pix and their devoluções -------------------------------------------------------------------
 
+/** Pix compared per batch: what the ledger knows of them is read in a few queries, not one per Pix. */
+const BATCH = 500;
+
+/** What the ledger knows of a batch of received Pix. */
+interface Known {
+  charges: Map<string, TransactionRow>;
+  unmatched: Set<string>;
+  devolucoes: Map<string, Set<string>>;
+  refunds: Map<string, RefundRow>;
+}
+
+async function knownOf(deps: Deps, batch: ReceivedPix[], credited: Map<string, TransactionRow>): Promise<Known> {
+  const endToEndIds = batch.map((pix) => pix.endToEndId);
+  const missing = endToEndIds.filter((id) => !credited.has(id));
+  const charges = new Map(credited);
+  for (const charge of await chargesByEndToEndId(deps.db, missing)) if (charge.end_to_end_id !== null) charges.set(charge.end_to_end_id, charge);
+  const refundIds = batch.flatMap((pix) => pix.devolucoes.map((devolucao) => devolucao.refundId)).filter((id): id is string => id !== undefined);
+  return {
+    charges,
+    unmatched: await unmatchedAmong(deps.db, endToEndIds),
+    devolucoes: await devolucaoIdsOf(deps.db, endToEndIds),
+    refunds: new Map((await refundsByIds(deps.db, refundIds)).map((refund) => [refund.id, refund])),
+  };
+}
+
 async function compareReceived(deps: Deps, period: { fromMs: number; toMs: number }, found: Found[]): Promise<{ pix: number; devolucoes: number }> {
+  const credited = new Map<string, TransactionRow>();
+  for (const charge of await creditedBetween(deps.db, new Date(period.fromMs), new Date(period.toMs))) {
+    if (charge.end_to_end_id !== null) credited.set(charge.end_to_end_id, charge);
+  }
   const listed = new Set<string>();
   let devolucoes = 0;
+  let batch: ReceivedPix[] = [];
+  const flush = async () => {
+    const known = await knownOf(deps, batch, credited);
+    for (const pix of batch) await compareOneReceived(deps, pix, known, found);
+    batch = [];
+  };
   for await (const pix of deps.provider.listReceivedPix(period.fromMs, period.toMs)) {
     listed.add(pix.endToEndId);
     devolucoes += pix.devolucoes.length;
-    await compareOneReceived(deps, pix, found);
+    batch.push(pix);
+    if (batch.length >= BATCH) await flush();
   }
+  if (batch.length > 0) await flush();
   // Charges the ledger credited in the period that the listing left out: asked one by one (a Pix received just
   // before the period began may have been credited in it), a break when the provider does not know it.
-  for (const charge of await creditedBetween(deps.db, new Date(period.fromMs), new Date(period.toMs))) {
-    const endToEndId = charge.end_to_end_id;
-    if (endToEndId === null || listed.has(endToEndId)) continue;
+  for (const [endToEndId, charge] of credited) {
+    if (listed.has(endToEndId)) continue;
     const pix = await deps.provider.readReceivedPix(endToEndId);
     if (pix) {
-      await compareOneReceived(deps, pix, found);
+      await compareOneReceived(deps, pix, await knownOf(deps, [pix], credited), found);
       continue;
     }
     found.push({
@@ -179,10 +215,9 @@ async function compareReceived(deps: Deps, period: { fromMs: number; toMs: numbe
   return { pix: listed.size, devolucoes };
 }
 
-async function compareOneReceived(deps: Deps, pix: ReceivedPix, found: Found[]): Promise<void> {
-  let charge = await findChargeByEndToEndId(deps.db, pix.endToEndId);
-  const unmatched = charge ? undefined : await findUnmatchedPix(deps.db, pix.endToEndId);
-  if (!charge && !unmatched) {
+async function compareOneReceived(deps: Deps, pix: ReceivedPix, known: Known, found: Found[]): Promise<void> {
+  let charge = known.charges.get(pix.endToEndId);
+  if (!charge && !known.unmatched.has(pix.endToEndId)) {
     // A Pix the provider received that nothing here applied (its callback and the listing both missed it):
     // applied now, as they would have (credited, or recorded for an operator).
     const applied = await applyReceivedPix(deps, pix);
@@ -210,19 +245,21 @@ async function compareOneReceived(deps: Deps, pix: ReceivedPix, found: Found[]):
       detail: `${charge.id} was credited ${Number(charge.amount_cents)} cents for the Pix ${pix.endToEndId}; the provider's record of it says ${pix.amountCents}.`,
     });
   }
-  await compareDevolucoes(deps, pix, charge, found);
+  await compareDevolucoes(deps, pix, charge, known, found);
 }
 
-async function compareDevolucoes(deps: Deps, pix: ReceivedPix, charge: TransactionRow | undefined, found: Found[]): Promise<void> {
-  const known = await knownDevolucaoIds(deps.db, pix.endToEndId);
+async function compareDevolucoes(deps: Deps, pix: ReceivedPix, charge: TransactionRow | undefined, known: Known, found: Found[]): Promise<void> {
+  const booked = known.devolucoes.get(pix.endToEndId) ?? new Set<string>();
   let unknown = false;
   for (const devolucao of pix.devolucoes) {
     if (devolucao.refundId !== undefined) {
       // PixGate's own refund: its status must say what the provider's does (once both are final).
-      const refund = await findRefund(deps.db, devolucao.refundId);
+      const refund = known.refunds.get(devolucao.refundId);
       const providerFinal = devolucao.state === 'returned' ? 'refunded' : devolucao.state === 'not_returned' ? 'failed' : undefined;
       const ledgerFinal = refund?.status === 'refunded' || refund?.status === 'failed' ? refund.status : undefined;
       if (!refund || (providerFinal !== undefined && ledgerFinal !== undefined && providerFinal !== ledgerFinal)) {
+        const ledgerCents = refund?.status === 'refunded' ? Number(refund.amount_cents) : 0;
+        const providerCents = devolucao.state === 'returned' ? devolucao.amountCents : 0;
         found.push({
           kind: 'refund_differs',
           key: devolucao.refundId,
@@ -230,9 +267,9 @@ async function compareDevolucoes(deps: Deps, pix: ReceivedPix, charge: Transacti
           transactionId: charge?.id ?? null,
           refundId: refund ? refund.id : null,
           endToEndId: pix.endToEndId,
-          ledgerCents: refund && refund.status === 'refunded' ? Number(refund.amount_cents) : 0,
-          providerCents: devolucao.state === 'returned' ? devolucao.amountCents : 0,
-          balanceCents: (refund?.status === 'refunded' ? Number(refund.amount_cents) : 0) - (devolucao.state === 'returned' ? devolucao.amountCents : 0),
+          ledgerCents,
+          providerCents,
+          balanceCents: ledgerCents - providerCents,
           detail: refund
             ? `Refund ${refund.id} is ${refund.status} here; the provider's devolução ${devolucao.id} is ${devolucao.state}.`
             : `The provider holds devolução ${devolucao.id} in PixGate's name, which PixGate has no record of.`,
@@ -240,7 +277,7 @@ async function compareDevolucoes(deps: Deps, pix: ReceivedPix, charge: Transacti
       }
       continue;
     }
-    if (devolucao.state !== 'returned' || known.has(devolucao.id)) continue;
+    if (devolucao.state !== 'returned' || booked.has(devolucao.id)) continue;
     unknown = true;
     found.push({
       kind: 'devolucao_unknown',
@@ -406,7 +443,7 @@ async function settle(trx: Transaction<Database>, found: ReconciliationBreakRow,
     await bookProviderAdjustment(trx, balance, at);
     return;
   }
-  const target = { settlement, accountId: found.account_id, transactionId: found.transaction_id, at };
+  const target = { settlement, accountId: found.account_id, at };
   if (suspense !== 0 && !(await settleSuspense(trx, suspense, target))) throw new BreakSettlementRefused();
   if (balance !== 0 && !(await settleWithProvider(trx, balance, target))) throw new BreakSettlementRefused();
 }

@@ -74,6 +74,15 @@ export async function knownDevolucaoIds(db: Db, endToEndId: string): Promise<Set
   return new Set(rows.map((row) => row.id));
 }
 
+/** The devolução ids recorded for each of these Pix. */
+export async function devolucaoIdsOf(db: Db, endToEndIds: string[]): Promise<Map<string, Set<string>>> {
+  const known = new Map<string, Set<string>>();
+  if (endToEndIds.length === 0) return known;
+  const rows = await db.selectFrom('provider_devolucoes').select(['end_to_end_id', 'id']).where('end_to_end_id', 'in', endToEndIds).execute();
+  for (const row of rows) known.set(row.end_to_end_id, (known.get(row.end_to_end_id) ?? new Set()).add(row.id));
+  return known;
+}
+
 /** Claims older than `before` the provider has not answered (their process died): to be settled from its record. */
 export async function staleClaims(db: Db, before: Date, limit: number): Promise<ProviderDevolucaoRow[]> {
   return db.selectFrom('provider_devolucoes').selectAll().where('status', '=', 'claimed').where('created_at', '<', before).orderBy('created_at').limit(limit).execute();

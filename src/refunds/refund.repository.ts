@@ -11,6 +11,11 @@ export function insertRefund(trx: Transaction<Database>, row: NewRefund): Promis
   return trx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+export function refundsByIds(db: Db, ids: string[]): Promise<RefundRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('refunds').selectAll().where('id', 'in', ids).execute();
+}
+
 export function findRefund(db: Db, id: string): Promise<RefundRow | undefined> {
   return db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -54,6 +54,12 @@ export function lockTransaction(trx: Transaction<Database>, id: string): Promise
   return trx.selectFrom('transactions').selectAll().where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
 }
 
+/** The charges paid by these end-to-end ids (the reconciliation, a batch of received Pix at a time). */
+export function chargesByEndToEndId(db: Db, endToEndIds: string[]): Promise<TransactionRow[]> {
+  if (endToEndIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('transactions').selectAll().where('end_to_end_id', 'in', endToEndIds).where('type', '=', 'pix_in').execute();
+}
+
 /** The charge whose payment is this end-to-end id (a devolução names the Pix it returns). */
 export function findChargeByEndToEndId(db: Db, endToEndId: string): Promise<TransactionRow | undefined> {
   return db.selectFrom('transactions').selectAll().where('end_to_end_id', '=', endToEndId).where('type', '=', 'pix_in').executeTakeFirst();

@@ -201,6 +201,8 @@ export function useGateway(options: UseGatewayOptions = {}): Gateway {
     started = undefined;
     try {
       if (checkLedgerAtEnd) expect(await ledgerIsConsistent(gateway)).toEqual([]);
+      // And the books agree with the provider's own records and balance (the reconciliation).
+      if (checkLedgerAtEnd) expect(await (await import('./books.ts')).booksDisagreeWithProvider(gateway.deps)).toEqual([]);
       if (checkLedgerAtEnd && gateway.efi) {
         // The money at the provider is what the ledger says is there, plus the Pix left to an operator.
         const money = await gateway.efi.moneyDifference(gateway.deps.db);

@@ -235,3 +235,38 @@ describe('at 24 h: alert, then a final state by the PSP record or by an operator
     expect(await eventsOf(id)).toEqual(['transfer.created', 'transfer.failed']);
   });
 });
+
+describe('resolutions of one withdrawal at once (issue 32)', () => {
+  const resolve = (id: string, note: string) =>
+    gateway.admin.POST('/admin/v1/withdrawals/{transactionId}/resolve', { params: { path: { transactionId: id } }, body: { outcome: 'failed', note } });
+  const audits = async (id: string) =>
+    (await gateway.admin.GET('/admin/v1/audit-log', { params: { query: { targetId: id, action: 'withdrawal.resolve' } } })).data?.entries ?? [];
+
+  it('one wins; the others get 409 and change nothing, their audit entries included', async () => {
+    const id = await unknownWithdrawal();
+    gateway.clock.advance(DAY_MS);
+    const answers = await Promise.all(['nota A', 'nota B', 'nota C'].map((note) => resolve(id, note)));
+    const won = answers.filter((answer) => answer.response.status === 200);
+    expect(won).toHaveLength(1);
+    expect(answers.filter((answer) => answer.response.status === 409)).toHaveLength(2);
+    for (const lost of answers.filter((answer) => answer.response.status === 409)) {
+      expect(lost.error?.error).toBe("Só um saque em failed_unknown pode ser resolvido: situação 'failed'.");
+    }
+    const winner = won[0]?.data?.resolution;
+    expect(winner).toMatchObject({ by: 'operator' });
+    expect((await adminView(id))?.resolution).toEqual(winner);
+    expect(await audits(id)).toHaveLength(1);
+  });
+
+  it('when the provider decides meanwhile, its word is kept once, with one note, and no later resolution overwrites it', async () => {
+    const id = await unknownWithdrawal();
+    gateway.clock.advance(DAY_MS);
+    expect(await gateway.provider.settle(id)).toBe(true);
+    const answers = await Promise.all(['nota A', 'nota B'].map((note) => resolve(id, note)));
+    expect(answers.map((answer) => answer.response.status).sort()).toEqual([200, 409]);
+    const won = answers.find((answer) => answer.response.status === 200)?.data;
+    expect(won).toMatchObject({ status: 'paid', resolution: { by: 'provider' } });
+    expect((await adminView(id))?.resolution).toEqual(won?.resolution);
+    expect(await audits(id)).toHaveLength(1);
+  });
+});
