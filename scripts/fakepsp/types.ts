@@ -204,8 +204,9 @@ export interface FakePsp {
   certificates: FakePspCertificates;
   /** PEM files (keys mode 0600); returns their paths. */
   writeCertificates(dir: string): Promise<Record<keyof FakePspCertificates, string>>;
-  pay(txid: string, input?: { valor?: string; pagador?: Pagador }): Promise<Pix>;
-  receivePix(input: { valor: string; txid?: string; pagador?: Pagador }): Promise<Pix>;
+  /** `silent`: no callback (the reconciliation's "received but never credited"). */
+  pay(txid: string, input?: { valor?: string; pagador?: Pagador; silent?: boolean }): Promise<Pix>;
+  receivePix(input: { valor: string; txid?: string; pagador?: Pagador; silent?: boolean }): Promise<Pix>;
   settleEnvio(idEnvio: string, recebedor?: Recebedor, options?: { silent?: boolean }): Promise<PixEnviado>;
   rejectEnvio(idEnvio: string, codigo: string, motivo: string): Promise<PixEnviado>;
   returnEnvio(idEnvio: string, valor: string): Promise<PixEnviado>;

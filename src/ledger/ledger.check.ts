@@ -48,7 +48,8 @@ export interface LedgerViolation {
  *   partially_refunded: part; refunded: all); its returns in flight (`refunding_cents`) are exactly its
  *   refunds in flight and its devoluções claimed;
  * - per withdrawal: its status agrees with the provider's last word (paid is not what the provider refused or
- *   never saw; failed is not what the provider paid), a resolution included;
+ *   never saw; failed is not what the provider paid), a resolution included, unless a reconciliation break
+ *   records that difference;
  * - per refund: one the merchant was told of (201, or an idempotent 200) never ends `aborted`, and no live
  *   externalRef names an aborted one;
  * - `suspense` holds exactly what the open reconciliation breaks put there (an explained difference).
@@ -195,7 +196,8 @@ const UNPAID = new Set(['failed', 'cancelled', 'aborted']);
 /** A withdrawal whose status the provider's last word contradicts (a resolution included); undefined when they agree. */
 function withdrawalWordProblem(tx: TransactionLedger): string | undefined {
   const word = tx.provider_status;
-  if (word === null) return undefined;
+  // A difference the reconciliation recorded (a break someone resolves) is known, not hidden.
+  if (word === null || tx.explained) return undefined;
   const by = tx.resolved_by === null ? '' : ` (resolved by the ${tx.resolved_by})`;
   if (UNPAID.has(tx.status) && (word === 'paid' || word === 'returned')) return `it is ${tx.status}${by}, but the provider's last word is ${word}`;
   if (PAID.has(tx.status) && (word === 'rejected' || word === 'not_found')) return `it is ${tx.status}${by}, but the provider's last word is ${word}`;

@@ -562,6 +562,8 @@ export interface TransactionLedger {
   uncovered: number;
   /** What its devoluções claimed by the back office and not answered by the provider yet hold. */
   claimed: number;
+  /** A reconciliation break records a difference between its status and the provider's (open or resolved). */
+  explained: boolean;
 }
 
 /**
@@ -582,7 +584,8 @@ const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status,
   coalesce(moved.available, 0)::bigint AS available, coalesce(moved.pending_out, 0)::bigint AS pending_out,
   coalesce(moved.fee_revenue, 0)::bigint AS fee_revenue, coalesce(refunding.cents, 0)::bigint AS refunding,
   coalesce(moved.returned_booked, 0)::bigint AS returned_booked, coalesce(moved.uncovered, 0)::bigint AS uncovered,
-  coalesce(claimed.cents, 0)::bigint AS claimed`;
+  coalesce(claimed.cents, 0)::bigint AS claimed,
+  EXISTS (SELECT 1 FROM reconciliation_breaks b WHERE b.transaction_id = tx.id AND b.kind IN ('sent_booked_failed', 'booked_paid_not_sent')) AS explained`;
 
 /** The returns of a charge that took money to the PSP: its psp_settlement leg is what went back to the payer. */
 const RETURNED_TO_PSP = sql`le.account_id = 'system:psp_settlement' AND lt.reason IN ('chargeback', 'charge_refunded', 'refund_posted')`;
