@@ -3276,6 +3276,13 @@ export interface components {
             error?: string;
         };
         /**
+         * BreakKind
+         * @description The kind of a reconciliation break (see ReconciliationBreak for what each means).
+         * @example sent_booked_failed
+         * @enum {string}
+         */
+        BreakKind: "received_not_credited" | "credited_not_received" | "amount_differs" | "sent_booked_failed" | "booked_paid_not_sent" | "send_unknown" | "refund_differs" | "devolucao_unknown" | "balance_differs" | "refund_beyond_charge" | "devolucao_beyond_charge" | "chargeback_uncovered";
+        /**
          * ReconciliationBreak
          * @description A difference between PixGate's ledger and the payment provider's own records, found by the reconciliation
          *     (or where the money was booked), recorded once per kind and key and resolved by an operator with a note.
@@ -3294,8 +3301,7 @@ export interface components {
         ReconciliationBreak: {
             /** @example brk_5b0e6c2a9d1f4e7a8c3b2d1e */
             breakId: string;
-            /** @example sent_booked_failed */
-            kind: string;
+            kind: components["schemas"]["BreakKind"];
             /**
              * @description What makes it the same difference on the next run (an end-to-end id, a withdrawal, a day).
              * @example tx_3f9c0a5e1b2d4c6e8f0a1b2c
@@ -5849,8 +5855,8 @@ export interface operations {
             query?: {
                 /** @description Only breaks in this status. */
                 status?: "open" | "resolved";
-                /** @description Only breaks of this kind. */
-                kind?: string;
+                /** @description Only breaks of this kind (another value is answered with 400). */
+                kind?: components["schemas"]["BreakKind"];
                 /**
                  * @description How many items to return, newest first: an integer from 1 to 100, default 50. Outside 1..100 or not an
                  *     integer: 400 (rejected, never clamped).

@@ -31,7 +31,7 @@ export function reconciliationRoutes(router: Router, deps: Deps): void {
     const rows = await breaks(deps, {
       // Validated by the spec.
       status: req.query.status as ReconciliationBreakRow['status'] | undefined,
-      kind: req.query.kind,
+      kind: req.query.kind as ReconciliationBreakRow['kind'] | undefined,
       limit: limitOf(req.query.limit),
     });
     res.json({ breaks: rows.map(toAdminBreak), count: rows.length });

@@ -60,3 +60,21 @@ export type ResendEventRequest = Schemas['ResendEventRequest'];
 export type EventResend = Schemas['EventResend'];
 export type DispatchResult = Schemas['DispatchResult'];
 export type SandboxRefundChargeRequest = Schemas['SandboxRefundChargeRequest'];
+export type Infraction = Schemas['Infraction'];
+export type InfractionList = Schemas['InfractionList'];
+export type InfractionStatus = Schemas['Infraction']['status'];
+export type DefendInfractionRequest = Schemas['DefendInfractionRequest'];
+export type ReconciliationRun = Schemas['ReconciliationRun'];
+export type ReconciliationReport = Schemas['ReconciliationReport'];
+export type ReconciliationBreak = Schemas['ReconciliationBreak'];
+export type ReconciliationBreakList = Schemas['ReconciliationBreakList'];
+export type BreakKind = Schemas['BreakKind'];
+export type ResolveBreakRequest = Schemas['ResolveBreakRequest'];
+export type Settlement = NonNullable<ResolveBreakRequest['settlement']>;
+export interface ReconciliationRunList {
+  runs: ReconciliationRun[];
+  count: number;
+}
+export interface FollowedInfractions {
+  seen: number;
+}

@@ -3,13 +3,13 @@
  * ledger with the provider, and each difference found (a break), recorded once per kind and key.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow } from '../db/schema.ts';
+import type { BreakKind, BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export interface NewBreak {
   id: string;
-  kind: string;
+  kind: BreakKind;
   key: string;
   day?: string | null;
   accountId?: string | null;
@@ -76,7 +76,7 @@ export function resolveBreakRow(
 
 export interface BreakFilter {
   status?: 'open' | 'resolved' | undefined;
-  kind?: string | undefined;
+  kind?: BreakKind | undefined;
   /** Keyset position: breaks strictly older (in the listing's order) than this one. */
   after?: { firstSeenAt: Date; id: string } | undefined;
   limit: number;

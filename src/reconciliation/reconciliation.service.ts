@@ -20,7 +20,7 @@ import type { Transaction } from 'kysely';
 import { withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { applyReceivedPix } from '../charges/receivedPix.service.ts';
 import { openUnmatchedCents } from '../charges/receivedPix.repository.ts';
-import type { BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow, RefundRow, TransactionRow } from '../db/schema.ts';
+import type { BreakKind, BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow, RefundRow, TransactionRow } from '../db/schema.ts';
 import { bookProviderAdjustment, pspSettlementCents, settleSuspense, settleWithProvider } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
@@ -47,20 +47,6 @@ import {
   type BreakFilter,
   type NewBreak,
 } from './reconciliation.repository.ts';
-
-export type BreakKind =
-  | 'received_not_credited'
-  | 'credited_not_received'
-  | 'amount_differs'
-  | 'sent_booked_failed'
-  | 'booked_paid_not_sent'
-  | 'send_unknown'
-  | 'refund_differs'
-  | 'devolucao_unknown'
-  | 'balance_differs'
-  | 'refund_beyond_charge'
-  | 'devolucao_beyond_charge'
-  | 'chargeback_uncovered';
 
 export interface ReconciliationReport {
   run: ReconciliationRunRow;

@@ -6,11 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands/index.ts';
 import { baseCases } from './cli.cases.ts';
 import { fakeAdmin, TOKEN } from './cli.harness.ts';
+import { booksCases } from './cli.books.cases.ts';
 import { moneyOutCases } from './cli.moneyout.cases.ts';
 import { webhookCases } from './cli.webhooks.cases.ts';
 
 const admin = fakeAdmin();
-const cases = [...baseCases, ...moneyOutCases, ...webhookCases];
+const cases = [...baseCases, ...moneyOutCases, ...booksCases, ...webhookCases];
 
 describe('admin CLI requests', () => {
   it.each(cases)('$name', async (c) => {

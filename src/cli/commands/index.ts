@@ -1,6 +1,15 @@
 /** Every command of the CLI, by section, in the order `help` lists them. */
 import type { Command } from '../command.ts';
 import { createAccount, listAccounts, showAccount, updateAccount } from './accounts.ts';
+import {
+  defendInfraction,
+  followInfractions,
+  listBreaks,
+  listInfractions,
+  listReconciliationRuns,
+  resolveBreak,
+  runReconciliation,
+} from './books.ts';
 import { chargebackHold, listHolds, placeHold, releaseHold } from './holds.ts';
 import { createKey, listKeys, revokeKey } from './keys.ts';
 import { balance, events, ledgerCheck } from './ledger.ts';
@@ -38,6 +47,11 @@ export const SECTIONS: readonly CommandSection[] = [
     commands: [listWithdrawals, approveWithdrawal, rejectWithdrawal, cancelWithdrawal, listAlerts],
   },
   { title: 'Holds', commands: [placeHold, listHolds, releaseHold, chargebackHold] },
+  { title: 'MED infractions', commands: [listInfractions, followInfractions, defendInfraction] },
+  {
+    title: 'Reconciliation with the provider',
+    commands: [runReconciliation, listReconciliationRuns, listBreaks, resolveBreak],
+  },
   {
     title: 'Sandbox (simulated PSP only)',
     commands: [

@@ -95,9 +95,24 @@ export interface ReconciliationRunsTable {
 
 export type BreakSettlement = 'write_off' | 'charge_merchant' | 'book_difference';
 
+/** What a reconciliation break is about (openapi/admin BreakKind). */
+export type BreakKind =
+  | 'received_not_credited'
+  | 'credited_not_received'
+  | 'amount_differs'
+  | 'sent_booked_failed'
+  | 'booked_paid_not_sent'
+  | 'send_unknown'
+  | 'refund_differs'
+  | 'devolucao_unknown'
+  | 'balance_differs'
+  | 'refund_beyond_charge'
+  | 'devolucao_beyond_charge'
+  | 'chargeback_uncovered';
+
 export interface ReconciliationBreaksTable {
   id: string;
-  kind: string;
+  kind: BreakKind;
   /** What makes it the same difference on the next run (an end-to-end id, an idEnvio, a day). */
   key: string;
   day: string | null;
