@@ -541,7 +541,9 @@ export interface paths {
          * Release a hold
          * @description Ends an active hold without taking money: its amount becomes withdrawable again (`heldCents` goes down,
          *     `available` does not change). No event is sent to the merchant. 409 when the hold is already released
-         *     (or ended in a chargeback).
+         *     (or ended in a chargeback), or while a chargeback of it is being asked of the provider (the devolução the
+         *     provider may be making ends the hold when it is booked; a claim the provider never answers is given up
+         *     within minutes by the refunds job).
          */
         post: operations["releaseHold"];
         delete?: never;
@@ -5251,7 +5253,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["HoldNotFound"];
-            /** @description The hold is not active. Nothing changed. */
+            /** @description The hold is not active, or a chargeback of it is under way. Nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;

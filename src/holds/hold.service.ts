@@ -11,7 +11,7 @@ import { enqueueEvent } from '../events/outbox.ts';
 import { newId } from '../primitives/ids.ts';
 import { requireSandbox } from '../provider/sandbox.ts';
 import { applyProviderDevolucoes, claimDevolucao, isMedNature, releaseUnmade } from '../refunds/providerDevolucao.service.ts';
-import { knownDevolucaoIds } from '../refunds/providerDevolucao.repository.ts';
+import { holdHasClaim, knownDevolucaoIds } from '../refunds/providerDevolucao.repository.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
 import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import {
@@ -125,12 +125,17 @@ async function lockActiveHold(trx: Parameters<typeof lockTransaction>[0], accoun
   return hold;
 }
 
-/** Releases a hold: the money becomes withdrawable again. */
+/**
+ * Releases a hold: the money becomes withdrawable again. Refused while a chargeback of it is being asked of
+ * the provider (its claim is taken under the charge's lock, which this holds too): the provider may be
+ * making that devolução, whose booking ends the hold.
+ */
 export async function releaseHold(deps: Deps, accountId: string, holdId: string, audit: AuditStep<HoldRow> = notAudited): Promise<HoldRow> {
   return retryDeadlocks(() =>
     withAudit(deps.db, audit, async (trx) => {
       const now = new Date(deps.clock.now());
       const hold = await lockActiveHold(trx, accountId, holdId);
+      if (await holdHasClaim(trx, holdId)) throw new ChargebackInProgress();
       await changeHeld(trx, accountId, -hold.amount_cents, { reason: 'hold_released', holdId, transactionId: hold.transaction_id, at: now });
       return markHoldReleased(trx, holdId, now);
     }),

@@ -99,6 +99,12 @@ export function bookedBetween(db: Db, from: Date, to: Date): Promise<ProviderDev
     .execute();
 }
 
+/** Whether a chargeback of the hold is being asked of the provider (its devolução claimed, not yet booked or released). */
+export async function holdHasClaim(db: Db, holdId: string): Promise<boolean> {
+  const row = await db.selectFrom('provider_devolucoes').select('id').where('hold_id', '=', holdId).where('status', '=', 'claimed').executeTakeFirst();
+  return row !== undefined;
+}
+
 /** What the charge's claimed devoluções hold of its `refunding_cents`. */
 export async function claimedCents(db: Db, transactionId: string): Promise<number> {
   const row = await db

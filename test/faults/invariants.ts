@@ -3,6 +3,7 @@ import { connectDatabase, type DatabaseHandle } from '../../src/db/connect.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { checkLedger } from '../../src/ledger/ledger.check.ts';
 import { readBalance } from '../../src/ledger/ledger.repository.ts';
+import { saoPauloDay } from '../../src/primitives/saoPaulo.ts';
 
 /**
  * The money invariants the fault tests check on the database itself, after processes died mid-flight:
@@ -24,11 +25,16 @@ export async function moneyProblems(db: Kysely<Database>): Promise<string[]> {
   const problems = (await checkLedger(db)).map((violation) => `checkLedger: ${violation.problem}`);
 
   // Every withdrawal the merchant was told about that took money has an outbox event; none took it twice.
+  // (A refund's reservation names its refund: a charge with two refunds in flight holds one for each.)
   const reserved = await sql<{ transaction_id: string; status: string; pendings: number; events: number }>`
     SELECT t.id AS transaction_id, t.status, count(*)::int AS pendings,
       (SELECT count(*) FROM outbox_events o WHERE o.transaction_id = t.id)::int AS events
     FROM ledger_transfers p JOIN transactions t ON t.id = p.transaction_id
-    WHERE p.pending GROUP BY t.id, t.status`.execute(db);
+    WHERE p.pending AND p.refund_id IS NULL GROUP BY t.id, t.status`.execute(db);
+  const refundReservations = await sql<{ refund_id: string; pendings: number }>`
+    SELECT refund_id, count(*)::int AS pendings FROM ledger_transfers
+    WHERE pending AND refund_id IS NOT NULL GROUP BY refund_id HAVING count(*) > 1`.execute(db);
+  for (const row of refundReservations.rows) problems.push(`refund ${row.refund_id} reserved ${row.pendings} times`);
   for (const row of reserved.rows) {
     if (row.pendings !== 1) problems.push(`transaction ${row.transaction_id} reserved ${row.pendings} times`);
     if (row.status !== 'initiating' && row.status !== 'aborted' && row.events === 0) {
@@ -54,6 +60,28 @@ export async function moneyProblems(db: Kysely<Database>): Promise<string[]> {
     problems.push(`idempotency key ${key.scope}/${key.external_ref} points at ${key.status ?? 'nothing'} (${key.ref})`);
   }
   return problems;
+}
+
+/**
+ * The books against the provider (src/reconciliation), through a live process's back office: yesterday and
+ * today in São Paulo (a run near midnight spans both), every open break as a sentence; empty when the ledger
+ * agrees with the provider's own records and balance.
+ */
+export async function booksDisagree(server: { adminBaseUrl: string }, adminToken: string): Promise<string[]> {
+  const today = saoPauloDay(Date.now());
+  const yesterday = saoPauloDay(Date.now() - 86_400_000);
+  const open = new Map<string, string>();
+  for (const day of [yesterday, today]) {
+    const answer = await fetch(`${server.adminBaseUrl}/admin/v1/reconciliation/runs`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ day }),
+    });
+    const report = (await answer.json()) as { breaks?: { breakId: string; kind: string; status: string; detail: string }[] };
+    if (answer.status !== 200) return [`reconciliation of ${day} answered ${answer.status}: ${JSON.stringify(report)}`];
+    for (const found of report.breaks ?? []) if (found.status === 'open') open.set(found.breakId, `${found.kind}: ${found.detail}`);
+  }
+  return [...open.values()];
 }
 
 export interface AccountMoney {

@@ -310,6 +310,36 @@ describe('chargebacks', () => {
     expect(read.data).toMatchObject({ status: 'partially_refunded', refundedCents: 4_900 });
   });
 
+  it('refuses to release a hold while its chargeback is being asked of the provider; the chargeback then ends it', async () => {
+    const { merchant, chargeId } = await fundedMerchant(10_000);
+    const hold = await placed(merchant, { amountCents: 6_000, reason: 'med', transactionId: chargeId });
+    const sandbox = gateway.deps.sandbox!;
+    const original = sandbox.devolve.bind(sandbox);
+    let atProvider: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (atProvider = resolve));
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    sandbox.devolve = async (input) => {
+      atProvider();
+      await answered;
+      return original(input);
+    };
+    try {
+      const taking = chargeback(merchant, hold, 3_000);
+      await reached;
+      const refused = await release(merchant, hold);
+      expect(refused.response.status).toBe(409);
+      expect(refused.error).toEqual({ error: 'Um chargeback desta retenção já está em andamento no provedor.' });
+      answer();
+      expect((await taking).data).toMatchObject({ status: 'partially_refunded', refundedCents: 3_000 });
+    } finally {
+      sandbox.devolve = original;
+    }
+    expect(await balance(merchant)).toEqual({ available: 7_000, held: 0, reserved: 0, withdrawable: 7_000 });
+    const again = await release(merchant, hold);
+    expect(again.error).toEqual({ error: 'A retenção já foi liberada.' });
+  });
+
   it('never takes money reserved for a withdrawal in flight at the PSP', async () => {
     const { merchant, chargeId } = await fundedMerchant(10_000);
     const original = gateway.provider.sendWithdrawal.bind(gateway.provider);

@@ -107,7 +107,7 @@ export const runReconciliation = defineCommand<ReconciliationReport>({
   name: 'recon:run',
   summary: "Reconcile a São Paulo day's ledger with the provider now (the job does yesterday once a day).",
   args: [],
-  options: [{ name: 'day', value: '<YYYY-MM-DD>', help: 'the day (default: yesterday in São Paulo)' }],
+  options: [{ name: 'day', value: '<YYYY-MM-DD>', help: 'the day, not after today (default: today so far, in São Paulo)' }],
   request(input) {
     const day = input.options['day'];
     return { method: 'POST', path: '/admin/v1/reconciliation/runs', ...optionalBody(day === undefined ? {} : { day }) };
