@@ -18,7 +18,7 @@ import {
   type ServerProcess,
 } from '../support/processes.ts';
 import { useDeployment } from './deployment.ts';
-import { accountMoney, moneyProblems, sendsInFlight } from './invariants.ts';
+import { accountMoney, booksDisagree, moneyProblems, sendsInFlight } from './invariants.ts';
 
 /**
  * The gateway SIGKILLed at random moments under load (charges, withdrawals, retries and concurrent
@@ -175,9 +175,10 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
     expect(ops.filter((op) => !op.attempts.some(isAnswer)).map((op) => op.ref)).toEqual([]);
   });
 
-  it('reconciliation left no send in flight, and the ledger, outbox and keys are consistent', async () => {
+  it('reconciliation left no send in flight, the ledger, outbox and keys are consistent, and the books agree with the provider', async () => {
     expect(await sendsInFlight(deployment.db)).toEqual([]);
     expect(await moneyProblems(deployment.db)).toEqual([]);
+    expect(await booksDisagree(live, deployment.adminToken)).toEqual([]);
   });
 
   it('each externalRef maps to exactly one transaction, the one every answer named', async () => {

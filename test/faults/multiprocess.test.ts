@@ -18,7 +18,7 @@ import {
 } from '../support/processes.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { useDeployment } from './deployment.ts';
-import { accountMoney, moneyProblems } from './invariants.ts';
+import { accountMoney, booksDisagree, moneyProblems } from './invariants.ts';
 
 /**
  * Three gateway processes (`node src/main.ts`, RUN_JOBS=true on each) on one Postgres database, requests
@@ -217,8 +217,9 @@ describe.skipIf(!TEST_DATABASE_URL)(`three gateway processes on one database (${
     }
   }, 60_000);
 
-  it('the ledger is consistent and no process logged an error', async () => {
+  it('the ledger is consistent, the books agree with the provider, and no process logged an error', async () => {
     expect(await moneyProblems(deployment.db)).toEqual([]);
+    expect(await booksDisagree(servers[0]!, deployment.adminToken)).toEqual([]);
     expect(servers.flatMap((server) => server.loggedErrors())).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import {
   type ServerProcess,
 } from '../support/processes.ts';
 import { useDeployment } from './deployment.ts';
-import { accountMoney, moneyProblems, sendsInFlight, TEST_APPLICATION_NAME } from './invariants.ts';
+import { accountMoney, booksDisagree, moneyProblems, sendsInFlight, TEST_APPLICATION_NAME } from './invariants.ts';
 
 /**
  * A withdrawal stranded by a crash, made deterministic: the test holds table locks on the gateway's own
@@ -214,8 +214,9 @@ describe.skipIf(!TEST_DATABASE_URL)(`a withdrawal stranded by a crash (real proc
     expect(money.availableCents).toBe(FUNDING_CENTS - money.debitedCents);
   });
 
-  it('the ledger, outbox and idempotency keys are consistent, and no process logged an error', async () => {
+  it('the ledger, outbox and idempotency keys are consistent, the books agree with the provider, and no process logged an error', async () => {
     expect(await moneyProblems(deployment.db)).toEqual([]);
+    if (server) expect(await booksDisagree(server, deployment.adminToken)).toEqual([]);
     expect(await sendsInFlight(deployment.db)).toEqual([]);
     expect([...allErrors, ...(server?.loggedErrors() ?? [])]).toEqual([]);
   });
