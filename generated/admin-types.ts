@@ -847,7 +847,7 @@ export interface paths {
          *     /v2/gn/infracoes/{id}/defesa`), then records it with the audit entry: `rejeitado` contests it with the text,
          *     `aceito` agrees the money goes back (the provider then accepts the infraction and makes the MED devolução,
          *     booked as the charge's chargeback). Merchants send their own from the dashboard. One defence per
-         *     infraction: 409 once one was sent, or when its case is closed; 502 when the provider could not be reached
+         *     infraction: 409 once one was sent, when its case is closed, or past its deadline; 502 when the provider could not be reached
          *     (nothing recorded: send it again).
          */
         post: operations["defendInfraction"];
@@ -3241,7 +3241,10 @@ export interface components {
         DefendInfractionRequest: {
             /** @enum {string} */
             analysis: "aceito" | "rejeitado";
-            /** @example O cliente confirmou a compra; segue o comprovante de entrega. */
+            /**
+             * @description At least one visible character; spaces around it are trimmed.
+             * @example O cliente confirmou a compra; segue o comprovante de entrega.
+             */
             text: string;
         };
         /**
@@ -5740,7 +5743,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["InfractionNotFound"];
-            /** @description The infraction takes no defence (closed, or defended already). Nothing was sent. */
+            /** @description The infraction takes no defence (closed, defended already, or past the provider's deadline). Nothing was sent. */
             409: {
                 headers: {
                     [name: string]: unknown;

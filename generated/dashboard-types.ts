@@ -860,6 +860,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/infractions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MED infractions
+         * @description The MED infractions filed against the account's charges, newest first (at most 100): open ones with their
+         *     deadline, the defence sent, and how the provider decided. The provider's infractions are read every minute.
+         */
+        get: operations["listDashboardInfractions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/infractions/{infractionId}/defence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the defence of a MED infraction
+         * @description Sends the merchant's answer to an open infraction of the account to the payment provider, then records it
+         *     (audited `infraction.defended`): `rejeitado` contests it with the text, `aceito` agrees the money goes back
+         *     (the provider accepts the infraction and returns the money: the charge's chargeback, `transaction.chargeback`).
+         *     One defence per infraction, with the current code of the user's authenticator app (two-factor must be on:
+         *     409 otherwise). 409 once a defence was sent, when the case is closed, or past the provider's deadline; 502 when the provider could not be
+         *     reached (nothing recorded: send it again).
+         */
+        post: operations["defendDashboardInfraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/v1/withdrawals": {
         parameters: {
             query?: never;
@@ -2184,6 +2230,75 @@ export interface components {
              * @example Cadastro recebido para análise de compliance da PixGate. Ele não habilita saques até ser aprovado.
              */
             note: string;
+        };
+        /**
+         * DashboardInfraction
+         * @description A MED infraction (Mecanismo Especial de Devolução) the payer's bank filed against one of the account's paid
+         *     charges, as the payment provider reports it: while it is open the charge's amount is held (a `med` hold:
+         *     not withdrawable), the merchant may send one defence before `deadlineAt`, and the provider decides.
+         *     `accepted`: the money goes back to the payer (the charge's chargeback); `rejected` or `cancelled`: the hold
+         *     is released.
+         */
+        DashboardInfraction: {
+            /**
+             * @description The provider's id of the infraction.
+             * @example 00000042
+             */
+            infractionId: string;
+            /** @example tx_3f9c0a5e1b2d4c6e8f0a1b2c */
+            transactionId: string;
+            /** @example E09089356202611270130a1b2c3d4e5f */
+            endToEndId: string;
+            /**
+             * @description What the payer's bank asks back, in cents.
+             * @example 10000
+             */
+            amountCents: number;
+            /**
+             * @description `open` (waiting for the defence), `defending` (defence sent, the provider analyses it), `accepted` (the
+             *     money goes back), `rejected` (the merchant keeps it), `cancelled` (withdrawn by the payer's bank).
+             * @enum {string}
+             */
+            status: "open" | "defending" | "accepted" | "rejected" | "cancelled";
+            /**
+             * @description The payer bank's reason, as the provider reports it.
+             * @example Transação não reconhecida pelo pagador
+             */
+            reason?: string;
+            openedAt: components["schemas"]["UnixMillis"];
+            deadlineAt?: components["schemas"]["UnixMillis"];
+            blockedAt?: components["schemas"]["UnixMillis"];
+            closedAt?: components["schemas"]["UnixMillis"];
+            /** @description Open, no defence sent yet, and (when the provider gave one) before its deadline. */
+            canDefend: boolean;
+            defence?: {
+                /** @enum {string} */
+                analysis: "aceito" | "rejeitado";
+                text: string;
+                sentAt: components["schemas"]["UnixMillis"];
+            };
+        };
+        /** DashboardInfractionList */
+        DashboardInfractionList: {
+            infractions: components["schemas"]["DashboardInfraction"][];
+            count: number;
+        };
+        /**
+         * DashboardDefenceRequest
+         * @description The merchant's answer to a MED infraction, sent to the payment provider: `rejeitado` contests it with the
+         *     `text` as its justification (delivery proof, the customer's confirmation); `aceito` agrees the money goes
+         *     back to the payer. It cannot be changed once sent, and `aceito` moves money out of the account, so the
+         *     dashboard asks the current code of the user's authenticator app, as for a refund.
+         */
+        DashboardDefenceRequest: {
+            /** @enum {string} */
+            analysis: "aceito" | "rejeitado";
+            /**
+             * @description At least one visible character; spaces around it are trimmed.
+             * @example O cliente confirmou a compra; segue o comprovante de entrega.
+             */
+            text: string;
+            totpCode: components["schemas"]["TotpCode"];
         };
         /**
          * DashboardWithdrawalRequest
@@ -5190,6 +5305,160 @@ export interface operations {
                 };
             };
             500: components["responses"]["InternalError"];
+        };
+    };
+    listDashboardInfractions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The infractions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "infractions": [
+                     *         {
+                     *           "infractionId": "00000042",
+                     *           "transactionId": "tx_3f9c0a5e1b2d4c6e8f0a1b2c",
+                     *           "endToEndId": "E09089356202611270130a1b2c3d4e5f",
+                     *           "amountCents": 10000,
+                     *           "status": "open",
+                     *           "reason": "Transação não reconhecida pelo pagador",
+                     *           "openedAt": 1795225800000,
+                     *           "deadlineAt": 1795830600000,
+                     *           "blockedAt": 1795225900000,
+                     *           "canDefend": true
+                     *         }
+                     *       ],
+                     *       "count": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardInfractionList"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    defendDashboardInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The provider's id of the infraction.
+                 * @example 00000042
+                 */
+                infractionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "analysis": "rejeitado",
+                 *       "text": "O cliente confirmou a compra; segue o comprovante de entrega.",
+                 *       "totpCode": "123456"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DashboardDefenceRequest"];
+            };
+        };
+        responses: {
+            /** @description The infraction with its defence (`defending`, or already decided by the provider). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "infractionId": "00000042",
+                     *       "transactionId": "tx_3f9c0a5e1b2d4c6e8f0a1b2c",
+                     *       "endToEndId": "E09089356202611270130a1b2c3d4e5f",
+                     *       "amountCents": 10000,
+                     *       "status": "defending",
+                     *       "reason": "Transação não reconhecida pelo pagador",
+                     *       "openedAt": 1795225800000,
+                     *       "deadlineAt": 1795830600000,
+                     *       "blockedAt": 1795225900000,
+                     *       "canDefend": false,
+                     *       "defence": {
+                     *         "analysis": "rejeitado",
+                     *         "text": "O cliente confirmou a compra; segue o comprovante de entrega.",
+                     *         "sentAt": 1795300000000
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardInfraction"];
+                };
+            };
+            /** @description Invalid field, or a wrong authenticator code. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No CSRF token, or a role that cannot defend. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description Not an infraction of this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Infração MED não encontrada."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description A defence was already sent, the case is closed, its deadline passed, or two-factor is off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The provider could not be reached: nothing recorded. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
         };
     };
     createDashboardWithdrawal: {

@@ -3,12 +3,14 @@ import type {
   AccountRow,
   ApiKeyRow,
   DashboardUserRow,
+  InfractionRow,
   MailRow,
   RecipientRow,
   WebhookAttemptRow,
   WebhookEndpointRow,
 } from '../db/schema.ts';
 import type { BalanceView } from '../ledger/ledger.repository.ts';
+import { takesDefence } from '../infractions/infraction.service.ts';
 import { maskDocument } from '../primitives/documents.ts';
 import { secretPrefixOf } from '../webhooks/webhookSecrets.ts';
 
@@ -116,6 +118,27 @@ export function toDashboardRecipient(row: RecipientRow): Schemas['DashboardRecip
     createdAt: row.created_at.getTime(),
     approvedAt: ms(row.approved_at),
   };
+}
+
+/** An infraction of the account's charge as the merchant sees it (no hold id, no operator's name). */
+export function toDashboardInfraction(row: InfractionRow, nowMs: number): Schemas['DashboardInfraction'] {
+  const view: Schemas['DashboardInfraction'] = {
+    infractionId: row.id,
+    transactionId: row.transaction_id ?? '',
+    endToEndId: row.end_to_end_id,
+    amountCents: row.amount_cents,
+    status: row.status,
+    openedAt: row.opened_at.getTime(),
+    canDefend: takesDefence(row, nowMs),
+  };
+  if (row.reason !== null) view.reason = row.reason;
+  if (row.deadline_at !== null) view.deadlineAt = row.deadline_at.getTime();
+  if (row.blocked_at !== null) view.blockedAt = row.blocked_at.getTime();
+  if (row.closed_at !== null) view.closedAt = row.closed_at.getTime();
+  if (row.defence !== null && row.defence_analysis !== null && row.defence_sent_at !== null) {
+    view.defence = { analysis: row.defence_analysis, text: row.defence, sentAt: row.defence_sent_at.getTime() };
+  }
+  return view;
 }
 
 export function toOutboxMail(row: MailRow): Schemas['OutboxMail'] {

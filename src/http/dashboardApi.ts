@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { apiKeyRoutes } from '../dashboard/apiKeys.routes.ts';
 import { chargeRoutes } from '../dashboard/charges.routes.ts';
 import { exportRoutes } from '../dashboard/exports.routes.ts';
+import { infractionRoutes } from '../dashboard/infractions.routes.ts';
 import { moneyOutRoutes } from '../dashboard/moneyOut.routes.ts';
 import { overviewRoutes } from '../dashboard/overview.routes.ts';
 import { sandboxRoutes } from '../dashboard/sandbox.routes.ts';
@@ -48,6 +49,7 @@ export function dashboardApi(deps: Deps, spec: OpenApiDocument): Router {
   apiKeyRoutes(router, deps);
   webhookRoutes(router, deps);
   moneyOutRoutes(router, deps);
+  infractionRoutes(router, deps);
   chargeRoutes(router, deps);
   sandboxRoutes(router, deps);
   router.use(errorMiddleware(deps.logger, 'dashboard'));

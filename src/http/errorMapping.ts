@@ -242,8 +242,10 @@ on(infraction.InfractionNotFound, { status: 404, merchant: () => messages.infrac
 on(infraction.InfractionClosed, {
   status: 409,
   merchant: (e) => (e.defended ? messages.infractionAlreadyDefended : messages.infractionClosed(e.status)),
+  dashboard: (e) => (e.defended ? messages.infractionAlreadyDefended : dash.infractionClosed(e.status)),
   operator: (e) => (e.defended ? ops.infractionAlreadyDefended : ops.infractionClosed(e.status)),
 });
+on(infraction.InfractionDeadlinePassed, { status: 409, merchant: () => messages.infractionDeadlinePassed, operator: () => ops.infractionDeadlinePassed });
 on(infraction.InfractionDefenceFailed, { status: 502, merchant: () => messages.infractionDefenceFailed, operator: () => ops.infractionDefenceFailed });
 
 // The reconciliation with the provider (back office).

@@ -248,6 +248,7 @@ const totpRule: Rule = { path: '/body/totpCode', message: () => messages.invalid
 const formRules: Record<string, Rule[]> = {
   createDashboardWithdrawal: [totpRule],
   createDashboardRefund: [totpRule],
+  defendDashboardInfraction: [totpRule],
   exportDashboardTransactions: [
     { path: '/query/from', message: () => messages.exportFromInvalid },
     { path: '/query/to', message: () => messages.exportToInvalid },

@@ -42,6 +42,12 @@ const AUDITED: Record<string, AuditedOperation> = {
     target: (_req, answer) => answer['transactionId'],
     after: (req, answer) => ({ ...pick(body(req), ['amountCents', 'pixKeyType', 'externalRef']), ...pick(answer, ['status']) }),
   },
+  defendDashboardInfraction: {
+    action: 'infraction.defended',
+    targetType: 'infraction',
+    target: pathId(/\/infractions\/([^/]+)\/defence$/),
+    after: (req, answer) => ({ ...pick(body(req), ['analysis']), ...pick(answer, ['status']) }),
+  },
   createDashboardRefund: {
     action: 'refund.requested',
     targetType: 'transaction',

@@ -14,5 +14,8 @@ export class InfractionClosed extends DomainError {
   }
 }
 
+/** The provider's deadline for the defence has passed: it would refuse it. */
+export class InfractionDeadlinePassed extends DomainError {}
+
 /** The provider could not be reached or failed: the defence was not sent (try again). */
 export class InfractionDefenceFailed extends DomainError {}

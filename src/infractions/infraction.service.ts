@@ -23,7 +23,7 @@ import { ProviderFailure, ProviderTimeout, type InfractionDefence, type Infracti
 import { ProviderUnreachable } from '../provider/provider.errors.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { findChargeByEndToEndId, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
-import { InfractionClosed, InfractionDefenceFailed, InfractionNotFound } from './infraction.errors.ts';
+import { InfractionClosed, InfractionDeadlinePassed, InfractionDefenceFailed, InfractionNotFound } from './infraction.errors.ts';
 import { findInfraction, insertInfraction, listInfractions, lockInfraction, oldestOpenAt, updateInfraction, type InfractionFilter } from './infraction.repository.ts';
 
 /** The follower looks this far back at least (status changes of infractions opened earlier are also caught from the oldest open one). */
@@ -39,6 +39,11 @@ const STATUS: Record<InfractionProviderStatus, InfractionStatus> = {
 
 export function isOpenInfraction(status: InfractionStatus): boolean {
   return status === 'open' || status === 'defending';
+}
+
+/** Whether the infraction still takes the merchant's defence: open, none sent, its deadline (if any) not passed. */
+export function takesDefence(row: InfractionRow, nowMs: number): boolean {
+  return isOpenInfraction(row.status) && row.defence_sent_at === null && (row.deadline_at === null || row.deadline_at.getTime() >= nowMs);
 }
 
 /** Lists the provider's infractions (from the oldest still open, or the look-back) and applies each. Answers how many were read. */
@@ -157,6 +162,7 @@ export async function defendInfraction(
   const row = await findInfraction(deps.db, input.infractionId);
   if (!row || (input.accountId !== undefined && row.account_id !== input.accountId)) throw new InfractionNotFound();
   if (!isOpenInfraction(row.status) || row.defence_sent_at !== null) throw new InfractionClosed(row.status, row.defence_sent_at !== null);
+  if (row.deadline_at !== null && row.deadline_at.getTime() < deps.clock.now()) throw new InfractionDeadlinePassed();
   try {
     await deps.provider.defendInfraction(row.id, input.defence);
   } catch (error) {

@@ -272,6 +272,13 @@ const keyTypeText = (keyType: string): string => KEY_TYPE_LABELS[keyType.trim().
  * The dashboard's own texts of the domain refusals whose merchant API text names an API field, a status
  * word or centavos (src/http/errorMapping.ts uses them for the dashboard audience).
  */
+/** How the provider closed a MED infraction, in the dashboard's words. */
+const INFRACTION_OUTCOME_TEXT: Readonly<Record<string, string>> = {
+  accepted: 'aceita pelo provedor',
+  rejected: 'recusada pelo provedor',
+  cancelled: 'cancelada',
+};
+
 export const dashboardTexts = {
   legalName: 'Razão social: mínimo de 2 caracteres.',
   documentType: 'Tipo de documento: escolha CPF ou CNPJ.',
@@ -299,6 +306,7 @@ export const dashboardTexts = {
   providerActionRefused: (status: string) => `O provedor não aceita esta ação neste saque (ele está ${statusText(status)}).`,
   refundActionRefused: (status: string) => `O provedor não aceita esta ação nesta devolução (ela está ${statusText(status)}).`,
   withdrawConfirmationCut: 'Saque iniciado, mas a confirmação foi interrompida. Veja a situação dele na lista de transações.',
+  infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: ela foi ${INFRACTION_OUTCOME_TEXT[status] ?? 'encerrada'}.`,
 } as const;
 
 /** The console's texts of the back office's own field refusals (the rest of its catalogue is ./operator.ts). */

@@ -238,6 +238,7 @@ export const messages = {
   infractionNotFound: 'Infração MED não encontrada.',
   infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: situação '${status}'.`,
   infractionAlreadyDefended: 'A defesa desta infração MED já foi enviada ao provedor.',
+  infractionDeadlinePassed: 'O prazo para a defesa desta infração MED terminou.',
   infractionDefenceFailed: 'Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente.',
   refundActionRefused: (status: string) => `O provedor não aceita esta ação nesta devolução (situação '${status}').`,
 

@@ -78,6 +78,7 @@ export const operatorMessages = {
   infractionNotFound: 'Infração MED não encontrada.',
   infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: situação '${status}'.`,
   infractionAlreadyDefended: 'A defesa desta infração MED já foi enviada ao provedor.',
+  infractionDeadlinePassed: 'O prazo para a defesa desta infração MED terminou.',
   infractionDefenceFailed: 'Não foi possível enviar a defesa ao provedor agora. Nada foi registrado; tente novamente.',
   providerUnreachable: 'O provedor (PSP) não respondeu. Nada mudou; tente novamente.',
   breakNotFound: 'Divergência de conciliação não encontrada.',

@@ -93,6 +93,10 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
     params: { transactionId: 'tx_000000000000000000000000' },
     body: { amountCents: 100, externalRef: 'devolucao-ruim', description: 'Troca', totpCode: '123456' },
   }),
+  defendDashboardInfraction: () => ({
+    params: { infractionId: '00000042' },
+    body: { analysis: 'rejeitado', text: 'O cliente confirmou a compra.', totpCode: '123456' },
+  }),
 };
 
 /** Texts of the form validation (src/http/fieldProblems.ts), as patterns over the field's label. */
@@ -169,7 +173,7 @@ describe('bad input on every dashboard operation with a body or parameters', () 
         const error = answer.body as { error: string; field?: string };
         expect(error.field, JSON.stringify({ body, answer })).toBe(field);
         // The authenticator code of a money action has one text, whatever is wrong with it.
-        if (field === 'totpCode' && ['createDashboardWithdrawal', 'createDashboardRefund'].includes(operation.operationId)) expect(error.error).toBe(messages.invalidTotpCode);
+        if (field === 'totpCode' && ['createDashboardWithdrawal', 'createDashboardRefund', 'defendDashboardInfraction'].includes(operation.operationId)) expect(error.error).toBe(messages.invalidTotpCode);
         else expect(error.error, JSON.stringify({ body, answer })).toMatch(formText);
         expect(error.error).not.toMatch(API_NAMES);
       };

@@ -44,6 +44,8 @@ interface AccountResources {
   withdrawalId: string;
   /** An approved third-party recipient (pixKeyType email). */
   recipientId: string;
+  /** An open MED infraction on another paid charge of the account (the sandbox's). */
+  infractionId: string;
   recipientDocument: string;
   /** A developer of the account (a user another account's owner could try to change). */
   colleague: DashboardPerson;
@@ -98,7 +100,12 @@ async function accountResources(gw: Gateway, label: string, index: number): Prom
   });
   if (approved.response.status !== 200) throw new Error(JSON.stringify(approved.error));
   const colleague = await invitePerson(gw, owner, 'developer');
+  const contested = await charge();
+  await api.POST('/dashboard/api/v1/sandbox/charges/{transactionId}/{action}', { params: { path: { transactionId: contested, action: 'pay' } } });
+  const infraction = await gw.admin.POST('/admin/v1/sandbox/charges/{transactionId}/infractions', { params: { path: { transactionId: contested } }, body: { amountCents: 1_000 } });
+  if (!infraction.data) throw new Error(JSON.stringify(infraction.error));
   return {
+    infractionId: infraction.data.infractionId,
     owner,
     apiKey: key.data.apiKey,
     keyId: key.data.keyId,
@@ -421,6 +428,22 @@ const cases: Record<string, OperationCase> = {
       );
       const quota = await rawCall(gateway, { method: 'GET', path: path('/webhook-deliveries') }, authOf(a.owner));
       expect((quota.body as { resendQuota: { remaining: number } }).resendQuota.remaining).toBe(10);
+    },
+  },
+  listDashboardInfractions: {
+    request: () => ({ method: 'GET', path: path('/infractions') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/infractions') }, (b) => [b.infractionId], (a) => [a.infractionId]),
+  },
+  defendDashboardInfraction: {
+    request: (a) => ({ method: 'POST', path: path('/infractions/{infractionId}/defence', { infractionId: a.infractionId }), body: { analysis: 'rejeitado', text: 'Entrega comprovada.', totpCode: '123456' } }),
+    crossAccount: async ({ a, b }) => {
+      // B's open infraction, defended by A with a valid code: not found; B's stays open, nothing sent to the provider.
+      await refusedWithoutChange(
+        { method: 'POST', path: path('/infractions/{infractionId}/defence', { infractionId: b.infractionId }), body: { analysis: 'aceito', text: 'Concordo.', totpCode: nextCode(a.owner) } },
+        a.owner,
+        notFound(messages.infractionNotFound),
+        { codeSpent: true },
+      );
     },
   },
   listDashboardRecipients: {

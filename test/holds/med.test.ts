@@ -124,3 +124,20 @@ describe('a back-office chargeback on real rails', () => {
     expect(await balanceOf(gateway, shop)).toMatchObject({ available: 6_000, held: 0 });
   });
 });
+
+describe("an infraction's deadline", () => {
+  it('refuses a defence once the deadline the provider gave has passed (409), sending nothing', async () => {
+    const shop = await merchant();
+    const charge = await paidCharge(gateway, shop, 5_000);
+    const infraction = await openInfraction(charge.id);
+    // Last in the file: the clock moves past the deadline.
+    gateway.clock.advance(infraction.deadlineAt - gateway.clock.now() + 1_000);
+    expect(await admin.post(gateway, `/infractions/${infraction.infractionId}/defence`, { analysis: 'rejeitado', text: 'Tarde demais para isto.' })).toEqual({
+      status: 409,
+      body: { error: 'O prazo para a defesa desta infração MED terminou.' },
+    });
+    const listed = await admin.get(gateway, `/infractions?accountId=${shop.accountId}`);
+    expect((listed.body.infractions as Record<string, unknown>[])[0]).toMatchObject({ infractionId: infraction.infractionId, status: 'open' });
+    expect((listed.body.infractions as Record<string, unknown>[])[0]).not.toHaveProperty('defence');
+  });
+});

@@ -91,7 +91,7 @@ export const defendInfraction = defineCommand<Infraction>({
   args: ['infractionId'],
   options: [
     { name: 'analysis', value: '<aceito|rejeitado>', required: true, help: 'aceito: the merchant agrees it was fraud; rejeitado: it disputes' },
-    { name: 'text', value: '<text>', required: true, help: 'the justification the provider reads, 1 to 1000 characters' },
+    { name: 'text', value: '<text>', required: true, help: 'the justification the provider reads, 3 to 1000 characters' },
   ],
   request(input) {
     const body: DefendInfractionRequest = {
