@@ -18,7 +18,7 @@
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import { bookReturn, releaseReturn, reserveReturn } from '../charges/chargeReturns.repository.ts';
 import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
-import { resolveUnmatched } from '../charges/receivedPix.repository.ts';
+import { findUnmatchedPix, resolveUnmatched } from '../charges/receivedPix.repository.ts';
 import { retryDeadlocks } from '../db/deadlock.ts';
 import type { Database, HoldRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
@@ -195,10 +195,15 @@ async function holdsToEnd(trx: Transaction<Database>, charge: TransactionRow, ho
   return holds;
 }
 
-/** A devolução of a Pix no charge took: its money left the provider; an open unmatched Pix of it is closed. */
+/**
+ * A devolução of a Pix no charge took: its money left the provider; an open unmatched Pix of it is closed (one
+ * an operator resolved already is the usual order: returned at the provider, then resolved here).
+ */
 async function bookUnmatched(deps: Deps, trx: Transaction<Database>, pix: ReceivedPix, devolucao: ReceivedDevolucao, now: Date): Promise<BookedDevolucao> {
   const closed = await resolveUnmatched(trx, pix.endToEndId, { by: 'provider', note: `Devolvido pelo provedor (${devolucao.nature}, devolução ${devolucao.id}).`, at: now });
-  if (!closed) deps.logger.warn('devolução of a Pix that is neither a charge nor an open unmatched Pix', { endToEndId: pix.endToEndId, devolucaoId: devolucao.id });
+  if (!closed && !(await findUnmatchedPix(trx, pix.endToEndId))) {
+    deps.logger.warn('devolução of a Pix that is neither a charge nor an unmatched Pix', { endToEndId: pix.endToEndId, devolucaoId: devolucao.id });
+  }
   return { bookedAs: 'unmatched', shortfallCents: 0, charge: undefined };
 }
 

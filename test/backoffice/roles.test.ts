@@ -55,6 +55,8 @@ interface AdminCase {
   expect: number;
   /** The audit entry of a state-changing operation, or why it writes none. */
   audit: Audited | { none: string };
+  /** What the world does after the success (the provider's side of it), so the books still agree at the end. */
+  afterSuccess?: () => Promise<void>;
 }
 
 let operators: Record<Role, SignedInOperator>;
@@ -150,6 +152,8 @@ async function newOperatorId(): Promise<string> {
 const account = (path = '') => admin(`/accounts/${merchant.accountId}${path}`);
 const noRecord = (what: string) => ({ none: what });
 let unmatchedSeq = 0;
+/** The end-to-end id of the last unmatched Pix the fake provider received (PSP=efi). */
+let lastUnmatched = '';
 
 const cases: Record<OperationId, AdminCase> = {
   createAccount: {
@@ -298,8 +302,15 @@ const cases: Record<OperationId, AdminCase> = {
   checkLedger: { prepare: async () => ({ method: 'GET', path: admin('/ledger/check') }), expect: 200, audit: noRecord('a read') },
   listUnmatchedPix: { prepare: async () => ({ method: 'GET', path: admin('/provider/unmatched-pix') }), expect: 200, audit: noRecord('a read') },
   resolveUnmatchedPix: {
-    // A received Pix no charge of ours can take, as the provider's callback would have recorded it.
+    // A received Pix no charge of ours can take, as the provider's callback would have recorded it (on real
+    // rails the fake provider receives it, so the provider's money and the ledger's still agree).
     prepare: async () => {
+      if (gateway.efi) {
+        const received = await gateway.efi.fake.receivePix({ valor: '9.90', txid: `naoexiste${String(++unmatchedSeq).padStart(20, '0')}` });
+        await gateway.efi.settled();
+        lastUnmatched = received.endToEndId;
+        return { method: 'POST', path: admin(`/provider/unmatched-pix/${received.endToEndId}/resolve`), body: { note: 'Devolvido ao pagador na Efí.' } };
+      }
       const endToEndId = `E09089356202611270130${String(++unmatchedSeq).padStart(11, '0')}`;
       await recordUnmatchedPix(gateway.deps.db, {
         endToEndId,
@@ -315,6 +326,12 @@ const cases: Record<OperationId, AdminCase> = {
     },
     expect: 200,
     audit: { action: 'provider.unmatched_pix.resolve', before: true, after: true },
+    // As the note says: the operator returned it at the provider (whose callback then names a resolved Pix).
+    afterSuccess: async () => {
+      if (!gateway.efi) return;
+      await gateway.efi.fake.devolve(lastUnmatched, { valor: '9.90', natureza: 'ORIGINAL' });
+      await gateway.efi.settled();
+    },
   },
   listInfractions: { prepare: async () => ({ method: 'GET', path: admin('/infractions') }), expect: 200, audit: noRecord('a read') },
   followInfractions: {
@@ -533,6 +550,7 @@ describe('the back office per operation and role (generated/admin-roles.ts)', ()
       const before = await auditEntries();
       const answer = await send(operator.browser.api, call);
       expect(answer.status, JSON.stringify(answer.body)).toBe(adminCase.expect);
+      await adminCase.afterSuccess?.();
       const added = (await auditEntries()).filter((entry) => !before.some((old) => old.entryId === entry.entryId));
       const audit = adminCase.audit;
       if (!('action' in audit)) {

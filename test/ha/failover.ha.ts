@@ -4,7 +4,7 @@ import { startCluster, type Cluster } from '../../scripts/lib/cluster.ts';
 import { withClient } from '../../scripts/lib/postgres.ts';
 import type { DatabaseHandle } from '../../src/db/connect.ts';
 import { checkLedger } from '../../src/ledger/ledger.check.ts';
-import { moneyProblems, openTestDb } from '../faults/invariants.ts';
+import { booksDisagree, moneyProblems, openTestDb } from '../faults/invariants.ts';
 import { RELAXED_LIMITS } from '../support/limits.ts';
 import {
   callOk,
@@ -229,6 +229,7 @@ describe('failover under load: a Patroni cluster, two gateways and a worker; the
   it('the money is consistent: ledger check green, no doubled externalRef, every balance equals its transactions', async () => {
     const problems = [
       ...(await moneyProblems(testDb!.db)),
+      ...(await booksDisagree(gateways[0]!, adminToken)).map((found) => `reconciliation: ${found}`),
       ...(await checkLedger(testDb!.db, { full: true })).map((violation) => `full ledger check: ${violation.problem}`),
       ...(await balanceProblems(testDb!.db, merchants)),
     ];
