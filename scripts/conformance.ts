@@ -85,13 +85,13 @@ export function schemathesisArgs(baseUrl: string, options: { maxExamples: number
  * repository mounted at the same path and used as the working directory (so generated/openapi.json,
  * schemathesis.toml, its hooks and reports/ resolve as with the venv), files written as the calling user.
  */
-function dockerPrefix(): string[] {
+function dockerPrefix(paidCharges: string): string[] {
   const root = fromRoot();
   const user = process.getuid && process.getgid ? ['--user', `${process.getuid()}:${process.getgid()}`] : [];
   const image = process.env['CONFORMANCE_DOCKER_IMAGE'] || 'schemathesis/schemathesis:stable';
   return [
     'run', '--rm', '--network', 'host', '-v', `${root}:${root}`, '-w', root, ...user,
-    '-e', 'NO_COLOR=1', '-e', `HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_DIR}`, image,
+    '-e', 'NO_COLOR=1', '-e', `HYPOTHESIS_STORAGE_DIRECTORY=${HYPOTHESIS_DIR}`, '-e', `PIXGATE_CONFORMANCE_PAID_CHARGES=${paidCharges}`, image,
   ];
 }
 
@@ -173,7 +173,8 @@ async function main(): Promise<number> {
   if (interrupted) return 130;
 
   const args = schemathesisArgs(server.baseUrl, { maxExamples, seed, workers, extra });
-  const prefix = runner === 'docker' ? dockerPrefix() : [];
+  const paidCharges = merchant.paidChargeIds.join(',');
+  const prefix = runner === 'docker' ? dockerPrefix(paidCharges) : [];
   console.log(`conformance: ${runner === 'docker' ? `docker ${prefix.join(' ')}` : 'st'} ${args.join(' ')} -H 'Authorization: Bearer ***'\n`);
   const stStarted = Date.now();
   const code = await new Promise<number>((resolve, reject) => {
@@ -183,7 +184,7 @@ async function main(): Promise<number> {
       // Its own process group: a Ctrl-C in the terminal reaches only this script, which forwards exactly
       // one SIGINT (a second one makes Schemathesis quit without writing its report).
       detached: true,
-      env: { ...process.env, NO_COLOR: '1', HYPOTHESIS_STORAGE_DIRECTORY: HYPOTHESIS_DIR },
+      env: { ...process.env, NO_COLOR: '1', HYPOTHESIS_STORAGE_DIRECTORY: HYPOTHESIS_DIR, PIXGATE_CONFORMANCE_PAID_CHARGES: paidCharges },
     });
     schemathesis.on('error', reject);
     schemathesis.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));

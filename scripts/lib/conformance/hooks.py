@@ -6,7 +6,11 @@
    withdrawal. A random 11-digit string is a valid CPF about once in a hundred, so without this the
    generated charges, recipients and withdrawals almost never get past validation, and their success
    responses (and the links to GET /v1/transactions/{id}) would be exercised only with the spec's examples.
-   The other half is left as generated, so the refusals stay covered. Negative cases are never touched
+   The other half is left as generated, so the refusals stay covered. The same for POST
+   /v1/transactions/{id}/refunds: half of its positive cases refund one of the merchant's paid charges (the
+   provisioned funding, PIXGATE_CONFORMANCE_PAID_CHARGES), half of those of a small amount, so the refund's
+   own logic (the returns rule, the balance, the idempotency of externalRef) is reached, not only its 404.
+   Negative cases are never touched
    (changing them could make them valid). Every value is drawn through Hypothesis, so the seed still
    reproduces the run.
 
@@ -41,6 +45,8 @@ from hypothesis import strategies as st
 # The provisioned merchant's holder documents (scripts/lib/conformance/provision.ts).
 HOLDER_CPF = os.environ.get("PIXGATE_CONFORMANCE_HOLDER_CPF", "52998224725")
 HOLDER_CNPJ = os.environ.get("PIXGATE_CONFORMANCE_HOLDER_CNPJ", "11222333000181")
+# The merchant's paid charges (its funding), which a refund can take from (scripts/conformance.ts sets them).
+PAID_CHARGES = [charge for charge in os.environ.get("PIXGATE_CONFORMANCE_PAID_CHARGES", "").split(",") if charge]
 
 # ---------------------------------------------------------------------------------------------------------
 # 1. Contract-valid documents and keys for half of the positive cases
@@ -165,7 +171,31 @@ def _holder_withdrawal(case):
     return st.booleans().map(apply)
 
 
-_MAKE_VALID = {"createCharge": _valid_charge, "createRecipient": _valid_recipient, "createWithdrawal": _holder_withdrawal}
+def _refund_of_paid_charge(case):
+    """A refund of one of the merchant's paid charges (a generated id is never one), of a small amount half the time."""
+    if not PAID_CHARGES or not isinstance(case.path_parameters, dict):
+        return None
+    body = case.body if isinstance(case.body, dict) else None
+
+    def apply(pair):
+        charge, amount = pair
+        case.path_parameters = {**case.path_parameters, "id": charge}
+        if body is not None and amount is not None:
+            new_body = copy.deepcopy(body)
+            new_body["amountCents"] = amount
+            case.body = new_body
+        return case
+
+    amounts = st.one_of(st.none(), st.integers(1, 10_000))
+    return st.tuples(st.sampled_from(PAID_CHARGES), amounts).map(apply)
+
+
+_MAKE_VALID = {
+    "createCharge": _valid_charge,
+    "createRecipient": _valid_recipient,
+    "createWithdrawal": _holder_withdrawal,
+    "createRefund": _refund_of_paid_charge,
+}
 
 
 def _operation_id(case) -> str:

@@ -55,6 +55,8 @@ export interface Merchant {
   accountId: string;
   apiKey: string;
   fundedCents: number;
+  /** The funding charges, paid: what Schemathesis's refunds take from (scripts/lib/conformance/hooks.py). */
+  paidChargeIds: string[];
 }
 
 export async function call(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -135,6 +137,7 @@ export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl:
     RAISED_LIMITS,
   );
 
+  const paidChargeIds: string[] = [];
   for (let i = 0; i < FUNDING_CHARGES; i++) {
     const charge = await expectStatus(
       'POST /v1/pix (funding)',
@@ -155,6 +158,7 @@ export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl:
       200,
       admin('POST', `/admin/v1/sandbox/charges/${String(charge['transactionId'])}/pay`),
     );
+    paidChargeIds.push(String(charge['transactionId']));
   }
   const balance = await expectStatus('GET /v1/balance', 200, call(baseUrl, apiKey, 'GET', '/v1/balance'));
   const fundedCents = Number(balance['available']);
@@ -171,5 +175,5 @@ export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl:
       );
     }
   }
-  return { accountId, apiKey, fundedCents };
+  return { accountId, apiKey, fundedCents, paidChargeIds };
 }
