@@ -7,6 +7,7 @@ import { attemptAction } from './data.ts';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AcceptInvitePage, ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/Auth.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
+import { InfractionsPage } from './pages/Infractions.tsx';
 import { NewChargePage } from './pages/NewCharge.tsx';
 import { OutboxPage } from './pages/Outbox.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
@@ -31,6 +32,7 @@ const NAV = [
   ['/entregas', 'Entregas'],
   ['/destinatarios', 'Destinatários'],
   ['/saques', 'Saques'],
+  ['/infracoes-med', 'Infrações MED'],
   ['/usuarios', 'Usuários'],
   ['/seguranca', 'Segurança'],
 ] as const;
@@ -230,6 +232,8 @@ export function App() {
           <RecipientsPage session={current} />
         ) : route.path === '/saques' ? (
           <WithdrawPage session={current} />
+        ) : route.path === '/infracoes-med' ? (
+          <InfractionsPage session={current} />
         ) : route.path === '/usuarios' ? (
           <UsersPage session={current} />
         ) : route.path === '/seguranca' ? (
