@@ -2532,7 +2532,9 @@ export interface components {
         /**
          * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
          *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
-         *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+         *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`. Sent as any query string value:
+         *     percent-encoded, a `+` read as a space (form encoding); reserved characters such as `:` `,` `@` are
+         *     accepted as they are (since 2026-11-29; before, they were refused unless percent-encoded).
          * @example pedido-2026-000123
          */
         ExternalRefQuery: string;
@@ -3971,7 +3973,9 @@ export interface operations {
                 /**
                  * @description Since 2026-11-26. Only the transactions created with this `externalRef` (exact, case-sensitive; a charge
                  *     and a withdrawal may share one, and after its 7-day retention a value may name several). 1 to 100
-                 *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+                 *     characters, else 400 `externalRef deve ser texto de 1 a 100 caracteres.`. Sent as any query string value:
+                 *     percent-encoded, a `+` read as a space (form encoding); reserved characters such as `:` `,` `@` are
+                 *     accepted as they are (since 2026-11-29; before, they were refused unless percent-encoded).
                  * @example pedido-2026-000123
                  */
                 externalRef?: components["parameters"]["ExternalRefQuery"];

@@ -154,6 +154,21 @@ describe('bad values', () => {
     expect(gateway.loggedErrors).toEqual([]);
   });
 
+  it('finds an externalRef with spaces and reserved characters however a client encodes it (a + is a space)', async () => {
+    const shop = await createMerchant(gateway);
+    const id = await charge(shop, 'pedido 7: caixa,fila@loja');
+    // URLSearchParams writes the space as + and percent-encodes the rest, as a form would.
+    expect(idsOf((await list(shop, { externalRef: 'pedido 7: caixa,fila@loja' })).body)).toEqual([id]);
+    const raw = async (query: string) => {
+      const response = await fetch(`${gateway.baseUrl}/v1/transactions?externalRef=${query}`, { headers: { Authorization: `Bearer ${shop.apiKey}` } });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(idsOf((await raw('pedido%207:%20caixa,fila@loja')).body)).toEqual([id]);
+    expect(idsOf((await raw('pedido+7:+caixa,fila@loja')).body)).toEqual([id]);
+    // Whitespace alone is a value like any other (nothing has it here), not a 400.
+    expect(await raw('%0C%0D%0C+')).toEqual({ status: 200, body: { transactions: [], count: 0 } });
+  });
+
   it('a valid cursor from another merchant only positions this merchant’s list', async () => {
     const shop = await createMerchant(gateway);
     await charge(shop);

@@ -35,6 +35,14 @@ export const FUNDING_CHARGES = 50;
 export const FUNDING_CHARGE_CENTS = 100_000_000;
 
 /**
+ * Paid charges of their own for Schemathesis's refunds (scripts/lib/conformance/hooks.py): small, so the
+ * refunds (120 an hour at most) never take the funding the withdrawals need, and many, so most refunds find
+ * something left to give back.
+ */
+export const REFUNDABLE_CHARGES = 40;
+export const REFUNDABLE_CHARGE_CENTS = 10_000;
+
+/**
  * Outcomes queued in the simulated PSP for withdrawals (the queue is positional: calls are answered from
  * its front, and succeed once it is empty). Every third withdrawal that reaches the PSP times out, so the
  * run also meets the documented 202 `failed_unknown` answer and follows its link to GET
@@ -55,7 +63,7 @@ export interface Merchant {
   accountId: string;
   apiKey: string;
   fundedCents: number;
-  /** The funding charges, paid: what Schemathesis's refunds take from (scripts/lib/conformance/hooks.py). */
+  /** Paid charges for Schemathesis's refunds to take from (scripts/lib/conformance/hooks.py). */
   paidChargeIds: string[];
 }
 
@@ -138,13 +146,17 @@ export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl:
   );
 
   const paidChargeIds: string[] = [];
-  for (let i = 0; i < FUNDING_CHARGES; i++) {
+  const charges = [
+    ...Array.from({ length: FUNDING_CHARGES }, (_, i) => ({ amountCents: FUNDING_CHARGE_CENTS, externalRef: `conformance-funding-${i}` })),
+    ...Array.from({ length: REFUNDABLE_CHARGES }, (_, i) => ({ amountCents: REFUNDABLE_CHARGE_CENTS, externalRef: `conformance-refundable-${i}` })),
+  ];
+  for (const { amountCents, externalRef } of charges) {
     const charge = await expectStatus(
       'POST /v1/pix (funding)',
       201,
       call(baseUrl, apiKey, 'POST', '/v1/pix', {
-        amountCents: FUNDING_CHARGE_CENTS,
-        externalRef: `conformance-funding-${i}`,
+        amountCents,
+        externalRef,
         customer: {
           name: 'Financeiro Conformidade',
           email: 'conformidade@example.com',
@@ -158,12 +170,13 @@ export async function provisionMerchant(server: { baseUrl: string; adminBaseUrl:
       200,
       admin('POST', `/admin/v1/sandbox/charges/${String(charge['transactionId'])}/pay`),
     );
-    paidChargeIds.push(String(charge['transactionId']));
+    if (amountCents === REFUNDABLE_CHARGE_CENTS) paidChargeIds.push(String(charge['transactionId']));
   }
   const balance = await expectStatus('GET /v1/balance', 200, call(baseUrl, apiKey, 'GET', '/v1/balance'));
   const fundedCents = Number(balance['available']);
-  if (fundedCents !== FUNDING_CHARGES * FUNDING_CHARGE_CENTS) {
-    throw new Error(`funding: expected available ${FUNDING_CHARGES * FUNDING_CHARGE_CENTS}, got ${JSON.stringify(balance)}`);
+  const expectedCents = FUNDING_CHARGES * FUNDING_CHARGE_CENTS + REFUNDABLE_CHARGES * REFUNDABLE_CHARGE_CENTS;
+  if (fundedCents !== expectedCents) {
+    throw new Error(`funding: expected available ${expectedCents}, got ${JSON.stringify(balance)}`);
   }
 
   for (let i = 0; i < WITHDRAWAL_OUTCOME_CYCLES; i++) {
