@@ -1643,6 +1643,19 @@ export interface components {
             recipientLimit: components["schemas"]["RecipientLimit"];
             recipientsPerHour: components["schemas"]["RecipientsPerHour"];
             /**
+             * @description The merchant's municipality as the IBGE writes it (issue 38: asked at dashboard sign-up, changed by the
+             *     merchant in the dashboard's settings), the city of its BR Codes in ASCII capitals cut to 15 characters.
+             *     Omitted when the account never told it (opened before, or by the back office): its BR Codes then carry
+             *     `SAO PAULO`.
+             * @example São José dos Campos
+             */
+            city?: string;
+            /**
+             * @description The city's UF; present with `city`.
+             * @example SP
+             */
+            state?: string;
+            /**
              * @description Unix time in MILLISECONDS when the account was created.
              * @example 1795000000000
              */

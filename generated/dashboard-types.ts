@@ -16,7 +16,8 @@ export interface paths {
         /**
          * Sign up
          * @description Creates a merchant account and its first user, the owner: the company (legal name, CNPJ), the responsible
-         *     party's CPF, and the person's name, e-mail and password. The account starts with KYC `pending`: the PixGate
+         *     party's CPF, the company's city and UF (since issue 38: a municipality of the IBGE's list, the city of its
+         *     BR Codes), and the person's name, e-mail and password. The account starts with KYC `pending`: the PixGate
          *     team reviews it, and API keys are generated only once it is approved and the e-mail verified. A link to
          *     verify the e-mail is sent.
          *
@@ -414,6 +415,30 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the merchant's city
+         * @description The account's settings its owners and admins change themselves (since issue 38): the merchant's city and
+         *     UF, a municipality of the IBGE's list, which every BR Code made afterwards carries (field 60, ASCII
+         *     capitals, at most 15 characters). Charges already made keep their code. Audited as
+         *     `account.city_changed` (before and after). Other settings (fees, limits, the allowlist) are the PixGate
+         *     team's.
+         */
+        patch: operations["updateDashboardAccount"];
         trace?: never;
     };
     "/dashboard/api/v1/users": {
@@ -963,6 +988,23 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * CityName
+         * @description The merchant's municipality (issue 38), one of the IBGE's municipalities of `state`. Accents, case,
+         *     spaces, hyphens and apostrophes are not compared ("sao jose dos campos" is São José dos Campos); the
+         *     IBGE's spelling is stored and answered. A name the UF does not have is 400 with `field: city` and up to
+         *     three names of the UF that start with (or contain) what was typed. The BR Code's merchant city (field
+         *     60) is the name in ASCII capitals, cut to 15 characters (`SAO JOSE DOS CA`).
+         * @example São José dos Campos
+         */
+        CityName: string;
+        /**
+         * StateCode
+         * @description A Brazilian state (UF), by its two-letter code.
+         * @example SP
+         * @enum {string}
+         */
+        StateCode: "AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO";
+        /**
          * Format: email
          * @description An e-mail address (compared without case).
          * @example financeiro@lojaexemplo.com.br
@@ -991,6 +1033,8 @@ export interface components {
              * @example 11.222.333/0001-81
              */
             companyCnpj: string;
+            city: components["schemas"]["CityName"];
+            state: components["schemas"]["StateCode"];
             /**
              * @description The person signing up (the account's first user, its owner). Normalised like `legalName`; it must not be
              *     blank.
@@ -1088,6 +1132,15 @@ export interface components {
                 withdrawalsPerHour: number;
                 recipientLimit: number;
             };
+            /**
+             * @description The merchant's municipality as the IBGE writes it (issue 38), the city of its BR Codes. Omitted for an
+             *     account that has not told it yet (opened before sign-up asked it, or by the PixGate team): its BR Codes
+             *     then carry `SAO PAULO` until an owner or admin sets it (PATCH /dashboard/api/v1/account).
+             * @example São José dos Campos
+             */
+            city?: string;
+            /** @description The city's UF; present with `city`. */
+            state?: components["schemas"]["StateCode"];
             /** @description IPs and CIDR ranges allowed to use the API keys; empty means no allowlist. */
             ipAllowlist: string[];
         };
@@ -1414,6 +1467,14 @@ export interface components {
             balance: components["schemas"]["BalanceOverview"];
             /** @description The 10 newest transactions. */
             latestTransactions: components["schemas"]["Transaction"][];
+        };
+        /**
+         * UpdateDashboardAccountRequest
+         * @description What the account's owners and admins change themselves (issue 38): the merchant's city and its UF, together.
+         */
+        UpdateDashboardAccountRequest: {
+            city: components["schemas"]["CityName"];
+            state: components["schemas"]["StateCode"];
         };
         /** UserList */
         UserList: {
@@ -2462,6 +2523,8 @@ export interface operations {
                  *       "legalName": "Loja Exemplo Ltda",
                  *       "responsibleCpf": "529.982.247-25",
                  *       "companyCnpj": "11.222.333/0001-81",
+                 *       "city": "São José dos Campos",
+                 *       "state": "SP",
                  *       "name": "Maria da Silva",
                  *       "email": "maria@lojaexemplo.com.br",
                  *       "password": "correct horse battery staple"
@@ -3568,6 +3631,74 @@ export interface operations {
                 };
             };
             401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDashboardAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "city": "sao jose dos campos",
+                 *       "state": "SP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDashboardAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, with the city as the IBGE writes it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accountId": "acc_0a1b2c3d4e5f60718293a4b5",
+                     *       "legalName": "Loja Exemplo Ltda",
+                     *       "companyCnpj": "11222333000181",
+                     *       "kycStatus": "approved",
+                     *       "blocked": false,
+                     *       "fees": {
+                     *         "chargeFixedCents": 0,
+                     *         "chargeBps": 99,
+                     *         "withdrawalFixedCents": 100,
+                     *         "withdrawalBps": 0
+                     *       },
+                     *       "limits": {
+                     *         "withdrawalMaxCents": 5000000,
+                     *         "withdrawalDailyCapCents": 10000000,
+                     *         "withdrawalMonthlyCapCents": 100000000,
+                     *         "chargesPerHour": 200,
+                     *         "withdrawalsPerHour": 10,
+                     *         "recipientLimit": 10
+                     *       },
+                     *       "city": "São José dos Campos",
+                     *       "state": "SP",
+                     *       "ipAllowlist": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardAccount"];
+                };
+            };
+            /** @description A field is missing or invalid (the message names it, `field` says which), or the UF has no such municipality. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
         };
     };

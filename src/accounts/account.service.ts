@@ -25,6 +25,8 @@ export interface NewAccountInput {
   companyCnpj: string;
   email: string;
   kycStatus?: KycStatus | undefined;
+  /** The merchant's municipality (issue 38), already checked against the IBGE's list; none: not told. */
+  city?: { name: string; state: string; ibgeCode: string } | undefined;
 }
 
 function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): string {
@@ -60,6 +62,9 @@ export async function openAccount(trx: Transaction<Database>, input: NewAccountI
     ip_allowlist: JSON.stringify([]),
     charge_min_cents: null,
     charge_max_cents: null,
+    city: input.city?.name ?? null,
+    state: input.city?.state ?? null,
+    city_ibge_code: input.city?.ibgeCode ?? null,
     ...ACCOUNT_DEFAULTS,
     created_at: now,
     updated_at: now,

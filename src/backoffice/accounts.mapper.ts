@@ -51,6 +51,7 @@ export function toAdminAccount(row: AccountRow): Account {
     withdrawalsPerHour: row.withdrawals_per_hour,
     recipientLimit: row.recipient_limit,
     recipientsPerHour: row.recipients_per_hour,
+    ...(row.city !== null && row.state !== null ? { city: row.city, state: row.state } : {}),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };

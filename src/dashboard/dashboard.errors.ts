@@ -109,3 +109,21 @@ export class ExportDateInvalid extends DomainError {
 
 /** An export whose last day comes before its first, or more than 366 days after it. */
 export class ExportPeriodInvalid extends DomainError {}
+
+/**
+ * The merchant's city (issue 38): `state` is not one of the 27 UFs, or `city` is no municipality of that UF
+ * (with up to three names of the UF that start with or contain what was typed).
+ */
+export class InvalidMerchantCity extends DomainError {
+  readonly field: 'city' | 'state';
+  readonly typed: string;
+  readonly state: string | undefined;
+  readonly suggestions: readonly string[];
+  constructor(field: 'city' | 'state', details: { typed: string; state?: string; suggestions?: readonly string[] }) {
+    super();
+    this.field = field;
+    this.typed = details.typed;
+    this.state = details.state;
+    this.suggestions = details.suggestions ?? [];
+  }
+}

@@ -51,6 +51,7 @@ export function toDashboardAccount(row: AccountRow): Schemas['DashboardAccount']
       withdrawalsPerHour: row.withdrawals_per_hour,
       recipientLimit: row.recipient_limit,
     },
+    ...(row.city !== null && row.state !== null ? { city: row.city, state: row.state as Schemas['StateCode'] } : {}),
     ipAllowlist: row.ip_allowlist,
   };
 }

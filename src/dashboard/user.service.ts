@@ -29,6 +29,7 @@ import type { DashboardPrincipal } from './session.service.ts';
 import { verifyUserTotp } from './twoFactor.service.ts';
 import { setTeamTwoFactorRequired } from './teamTwoFactor.repository.ts';
 import { ownersOfCnpj } from './signupCnpj.repository.ts';
+import { resolveMerchantCity } from './merchantCity.ts';
 import { requireText } from './text.ts';
 import {
   findAccountPlaceholder,
@@ -87,6 +88,8 @@ export interface SignUpInput {
   legalName: string;
   responsibleCpf: string;
   companyCnpj: string;
+  city: string;
+  state: string;
   name: string;
   email: string;
   password: string;
@@ -108,6 +111,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   const legalName = requireText(input.legalName, 'legalName', LEGAL_NAME_MIN);
   checkSignUpDocument('cpf', input.responsibleCpf);
   checkSignUpDocument('cnpj', input.companyCnpj);
+  const city = resolveMerchantCity(input.city, input.state);
   const name = requireText(input.name, 'name');
   await checkPassword(input.password, [email, name, legalName]);
   const attempt = await beginEmailAction(deps, 'signup', email, ip);
@@ -125,7 +129,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   let user: DashboardUserRow;
   try {
     user = await deps.db.transaction().execute(async (trx) => {
-      const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email }, now);
+      const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email, city }, now);
       return insertUser(trx, {
         id: newId('usr'),
         account_id: account.id,

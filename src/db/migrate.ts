@@ -17,6 +17,7 @@ import * as listingIndexes from './migrations/014_listing_indexes.ts';
 import * as providerRails from './migrations/015_provider_rails.ts';
 import * as accountSecurity from './migrations/016_account_security.ts';
 import * as invitationPlaceholders from './migrations/017_invitation_placeholders.ts';
+import * as merchantCity from './migrations/020_merchant_city.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '015_provider_rails': providerRails,
   '016_account_security': accountSecurity,
   '017_invitation_placeholders': invitationPlaceholders,
+  '020_merchant_city': merchantCity,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

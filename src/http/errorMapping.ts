@@ -276,6 +276,11 @@ on(dashboard.RoleNotAllowed, { status: 403, merchant: () => messages.roleNotAllo
 on(dashboard.UserNotFound, { status: 404, merchant: () => messages.userNotFound });
 on(dashboard.LastOwner, { status: 409, merchant: () => messages.lastOwner });
 on(dashboard.SandboxUnavailable, { status: 404, merchant: () => messages.sandboxUnavailable });
+on(dashboard.InvalidMerchantCity, {
+  status: 400,
+  merchant: (e) => (e.field === 'state' ? messages.merchantStateInvalid : messages.merchantCityUnknown(e.typed, e.state ?? '', e.suggestions)),
+  field: (e) => e.field,
+});
 on(dashboard.InvalidSignUpDocument, {
   status: 400,
   merchant: (e) => (e.field === 'responsibleCpf' ? messages.invalidResponsibleCpf : messages.invalidCompanyCnpj),

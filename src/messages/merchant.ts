@@ -206,6 +206,15 @@ export const messages = {
   teamTwoFactorNeedsOwnTotp: 'Ative a sua própria verificação em duas etapas antes de exigi-la da equipe.',
   sessionNotFound: 'Sessão não encontrada.',
   invalidEmailLink: 'Link inválido, expirado ou já usado. Peça um novo.',
+  // The merchant's city (issue 38, ours): a municipality of the IBGE's list in the chosen UF
+  merchantStateInvalid: 'Estado (UF): escolha um dos 27 estados.',
+  merchantCityUnknown: (typed: string, state = '', suggestions: readonly string[] = []) =>
+    [
+      typed === '' ? 'Cidade: campo obrigatório.' : `Cidade: não encontramos “${typed}” entre os municípios de ${state}. Confira a grafia e o estado.`,
+      suggestions.length === 0 ? '' : `Você quis dizer ${suggestions.length === 1 ? suggestions[0] : `${suggestions.slice(0, -1).join(', ')} ou ${suggestions[suggestions.length - 1]}`}?`,
+    ]
+      .filter(Boolean)
+      .join(' '),
   emailAlreadyRegistered: 'Este e-mail já é de um usuário desta conta.',
   emailNotVerified: 'Confirme seu e-mail antes de gerar chaves de API.',
   kycNotApproved: 'A conta ainda não foi aprovada (KYC). Chaves de API são liberadas após a aprovação.',

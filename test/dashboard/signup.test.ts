@@ -9,6 +9,8 @@ const signUpBody = (email: string) => ({
   legalName: 'Loja Painel Ltda',
   responsibleCpf: makeCpf(),
   companyCnpj: makeCnpj(),
+  city: 'São Paulo',
+  state: 'SP' as const,
   name: 'Maria da Silva',
   email,
   password: 'senha muito segura 123',

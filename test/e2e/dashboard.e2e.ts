@@ -83,7 +83,7 @@ async function verificationToken(email: string): Promise<string> {
 
 async function signUp(email: string, cpf: string): Promise<HttpSession> {
   const session = new HttpSession(gateway.baseUrl);
-  const body = { legalName: 'Loja Painel Teste Ltda', companyCnpj: makeCnpj(Number(cpf.slice(0, 6))), responsibleCpf: cpf, name: 'Bia Lima', email, password: PASSWORD };
+  const body = { legalName: 'Loja Painel Teste Ltda', companyCnpj: makeCnpj(Number(cpf.slice(0, 6))), responsibleCpf: cpf, city: 'São José dos Campos', state: 'SP', name: 'Bia Lima', email, password: PASSWORD };
   expect((await session.call('POST', '/dashboard/api/v1/signup', body)).status).toBe(202);
   await session.ok('POST', '/dashboard/api/v1/session', { email, password: PASSWORD });
   return session;

@@ -109,6 +109,8 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByLabel('Razão social').fill(LEGAL_NAME);
     await merchant.getByLabel('CNPJ da empresa').fill('10.104.729/0001-61'); // not the demo account's: one account per CNPJ
     await merchant.getByLabel('CPF do responsável').fill('123.456.789-00');
+    await merchant.getByLabel('Estado (UF)').selectOption('SP');
+    await merchant.getByLabel('Cidade').fill('Campinas');
     await merchant.getByLabel('Seu nome').fill('Ana Souza');
     await merchant.getByLabel('E-mail').fill(EMAIL);
     await merchant.getByLabel('Senha').fill(PASSWORD);

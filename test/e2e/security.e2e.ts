@@ -77,6 +77,8 @@ describe('account security in the dashboard and the console', () => {
     await merchant.getByLabel('Razão social').fill('Loja Segurança Ltda');
     await merchant.getByLabel('CNPJ da empresa').fill(makeCnpj(777));
     await merchant.getByLabel('CPF do responsável').fill(makeCpf(777));
+    await merchant.getByLabel('Estado (UF)').selectOption('RJ');
+    await merchant.getByLabel('Cidade').fill('Niterói');
     await merchant.getByLabel('Seu nome').fill('Bruno Lima');
     await merchant.getByLabel('E-mail').fill(EMAIL);
     await merchant.getByLabel('Senha').fill('senha12345');

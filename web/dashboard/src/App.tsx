@@ -4,6 +4,7 @@ import { navigate, useRoute } from '../../shared/router.ts';
 import { ActionButton, Loading, Notice } from '../../shared/ui.tsx';
 import { $api, api, sessionState, type Session } from './api.ts';
 import { attemptAction } from './data.ts';
+import { AccountPage } from './pages/Account.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AcceptInvitePage, ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/Auth.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
@@ -33,6 +34,7 @@ const NAV = [
   ['/saques', 'Saques'],
   ['/usuarios', 'Usuários'],
   ['/seguranca', 'Segurança'],
+  ['/conta', 'Conta'],
 ] as const;
 
 /**
@@ -234,6 +236,8 @@ export function App() {
           <UsersPage session={current} />
         ) : route.path === '/seguranca' ? (
           <SecurityPage session={current} onChange={refresh} />
+        ) : route.path === '/conta' ? (
+          <AccountPage key={`${current.account.city ?? ''}-${current.account.state ?? ''}`} session={current} />
         ) : (
           <OverviewPage session={current} />
         )}

@@ -39,6 +39,11 @@ export function OverviewPage({ session }: { session: Session }) {
               </p>
             ) : null}
             {overview.account.blocked ? <p className="warning" role="status">A conta está bloqueada pela equipe PixGate. Fale com o suporte.</p> : null}
+            {overview.account.city === undefined ? (
+              <p className="warning" role="status">
+                A cidade da empresa não foi informada: o Pix das suas cobranças mostra SAO PAULO a quem paga. <a href="#/conta">Informe a cidade em Conta</a>.
+              </p>
+            ) : null}
             <section className="metrics" aria-label="Saldo">
               <div className="metric">
                 <div className="label">Disponível</div>
