@@ -59,8 +59,17 @@ export interface paths {
          * @description Signs in with e-mail and password and sets the session cookie. With two-factor on, the session starts at
          *     stage `password`: send the app's code (or a recovery code) to POST /dashboard/api/v1/session/second-factor.
          *
-         *     A wrong e-mail, a wrong password and a removed user get the same 401. Five failed attempts for an e-mail
-         *     (or fifty from one address) within a 15-minute window lock further attempts until the window ends (429).
+         *     A wrong e-mail, a wrong password and a removed user get the same 401.
+         *
+         *     Throttled without locking anyone out (issue 38): each attempt counts, before it is judged, on the e-mail
+         *     and on the client address (an IPv6 client by its /64); past 5 failures of the e-mail, or 30 of the
+         *     address, the next attempt waits 1 minute (30 s for the address), each further failure doubling the wait
+         *     up to 15 minutes (429 with `Retry-After`, the same for an unknown e-mail). A browser that signed in as the
+         *     e-mail's user before sends its trusted-device cookie `pixgate_device` (set by a complete sign-in or a
+         *     password reset: HttpOnly, SameSite=Strict, Path=/dashboard/api/v1/session, 180 days): its attempts count
+         *     on that browser's own counter instead, so failures sent by others never keep the owner out of her
+         *     browsers. A right password forgets the counted failures; failures are forgotten after a day without one
+         *     (an hour for the address). At 5 failures from other browsers the user is told by e-mail (once a day).
          *     Sessions end 30 minutes after the last request, 12 hours after sign-in at the latest.
          */
         post: operations["signIn"];
@@ -86,8 +95,10 @@ export interface paths {
         /**
          * Send the second factor
          * @description Completes a sign-in at stage `password` with the current code of the authenticator app, or with one of the
-         *     recovery codes shown at enrolment (each works once). Wrong codes count as failed sign-ins (5 per 15
-         *     minutes per e-mail).
+         *     recovery codes shown at enrolment (each works once). Wrong codes count on the user's own counter (issue
+         *     38): past 5 the next code waits 1 minute, doubling up to 15 minutes (429 with `Retry-After`); failed
+         *     passwords sent by others never delay it. A right code completes the sign-in and sets the trusted-device
+         *     cookie `pixgate_device` (see POST /dashboard/api/v1/session).
          */
         post: operations["completeSecondFactor"];
         delete?: never;
@@ -175,7 +186,9 @@ export interface paths {
         /**
          * Choose a new password
          * @description Sets a new password from the reset link. Every session of the user ends (sign in again), and the e-mail
-         *     counts as verified (the link proved the mailbox).
+         *     counts as verified (the link proved the mailbox). Since issue 38 the e-mail's failed sign-ins are
+         *     forgotten and this browser gets the trusted-device cookie `pixgate_device` (see POST
+         *     /dashboard/api/v1/session), so an attack on the e-mail never keeps its owner out after a reset.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -219,8 +232,9 @@ export interface paths {
          * @description The signed-in user changes their password: the current password, the new one (the same strength rule as
          *     sign-up: 10 to 128 characters and a zxcvbn-ts score of at least 3 with the Portuguese dictionaries, the
          *     user's e-mail and name counting as known words), and a current code of the authenticator app when
-         *     two-factor is on. Every other session of the user ends; this one stays. Wrong current passwords count as
-         *     failed sign-ins (5 per 15 minutes). Recorded in the audit log as `user.password_changed`.
+         *     two-factor is on. Every other session of the user ends; this one stays. Wrong current passwords count on
+         *     this session's own counter (issue 38: failed sign-ins of others for the e-mail never refuse the change;
+         *     past 5, the next try waits 1 minute, doubling up to 15). Recorded in the audit log as `user.password_changed`.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -2664,7 +2678,7 @@ export interface operations {
             /** @description Signed in (stage `complete`), or the second factor is due (stage `password`). */
             200: {
                 headers: {
-                    /** @description `pixgate_session=<token>; Path=/dashboard; HttpOnly; SameSite=Strict` (and `Secure` in production). The token is never readable by scripts. */
+                    /** @description `pixgate_session=<token>; Path=/dashboard; HttpOnly; SameSite=Strict` (and `Secure` in production). The token is never readable by scripts. A complete sign-in (no second factor due) also sets the trusted-device cookie `pixgate_device` (Path=/dashboard/api/v1/session, HttpOnly, SameSite=Strict, 180 days). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -2733,9 +2747,11 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description Too many failed attempts: wait until the 15-minute window ends. */
+            /** @description Too many failed attempts for the e-mail (from browsers that never signed in as its user), for the trusted browser, or from the address: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2854,9 +2870,11 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             403: components["responses"]["CsrfRefused"];
-            /** @description Too many failed attempts. */
+            /** @description Too many wrong codes: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3135,9 +3153,11 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             403: components["responses"]["CsrfRefused"];
-            /** @description Too many wrong passwords or codes in the current 15 minutes. */
+            /** @description Too many wrong current passwords in this session: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -8,8 +8,19 @@ import { DomainError } from '../platform/domainError.ts';
 /** Wrong e-mail or password (also for an unknown or disabled user: the answer never tells which). */
 export class InvalidCredentials extends DomainError {}
 
-/** Too many failed sign-ins for this e-mail or from this address in the current 15-minute window. */
-export class SignInThrottled extends DomainError {}
+/**
+ * A sign-in (or second factor, or current password of a change) that must wait: too many failures on one
+ * of its counters (src/identity/signInBackoff.ts). Says which, and for how long.
+ */
+export class SignInThrottled extends DomainError {
+  readonly reason: 'account' | 'device' | 'address' | 'secondFactor' | 'passwordChange';
+  readonly retryAfterMs: number;
+  constructor(reason: SignInThrottled['reason'], retryAfterMs: number) {
+    super();
+    this.reason = reason;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 /** No session, or an expired one: sign in again. */
 export class SessionRequired extends DomainError {}

@@ -4,7 +4,7 @@ import type { DashboardRole, DashboardUserRow, EmailTokenPurpose } from '../db/s
 import { CurrentPasswordWrong, PasswordUnchanged, TeamTwoFactorNeedsOwnTotp } from '../identity/identity.errors.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { recordUserAction, type RequestSource } from '../identity/securityAudit.ts';
-import { beginSignInAttempt } from '../identity/signInThrottle.ts';
+import { beginPasswordChange, forgetEmailFailures } from '../identity/signInBackoff.ts';
 import { requireStrongPassword } from '../identity/passwordPolicy.ts';
 import { beginEmailAction, subjectKey, takeSlots } from '../identity/throttle.ts';
 import { hashToken, newToken } from '../identity/tokens.ts';
@@ -226,6 +226,8 @@ export async function choosePassword(deps: Deps, purpose: 'reset_password' | 'in
     updated_at: now,
   });
   await deleteUserSessions(deps.db, user.id);
+  // The link proved the mailbox: failed sign-ins of others for this e-mail are forgotten (issue 38).
+  await forgetEmailFailures(deps, user.email);
   return updated;
 }
 
@@ -425,8 +427,11 @@ export async function changePassword(
   source: RequestSource,
 ): Promise<number> {
   const { user, account } = principal;
-  const attempt = await beginSignInAttempt(deps, 'dashboard', user.email, source.ip ?? '');
-  if (!attempt) throw new SignInThrottled();
+  // Counted on this session's own counter (issue 38): failed sign-ins of others for the e-mail never refuse
+  // the signed-in user's change, and a stolen session cannot guess the password.
+  const counted = await beginPasswordChange(deps, principal.session.id);
+  if (!counted.ok) throw new SignInThrottled(counted.reason, counted.retryAfterMs);
+  const attempt = counted.attempt;
   if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) throw new CurrentPasswordWrong();
   // The new password is judged before the code is spent (a refused password does not cost a code).
   if (input.newPassword.normalize('NFKC') === input.currentPassword.normalize('NFKC')) {

@@ -18,6 +18,7 @@ import * as providerRails from './migrations/015_provider_rails.ts';
 import * as accountSecurity from './migrations/016_account_security.ts';
 import * as invitationPlaceholders from './migrations/017_invitation_placeholders.ts';
 import * as merchantCity from './migrations/020_merchant_city.ts';
+import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '016_account_security': accountSecurity,
   '017_invitation_placeholders': invitationPlaceholders,
   '020_merchant_city': merchantCity,
+  '021_sign_in_backoff': signInBackoff,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

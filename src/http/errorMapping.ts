@@ -38,6 +38,8 @@ interface Answer<E> {
   field?: (error: E) => string;
   /** The form field of a back-office refusal, sent as `field` to the console. */
   operatorField?: (error: E) => string;
+  /** Headers of the answer (a 429's `Retry-After`). */
+  headers?: (error: E) => Record<string, string>;
 }
 
 // The table holds one entry per class; each entry's functions take exactly that class.
@@ -247,7 +249,11 @@ on(webhook.ResendQuotaExhausted, { status: 429, merchant: (e) => messages.resend
 
 // The dashboard (merchant users): sign-in, sessions, two-factor, users, keys.
 on(dashboard.InvalidCredentials, { status: 401, merchant: () => messages.invalidCredentials, field: () => 'password' });
-on(dashboard.SignInThrottled, { status: 429, merchant: () => messages.signInThrottled });
+on(dashboard.SignInThrottled, {
+  status: 429,
+  merchant: (e) => messages.signInThrottled(e.reason, e.retryAfterMs),
+  headers: (e) => ({ 'Retry-After': String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) }),
+});
 on(dashboard.EmailActionThrottled, { status: 429, merchant: (e) => (e.action === 'signUp' ? messages.signUpThrottled : messages.passwordResetThrottled) });
 on(dashboard.InvalidText, {
   status: 400,
@@ -323,5 +329,6 @@ export function answerFor(error: DomainError, audience: Audience): ApiError | un
     audience === 'operator' ? (answer.operator ?? answer.merchant) : audience === 'dashboard' ? (answer.dashboard ?? answer.merchant ?? answer.operator) : (answer.merchant ?? answer.operator);
   if (!text) return undefined;
   const field = audience === 'dashboard' ? answer.field?.(error) : audience === 'operator' ? (answer.operatorField ?? (answer.operator ? undefined : answer.field))?.(error) : undefined;
-  return new ApiError(answer.status, text(error), field === undefined ? {} : { extra: { field } });
+  const headers = answer.headers?.(error);
+  return new ApiError(answer.status, text(error), { ...(field === undefined ? {} : { extra: { field } }), ...(headers ? { headers } : {}) });
 }

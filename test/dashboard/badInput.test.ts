@@ -70,6 +70,7 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   verifyEmail: () => ({ body: { token: 'a'.repeat(43) } }),
   changePassword: () => ({ body: { currentPassword: DASHBOARD_PASSWORD, newPassword: 'outra senha muito segura 456', totpCode: '123456' } }),
   setTeamTwoFactor: () => ({ body: { required: false } }),
+  updateDashboardAccount: () => ({ body: { city: 'Campinas', state: 'SP' } }),
   createDashboardCharge: () => ({ body: { amountCents: 1_000, customer: validCustomer } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),

@@ -41,6 +41,16 @@ export interface DashboardInvitationPlaceholdersTable {
   disabled_at: Date | null;
 }
 
+/** Dashboard sign-in back-off (migration 021): failures per throttled subject (src/identity/signInBackoff.ts). */
+export interface SignInFailuresTable {
+  /** `<kind>:<truncated SHA-256>` of the e-mail, address, device, user or session. */
+  subject: string;
+  failures: number;
+  last_failure_at: Date;
+  blocked_until: Date | null;
+  notified_at: Date | null;
+}
+
 export interface DashboardRecoveryCodesTable {
   user_id: string;
   code_hash: string;
