@@ -522,7 +522,7 @@ export interface paths {
          * List transactions
          * @description The account's transactions, newest first, with the filters and pages of GET /v1/transactions (`type`,
          *     `limit`, and since 2026-11-26 `status`, `createdFrom`, `createdTo`, `externalRef`, `cursor`; the answer's
-         *     `nextCursor` leads to the next page).
+         *     `nextCursor` leads to the next page), and since issue 38 the search box `q`.
          */
         get: operations["listDashboardTransactions"];
         put?: never;
@@ -4006,6 +4006,16 @@ export interface operations {
                  * @example pedido-2026-000123
                  */
                 externalRef?: components["parameters"]["ExternalRefQuery"];
+                /**
+                 * @description The dashboard's search (issue 38): the transactions whose reference (`externalRef`) starts with the text
+                 *     (as typed, case-sensitive), whose id starts with it (`tx_` and at least 4 hex digits, or only the
+                 *     digits), or whose amount it is, read in reais as the money fields read it (`5000` and `5.000` are
+                 *     R$ 5.000,00; `50,00` is R$ 50,00), any of them; with the other filters, newest first, paged by
+                 *     `cursor` as the list. Ends trimmed. Each kind is an index range (it stays fast on an account of a
+                 *     million transactions).
+                 * @example pedido-2026
+                 */
+                q?: string;
             };
             header?: never;
             path?: never;

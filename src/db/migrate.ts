@@ -19,6 +19,7 @@ import * as accountSecurity from './migrations/016_account_security.ts';
 import * as invitationPlaceholders from './migrations/017_invitation_placeholders.ts';
 import * as merchantCity from './migrations/020_merchant_city.ts';
 import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
+import * as transactionSearch from './migrations/022_transaction_search.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '017_invitation_placeholders': invitationPlaceholders,
   '020_merchant_city': merchantCity,
   '021_sign_in_backoff': signInBackoff,
+  '022_transaction_search': transactionSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

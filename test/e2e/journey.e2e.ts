@@ -392,9 +392,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByRole('row').nth(2).waitFor({ state: 'detached' });
     await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
     expect(await merchant.getByRole('row').count()).toBe(2); // the header and the one charge
-    await merchant.getByLabel('Buscar por transação ou referência').fill('pedido-e2e-1');
-    await merchant.getByRole('button', { name: 'Buscar' }).click();
-    await merchant.getByText('Transações com a referência pedido-e2e-1.').waitFor();
+    await merchant.getByLabel('Buscar por referência, valor ou identificador').fill('pedido-e2e-1');
+    await merchant.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await merchant.getByText('Transações com referência que começa com “pedido-e2e-1”.').waitFor();
     await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
     await screen(merchant, 'dashboard-33-transacoes-filtros');
 

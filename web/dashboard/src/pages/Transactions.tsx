@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { formatDateTime, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
+import { formatBrl, formatDateTime, parseBrl, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
 import { navigate } from '../../../shared/router.ts';
 import { Field, FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
@@ -56,6 +56,16 @@ export function TransactionTable({ transactions }: { transactions: Transaction[]
   );
 }
 
+/** What the search looks for, in words (as the server reads it: src/dashboard/transactionSearch.ts). */
+function searchDescription(q: string): string {
+  const parts = [`referência que começa com “${q}”`];
+  const id = /^(?:tx_)?([0-9a-fA-F]{4,24})$/.exec(q);
+  if (id) parts.push(`identificador que começa com tx_${id[1]!.toLowerCase()}`);
+  const cents = parseBrl(q);
+  if (cents !== undefined && cents > 0) parts.push(`valor de ${formatBrl(cents)}`);
+  return `Transações com ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} ou ${parts[parts.length - 1]}`}.`;
+}
+
 const STATUSES = ['pending', 'processing', 'pending_approval', 'paid', 'failed', 'failed_unknown', 'cancelled', 'expired', 'refunded', 'partially_refunded'] as const;
 type TransactionStatus = (typeof STATUSES)[number];
 
@@ -70,7 +80,8 @@ export function TransactionsPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [search, setSearch] = useState('');
-  const [externalRef, setExternalRef] = useState('');
+  /** The search applied (GET /transactions?q=): reference prefix, id prefix or amount in reais. */
+  const [q, setQ] = useState('');
   const [limit, setLimit] = useState('50');
   // The cursors that led to each page read so far: the last one is the current page's.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
@@ -84,13 +95,13 @@ export function TransactionsPage() {
     ...(status ? { status: status as TransactionStatus } : {}),
     ...(createdFrom !== undefined ? { createdFrom } : {}),
     ...(dayAfterTo !== undefined ? { createdTo: dayAfterTo + 86_400_000 } : {}),
-    ...(externalRef ? { externalRef } : {}),
+    ...(q ? { q } : {}),
     ...(cursor ? { cursor } : {}),
   };
   const listQuery = $api.useQuery('get', '/dashboard/api/v1/transactions', { params: { query } });
   const list = listQuery.data;
   const problem = listQuery.error ? problemOf(listQuery.error) : undefined;
-  const filterFields = ['type', 'status', 'createdFrom', 'createdTo', 'limit'];
+  const filterFields = ['type', 'status', 'createdFrom', 'createdTo', 'limit', 'q'];
   const fieldProblem = problem?.field !== undefined && filterFields.includes(problem.field);
 
   // Any change of filter starts again from the first page.
@@ -106,7 +117,7 @@ export function TransactionsPage() {
       navigate(`/transacoes/${text}`);
       return;
     }
-    filter(setExternalRef)(text);
+    filter(setQ)(text);
   };
 
   return (
@@ -119,22 +130,26 @@ export function TransactionsPage() {
       </p>
       <form className="filters" role="search" aria-label="Buscar transação" onSubmit={submitSearch}>
         <Field
-          label="Buscar por transação ou referência"
-          name="search"
+          label="Buscar por referência, valor ou identificador"
+          name="q"
           value={search}
-          placeholder="tx_… ou externalRef"
+          type="search"
+          enterKeyHint="search"
+          placeholder="pedido-123, 150,00 ou tx_3fa9"
+          hint="Referências e identificadores pelo começo; valores em reais."
+          problem={problem}
           onChange={(event) => setSearch(event.target.value)}
         />
         <button type="submit" className="secondary">
           Buscar
         </button>
-        {externalRef ? (
+        {q ? (
           <button
             type="button"
             className="secondary"
             onClick={() => {
               setSearch('');
-              filter(setExternalRef)('');
+              filter(setQ)('');
             }}
           >
             Limpar busca
@@ -174,7 +189,7 @@ export function TransactionsPage() {
         />
       </div>
       <CsvExport path="/dashboard/api/v1/transactions.csv" from={from} to={to} query={{ ...(type ? { type } : {}), ...(status ? { status } : {}) }} />
-      {externalRef ? <Notice>Transações com a referência {externalRef}.</Notice> : null}
+      {q ? <Notice>{searchDescription(q)}</Notice> : null}
       {fieldProblem ? (
         <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
       ) : (
