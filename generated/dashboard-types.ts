@@ -479,6 +479,11 @@ export interface paths {
          *     stored, and that person receives an e-mail saying that the address already has access to PixGate (a user
          *     belongs to one account) and how to be invited with another address. Only an e-mail of this account's own
          *     users, whom the inviter sees in the list, is 409.
+         *
+         *     Since issue 38 both kinds of invitation expire alike 7 days after they were sent (`invitationExpiresAt`,
+         *     `invitationExpired`), so none stays pending forever; inviting the e-mail of this account's own expired
+         *     invitation sends it again (201, the same `userId`, a new link or notice, 7 more days, the role and name
+         *     of the new request; audited `user.invited` with `renewed: true`). An invitation still valid is 409.
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -1112,6 +1117,16 @@ export interface components {
             active: boolean;
             /** @description Invited, but has not chosen a password yet. */
             invitationPending?: boolean;
+            /**
+             * @description While the invitation is not accepted (issue 38): when it stops being valid, 7 days after it was sent
+             *     (renewed when the same e-mail is invited again). Omitted once accepted.
+             */
+            invitationExpiresAt?: components["schemas"]["UnixMillis"];
+            /**
+             * @description With `invitationExpiresAt`: true once that time has passed without the invitation being accepted (it
+             *     is then no longer pending: inviting the e-mail again sends it again).
+             */
+            invitationExpired?: boolean;
             createdAt: components["schemas"]["UnixMillis"];
         };
         /**
@@ -3320,12 +3335,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "required": true,
-                     *       "usersWithoutTwoFactor": 2
+                     *       "usersWithoutTwoFactor": 2,
+                     *       "pendingInvitations": 1
                      *     }
                      */
                     "application/json": {
                         required: boolean;
+                        /** @description Active users who can sign in (password chosen) and have no two-factor yet (since issue 38, invitations are not counted here). */
                         usersWithoutTwoFactor: number;
+                        /** @description Invitations not accepted and not expired (issue 38); whoever accepts one enrols two-factor before using the dashboard while it is required. */
+                        pendingInvitations: number;
                     };
                 };
             };

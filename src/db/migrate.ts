@@ -20,6 +20,7 @@ import * as invitationPlaceholders from './migrations/017_invitation_placeholder
 import * as merchantCity from './migrations/020_merchant_city.ts';
 import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
 import * as transactionSearch from './migrations/022_transaction_search.ts';
+import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '020_merchant_city': merchantCity,
   '021_sign_in_backoff': signInBackoff,
   '022_transaction_search': transactionSearch,
+  '023_invitation_expiry': invitationExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
