@@ -84,6 +84,7 @@ export const ADMIN_LABELS: Readonly<Record<string, string>> = {
   name: 'Nome',
   totpCode: 'Código do aplicativo autenticador',
   kycStatus: 'Situação do KYC',
+  emailVerified: 'E-mail do cadastro',
   blocked: 'Bloqueada',
   active: 'Ativo',
   ipAllowlist: 'IPs permitidos',
