@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { DocumentField } from '../../../shared/phone.tsx';
 import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
 import { $api, sessionState, type Session } from '../api.ts';
 import { CityFields, type StateCode } from '../CityFields.tsx';
@@ -111,8 +112,8 @@ export function SignUpPage() {
         }}
       >
         <Field label="Razão social" name="legalName" value={form.legalName} onChange={set('legalName')} problem={problem} autoComplete="organization" />
-        <Field label="CNPJ da empresa" name="companyCnpj" value={form.companyCnpj} onChange={set('companyCnpj')} problem={problem} />
-        <Field label="CPF do responsável" name="responsibleCpf" value={form.responsibleCpf} onChange={set('responsibleCpf')} problem={problem} />
+        <DocumentField label="CNPJ da empresa" name="companyCnpj" kind="cnpj" value={form.companyCnpj} onChange={(companyCnpj) => setForm({ ...form, companyCnpj })} problem={problem} />
+        <DocumentField label="CPF do responsável" name="responsibleCpf" kind="cpf" value={form.responsibleCpf} onChange={(responsibleCpf) => setForm({ ...form, responsibleCpf })} problem={problem} />
         <CityFields city={form.city} state={form.state} problem={problem} onChange={(place) => setForm({ ...form, ...place })} />
         <Field label="Seu nome" name="name" value={form.name} onChange={set('name')} problem={problem} autoComplete="name" />
         <Field label="E-mail" name="email" type="email" value={form.email} onChange={set('email')} problem={problem} autoComplete="email" />

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime } from '../../../shared/format.ts';
 import { parseBrl } from '../../../shared/money.ts';
+import { DocumentField } from '../../../shared/phone.tsx';
 import { ActionForm, Field, MoneyField, Notice, SelectField } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
@@ -127,7 +128,15 @@ export function NewChargePage({ session }: { session: Session }) {
                 { value: 'cnpj', label: 'CNPJ' },
               ]}
             />
-            <Field label="CPF ou CNPJ do pagador" name="customer.document.number" inputMode="numeric" value={form.document} onChange={set('document')} problem={problem} />
+            <DocumentField
+              key={form.documentType}
+              label="CPF ou CNPJ do pagador"
+              name="customer.document.number"
+              kind={form.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
+              value={form.document}
+              onChange={(document) => setForm({ ...form, document })}
+              problem={problem}
+            />
           </div>
           <Field
             label="Prazo para pagar, em dias (opcional)"

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { formatBrl, formatDateTime, parseBrl, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
 import { navigate } from '../../../shared/router.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { Field, FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
 import { transactionStatusLabel } from '../transactionFacts.ts';
@@ -10,49 +11,33 @@ import { CsvExport } from './CsvExport.tsx';
 type Transaction = Schemas['Transaction'];
 export const TYPE_LABEL = { pix_in: 'Cobrança', withdrawal: 'Saque' } as const;
 
+/** The transactions as a table, one card each on a phone: the amount and fee first (issue 38, defect 4). */
 export function TransactionTable({ transactions }: { transactions: Transaction[] }) {
   return (
-    <div className="table-scroll">
-      <table>
-        <caption className="sr-only">Transações</caption>
-        <thead>
-          <tr>
-            <th scope="col">Transação</th>
-            <th scope="col">Tipo</th>
-            <th scope="col" className="num">
-              Valor
-            </th>
-            <th scope="col" className="num">
-              Tarifa
-            </th>
-            <th scope="col">Situação</th>
-            <th scope="col">Referência</th>
-            <th scope="col">Criada em</th>
-          </tr>
-        </thead>
-        <tbody>
-          {transactions.map((transaction) => (
-            <tr key={transaction.transactionId}>
-              <td>
-                <a href={`#/transacoes/${transaction.transactionId}`}>{transaction.transactionId}</a>
-              </td>
-              <td>{TYPE_LABEL[transaction.type]}</td>
-              <td className="num">
-                <Money cents={transaction.amountCents} />
-              </td>
-              <td className="num">
-                <Money cents={transaction.feeCents} />
-              </td>
-              <td>
-                <Status value={transaction.status} label={transactionStatusLabel(transaction)} />
-              </td>
-              <td>{transaction.externalRef ?? '—'}</td>
-              <td>{formatDateTime(transaction.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Transações"
+      testId="transactions"
+      rows={transactions}
+      rowKey={(transaction) => transaction.transactionId}
+      columns={[
+        {
+          header: 'Transação',
+          kind: 'title',
+          cell: (transaction) => (
+            <>
+              <a href={`#/transacoes/${transaction.transactionId}`} className="wrap-anywhere">
+                {TYPE_LABEL[transaction.type]} {transaction.transactionId}
+              </a>
+            </>
+          ),
+        },
+        { header: 'Valor', kind: 'money', cell: (transaction) => <Money cents={transaction.amountCents} /> },
+        { header: 'Tarifa', kind: 'money', cell: (transaction) => <Money cents={transaction.feeCents} /> },
+        { header: 'Situação', cell: (transaction) => <Status value={transaction.status} label={transactionStatusLabel(transaction)} /> },
+        { header: 'Referência', cell: (transaction) => <span className="wrap-anywhere">{transaction.externalRef ?? '—'}</span> },
+        { header: 'Criada em', cell: (transaction) => formatDateTime(transaction.createdAt) },
+      ]}
+    />
   );
 }
 
@@ -83,6 +68,9 @@ export function TransactionsPage() {
   /** The search applied (GET /transactions?q=): reference prefix, id prefix or amount in reais. */
   const [q, setQ] = useState('');
   const [limit, setLimit] = useState('50');
+  // On a phone the filters fold away, so the list (its amounts) comes first; open where there is room (issue 38).
+  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 641px)').matches);
+  const activeFilters = [type, status, from, to].filter(Boolean).length;
   // The cursors that led to each page read so far: the last one is the current page's.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -156,6 +144,10 @@ export function TransactionsPage() {
           </button>
         ) : null}
       </form>
+      <details className="filters-panel" open={filtersOpen} onToggle={(event) => setFiltersOpen(event.currentTarget.open)}>
+        <summary>
+          Filtros e exportação{activeFilters > 0 ? ` (${activeFilters} em uso)` : ''}
+        </summary>
       <div className="filters" role="group" aria-label="Filtros de transações">
         <SelectField
           label="Tipo"
@@ -189,6 +181,7 @@ export function TransactionsPage() {
         />
       </div>
       <CsvExport path="/dashboard/api/v1/transactions.csv" from={from} to={to} query={{ ...(type ? { type } : {}), ...(status ? { status } : {}) }} />
+      </details>
       {q ? <Notice>{searchDescription(q)}</Notice> : null}
       {fieldProblem ? (
         <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
