@@ -18,9 +18,12 @@ export interface paths {
          *     and `nextCursor` to ask for the next page with `cursor` (keyset: the accounts created after the last one
          *     seen, so a page never repeats or skips an account when others are created meanwhile).
          *
+         *     `emailVerified` (issue 38) keeps the accounts whose users confirmed an e-mail (`true`), or those with
+         *     dashboard users none of whom did (`false`: sign-ups that never proved their mailbox).
+         *
          *     The parameters are checked here, not by the schema, so a wrong value is answered 400 in Portuguese:
          *     `kycStatus` other than pending/approved/rejected/all, `limit` not an integer from 1 to 100, `cursor` not a
-         *     `nextCursor` this list gave.
+         *     `nextCursor` this list gave, `emailVerified` other than true/false.
          */
         get: operations["listAccounts"];
         put?: never;
@@ -1863,6 +1866,27 @@ export interface components {
             recipientLimit: components["schemas"]["RecipientLimit"];
             recipientsPerHour: components["schemas"]["RecipientsPerHour"];
             /**
+             * @description Whether the e-mail of someone of the account was confirmed (issue 38): a dashboard sign-up (and each
+             *     invited user) confirms it by opening the link sent to it. `false` for an account whose users never
+             *     did: a sign-up that did not prove its mailbox, typical of a flood of sign-ups, not yet an applicant
+             *     to review. Omitted for an account without dashboard users (opened by the back office).
+             * @example true
+             */
+            emailVerified?: boolean;
+            /**
+             * @description The merchant's municipality as the IBGE writes it (issue 38: asked at dashboard sign-up, changed by the
+             *     merchant in the dashboard's settings), the city of its BR Codes in ASCII capitals cut to 15 characters.
+             *     Omitted when the account never told it (opened before, or by the back office): its BR Codes then carry
+             *     `SAO PAULO`.
+             * @example São José dos Campos
+             */
+            city?: string;
+            /**
+             * @description The city's UF; present with `city`.
+             * @example SP
+             */
+            state?: string;
+            /**
              * @description Unix time in MILLISECONDS when the account was created.
              * @example 1795000000000
              */
@@ -3003,6 +3027,12 @@ export interface components {
                 at: number;
             };
             /**
+             * @description The account's legal name as the back office shows it (issue 38: the approval queue named only the
+             *     account id), so the operator sees whose money leaves.
+             * @example Loja Exemplo Ltda
+             */
+            accountLegalName?: string;
+            /**
              * @description Added for the approval queue (`status=pending_approval` only; omitted otherwise): the account's
              *     withdrawable balance now (available − held, from the ledger as GET
              *     /admin/v1/accounts/{accountId}/balance reports it), in centavos. Nothing is reserved while a
@@ -4140,6 +4170,11 @@ export interface operations {
                  * @example 20
                  */
                 limit?: string;
+                /**
+                 * @description `true`: accounts with a confirmed e-mail; `false`: accounts with dashboard users and no confirmed e-mail. Omitted: both, and accounts without dashboard users.
+                 * @example true
+                 */
+                emailVerified?: string;
                 /**
                  * @description The `nextCursor` of the previous page.
                  * @example acc_9b1d4e7a2c5f80361e4d7a9b

@@ -34,6 +34,7 @@ export const operationRoles = {
   sandboxWithdrawalAction: ['owner', 'admin', 'developer'],
   setTeamTwoFactor: ['owner'],
   testDashboardWebhook: ['owner', 'admin', 'developer'],
+  updateDashboardAccount: ['owner', 'admin'],
   updateDashboardWebhook: ['owner', 'admin', 'developer'],
   updateUser: ['owner', 'admin'],
 } as const;

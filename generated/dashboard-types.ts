@@ -16,7 +16,8 @@ export interface paths {
         /**
          * Sign up
          * @description Creates a merchant account and its first user, the owner: the company (legal name, CNPJ), the responsible
-         *     party's CPF, and the person's name, e-mail and password. The account starts with KYC `pending`: the PixGate
+         *     party's CPF, the company's city and UF (since issue 38: a municipality of the IBGE's list, the city of its
+         *     BR Codes), and the person's name, e-mail and password. The account starts with KYC `pending`: the PixGate
          *     team reviews it, and API keys are generated only once it is approved and the e-mail verified. A link to
          *     verify the e-mail is sent.
          *
@@ -58,8 +59,17 @@ export interface paths {
          * @description Signs in with e-mail and password and sets the session cookie. With two-factor on, the session starts at
          *     stage `password`: send the app's code (or a recovery code) to POST /dashboard/api/v1/session/second-factor.
          *
-         *     A wrong e-mail, a wrong password and a removed user get the same 401. Five failed attempts for an e-mail
-         *     (or fifty from one address) within a 15-minute window lock further attempts until the window ends (429).
+         *     A wrong e-mail, a wrong password and a removed user get the same 401.
+         *
+         *     Throttled without locking anyone out (issue 38): each attempt counts, before it is judged, on the e-mail
+         *     and on the client address (an IPv6 client by its /64); past 5 failures of the e-mail, or 30 of the
+         *     address, the next attempt waits 1 minute (30 s for the address), each further failure doubling the wait
+         *     up to 15 minutes (429 with `Retry-After`, the same for an unknown e-mail). A browser that signed in as the
+         *     e-mail's user before sends its trusted-device cookie `pixgate_device` (set by a complete sign-in or a
+         *     password reset: HttpOnly, SameSite=Strict, Path=/dashboard/api/v1/session, 180 days): its attempts count
+         *     on that browser's own counter instead, so failures sent by others never keep the owner out of her
+         *     browsers. A right password forgets the counted failures; failures are forgotten after a day without one
+         *     (an hour for the address). At 5 failures from other browsers the user is told by e-mail (once a day).
          *     Sessions end 30 minutes after the last request, 12 hours after sign-in at the latest.
          */
         post: operations["signIn"];
@@ -85,8 +95,10 @@ export interface paths {
         /**
          * Send the second factor
          * @description Completes a sign-in at stage `password` with the current code of the authenticator app, or with one of the
-         *     recovery codes shown at enrolment (each works once). Wrong codes count as failed sign-ins (5 per 15
-         *     minutes per e-mail).
+         *     recovery codes shown at enrolment (each works once). Wrong codes count on the user's own counter (issue
+         *     38): past 5 the next code waits 1 minute, doubling up to 15 minutes (429 with `Retry-After`); failed
+         *     passwords sent by others never delay it. A right code completes the sign-in and sets the trusted-device
+         *     cookie `pixgate_device` (see POST /dashboard/api/v1/session).
          */
         post: operations["completeSecondFactor"];
         delete?: never;
@@ -174,7 +186,9 @@ export interface paths {
         /**
          * Choose a new password
          * @description Sets a new password from the reset link. Every session of the user ends (sign in again), and the e-mail
-         *     counts as verified (the link proved the mailbox).
+         *     counts as verified (the link proved the mailbox). Since issue 38 the e-mail's failed sign-ins are
+         *     forgotten and this browser gets the trusted-device cookie `pixgate_device` (see POST
+         *     /dashboard/api/v1/session), so an attack on the e-mail never keeps its owner out after a reset.
          */
         post: operations["confirmPasswordReset"];
         delete?: never;
@@ -218,8 +232,9 @@ export interface paths {
          * @description The signed-in user changes their password: the current password, the new one (the same strength rule as
          *     sign-up: 10 to 128 characters and a zxcvbn-ts score of at least 3 with the Portuguese dictionaries, the
          *     user's e-mail and name counting as known words), and a current code of the authenticator app when
-         *     two-factor is on. Every other session of the user ends; this one stays. Wrong current passwords count as
-         *     failed sign-ins (5 per 15 minutes). Recorded in the audit log as `user.password_changed`.
+         *     two-factor is on. Every other session of the user ends; this one stays. Wrong current passwords count on
+         *     this session's own counter (issue 38: failed sign-ins of others for the e-mail never refuse the change;
+         *     past 5, the next try waits 1 minute, doubling up to 15). Recorded in the audit log as `user.password_changed`.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -416,6 +431,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the merchant's city
+         * @description The account's settings its owners and admins change themselves (since issue 38): the merchant's city and
+         *     UF, a municipality of the IBGE's list, which every BR Code made afterwards carries (field 60, ASCII
+         *     capitals, at most 15 characters). Charges already made keep their code. Audited as
+         *     `account.city_changed` (before and after). Other settings (fees, limits, the allowlist) are the PixGate
+         *     team's.
+         */
+        patch: operations["updateDashboardAccount"];
+        trace?: never;
+    };
     "/dashboard/api/v1/users": {
         parameters: {
             query?: never;
@@ -440,6 +479,11 @@ export interface paths {
          *     stored, and that person receives an e-mail saying that the address already has access to PixGate (a user
          *     belongs to one account) and how to be invited with another address. Only an e-mail of this account's own
          *     users, whom the inviter sees in the list, is 409.
+         *
+         *     Since issue 38 both kinds of invitation expire alike 7 days after they were sent (`invitationExpiresAt`,
+         *     `invitationExpired`), so none stays pending forever; inviting the e-mail of this account's own expired
+         *     invitation sends it again (201, the same `userId`, a new link or notice, 7 more days, the role and name
+         *     of the new request; audited `user.invited` with `renewed: true`). An invitation still valid is 409.
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -483,7 +527,7 @@ export interface paths {
          * List transactions
          * @description The account's transactions, newest first, with the filters and pages of GET /v1/transactions (`type`,
          *     `limit`, and since 2026-11-26 `status`, `createdFrom`, `createdTo`, `externalRef`, `cursor`; the answer's
-         *     `nextCursor` leads to the next page).
+         *     `nextCursor` leads to the next page), and since issue 38 the search box `q`.
          */
         get: operations["listDashboardTransactions"];
         put?: never;
@@ -1009,6 +1053,23 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * CityName
+         * @description The merchant's municipality (issue 38), one of the IBGE's municipalities of `state`. Accents, case,
+         *     spaces, hyphens and apostrophes are not compared ("sao jose dos campos" is São José dos Campos); the
+         *     IBGE's spelling is stored and answered. A name the UF does not have is 400 with `field: city` and up to
+         *     three names of the UF that start with (or contain) what was typed. The BR Code's merchant city (field
+         *     60) is the name in ASCII capitals, cut to 15 characters (`SAO JOSE DOS CA`).
+         * @example São José dos Campos
+         */
+        CityName: string;
+        /**
+         * StateCode
+         * @description A Brazilian state (UF), by its two-letter code.
+         * @example SP
+         * @enum {string}
+         */
+        StateCode: "AC" | "AL" | "AM" | "AP" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MG" | "MS" | "MT" | "PA" | "PB" | "PE" | "PI" | "PR" | "RJ" | "RN" | "RO" | "RR" | "RS" | "SC" | "SE" | "SP" | "TO";
+        /**
          * Format: email
          * @description An e-mail address (compared without case).
          * @example financeiro@lojaexemplo.com.br
@@ -1037,6 +1098,8 @@ export interface components {
              * @example 11.222.333/0001-81
              */
             companyCnpj: string;
+            city: components["schemas"]["CityName"];
+            state: components["schemas"]["StateCode"];
             /**
              * @description The person signing up (the account's first user, its owner). Normalised like `legalName`; it must not be
              *     blank.
@@ -1100,6 +1163,16 @@ export interface components {
             active: boolean;
             /** @description Invited, but has not chosen a password yet. */
             invitationPending?: boolean;
+            /**
+             * @description While the invitation is not accepted (issue 38): when it stops being valid, 7 days after it was sent
+             *     (renewed when the same e-mail is invited again). Omitted once accepted.
+             */
+            invitationExpiresAt?: components["schemas"]["UnixMillis"];
+            /**
+             * @description With `invitationExpiresAt`: true once that time has passed without the invitation being accepted (it
+             *     is then no longer pending: inviting the e-mail again sends it again).
+             */
+            invitationExpired?: boolean;
             createdAt: components["schemas"]["UnixMillis"];
         };
         /**
@@ -1134,6 +1207,15 @@ export interface components {
                 withdrawalsPerHour: number;
                 recipientLimit: number;
             };
+            /**
+             * @description The merchant's municipality as the IBGE writes it (issue 38), the city of its BR Codes. Omitted for an
+             *     account that has not told it yet (opened before sign-up asked it, or by the PixGate team): its BR Codes
+             *     then carry `SAO PAULO` until an owner or admin sets it (PATCH /dashboard/api/v1/account).
+             * @example São José dos Campos
+             */
+            city?: string;
+            /** @description The city's UF; present with `city`. */
+            state?: components["schemas"]["StateCode"];
             /** @description IPs and CIDR ranges allowed to use the API keys; empty means no allowlist. */
             ipAllowlist: string[];
         };
@@ -1465,6 +1547,14 @@ export interface components {
             balance: components["schemas"]["BalanceOverview"];
             /** @description The 10 newest transactions. */
             latestTransactions: components["schemas"]["Transaction"][];
+        };
+        /**
+         * UpdateDashboardAccountRequest
+         * @description What the account's owners and admins change themselves (issue 38): the merchant's city and its UF, together.
+         */
+        UpdateDashboardAccountRequest: {
+            city: components["schemas"]["CityName"];
+            state: components["schemas"]["StateCode"];
         };
         /** UserList */
         UserList: {
@@ -2584,6 +2674,8 @@ export interface operations {
                  *       "legalName": "Loja Exemplo Ltda",
                  *       "responsibleCpf": "529.982.247-25",
                  *       "companyCnpj": "11.222.333/0001-81",
+                 *       "city": "São José dos Campos",
+                 *       "state": "SP",
                  *       "name": "Maria da Silva",
                  *       "email": "maria@lojaexemplo.com.br",
                  *       "password": "correct horse battery staple"
@@ -2723,7 +2815,7 @@ export interface operations {
             /** @description Signed in (stage `complete`), or the second factor is due (stage `password`). */
             200: {
                 headers: {
-                    /** @description `pixgate_session=<token>; Path=/dashboard; HttpOnly; SameSite=Strict` (and `Secure` in production). The token is never readable by scripts. */
+                    /** @description `pixgate_session=<token>; Path=/dashboard; HttpOnly; SameSite=Strict` (and `Secure` in production). The token is never readable by scripts. A complete sign-in (no second factor due) also sets the trusted-device cookie `pixgate_device` (Path=/dashboard/api/v1/session, HttpOnly, SameSite=Strict, 180 days). */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
@@ -2792,9 +2884,11 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };
-            /** @description Too many failed attempts: wait until the 15-minute window ends. */
+            /** @description Too many failed attempts for the e-mail (from browsers that never signed in as its user), for the trusted browser, or from the address: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2913,9 +3007,11 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             403: components["responses"]["CsrfRefused"];
-            /** @description Too many failed attempts. */
+            /** @description Too many wrong codes: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,9 +3290,11 @@ export interface operations {
             };
             401: components["responses"]["SessionRequired"];
             403: components["responses"]["CsrfRefused"];
-            /** @description Too many wrong passwords or codes in the current 15 minutes. */
+            /** @description Too many wrong current passwords in this session: wait the time said. */
             429: {
                 headers: {
+                    /** @description Seconds until the next attempt is counted (the wait doubles with each further failure, up to 900). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3359,12 +3457,16 @@ export interface operations {
                     /**
                      * @example {
                      *       "required": true,
-                     *       "usersWithoutTwoFactor": 2
+                     *       "usersWithoutTwoFactor": 2,
+                     *       "pendingInvitations": 1
                      *     }
                      */
                     "application/json": {
                         required: boolean;
+                        /** @description Active users who can sign in (password chosen) and have no two-factor yet (since issue 38, invitations are not counted here). */
                         usersWithoutTwoFactor: number;
+                        /** @description Invitations not accepted and not expired (issue 38); whoever accepts one enrols two-factor before using the dashboard while it is required. */
+                        pendingInvitations: number;
                     };
                 };
             };
@@ -3693,6 +3795,74 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    updateDashboardAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "city": "sao jose dos campos",
+                 *       "state": "SP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateDashboardAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account, with the city as the IBGE writes it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accountId": "acc_0a1b2c3d4e5f60718293a4b5",
+                     *       "legalName": "Loja Exemplo Ltda",
+                     *       "companyCnpj": "11222333000181",
+                     *       "kycStatus": "approved",
+                     *       "blocked": false,
+                     *       "fees": {
+                     *         "chargeFixedCents": 0,
+                     *         "chargeBps": 99,
+                     *         "withdrawalFixedCents": 100,
+                     *         "withdrawalBps": 0
+                     *       },
+                     *       "limits": {
+                     *         "withdrawalMaxCents": 5000000,
+                     *         "withdrawalDailyCapCents": 10000000,
+                     *         "withdrawalMonthlyCapCents": 100000000,
+                     *         "chargesPerHour": 200,
+                     *         "withdrawalsPerHour": 10,
+                     *         "recipientLimit": 10
+                     *       },
+                     *       "city": "São José dos Campos",
+                     *       "state": "SP",
+                     *       "ipAllowlist": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardAccount"];
+                };
+            };
+            /** @description A field is missing or invalid (the message names it, `field` says which), or the UF has no such municipality. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listUsers: {
         parameters: {
             query?: never;
@@ -3979,6 +4149,16 @@ export interface operations {
                  * @example pedido-2026-000123
                  */
                 externalRef?: components["parameters"]["ExternalRefQuery"];
+                /**
+                 * @description The dashboard's search (issue 38): the transactions whose reference (`externalRef`) starts with the text
+                 *     (as typed, case-sensitive), whose id starts with it (`tx_` and at least 4 hex digits, or only the
+                 *     digits), or whose amount it is, read in reais as the money fields read it (`5000` and `5.000` are
+                 *     R$ 5.000,00; `50,00` is R$ 50,00), any of them; with the other filters, newest first, paged by
+                 *     `cursor` as the list. Ends trimmed. Each kind is an index range (it stays fast on an account of a
+                 *     million transactions).
+                 * @example pedido-2026
+                 */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -28,8 +28,8 @@ export class AccountNotFound extends DomainError {}
 
 /** GET /admin/v1/accounts with a `kycStatus`, `limit` or `cursor` it does not accept. */
 export class InvalidAccountListQuery extends DomainError {
-  readonly parameter: 'kycStatus' | 'limit' | 'cursor';
-  constructor(parameter: 'kycStatus' | 'limit' | 'cursor') {
+  readonly parameter: 'kycStatus' | 'limit' | 'cursor' | 'emailVerified';
+  constructor(parameter: 'kycStatus' | 'limit' | 'cursor' | 'emailVerified') {
     super();
     this.parameter = parameter;
   }

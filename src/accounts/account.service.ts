@@ -7,7 +7,7 @@ import { generateApiKey } from '../primitives/apiKeys.ts';
 import { validateDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
 import { AccountNotFound, ApiKeyNotFound, ApiKeysNeedApprovedKyc, InvalidAccountDocument, InvalidAccountListQuery, InvalidChargeRange } from './account.errors.ts';
-import { countAccounts, findAccount, insertAccount, listAccountsPage, updateAccount } from './account.repository.ts';
+import { accountLegalNames, countAccounts, findAccount, insertAccount, listAccountsPage, updateAccount } from './account.repository.ts';
 import { insertApiKey, listApiKeys, revokeApiKey } from './apiKey.repository.ts';
 
 /** Defaults of a new account (docs/decisions.md): fees, charge rate limit. */
@@ -25,6 +25,8 @@ export interface NewAccountInput {
   companyCnpj: string;
   email: string;
   kycStatus?: KycStatus | undefined;
+  /** The merchant's municipality (issue 38), already checked against the IBGE's list; none: not told. */
+  city?: { name: string; state: string; ibgeCode: string } | undefined;
 }
 
 function requireDocument(type: 'cpf' | 'cnpj', value: string, field: string): string {
@@ -60,6 +62,9 @@ export async function openAccount(trx: Transaction<Database>, input: NewAccountI
     ip_allowlist: JSON.stringify([]),
     charge_min_cents: null,
     charge_max_cents: null,
+    city: input.city?.name ?? null,
+    state: input.city?.state ?? null,
+    city_ibge_code: input.city?.ibgeCode ?? null,
     ...ACCOUNT_DEFAULTS,
     created_at: now,
     updated_at: now,
@@ -86,10 +91,11 @@ const KYC_FILTERS = new Set(['pending', 'approved', 'rejected', 'all']);
  */
 export async function accountsPage(
   deps: Pick<Deps, 'db'>,
-  query: { kycStatus?: string | undefined; limit?: string | undefined; cursor?: string | undefined },
+  query: { kycStatus?: string | undefined; limit?: string | undefined; cursor?: string | undefined; emailVerified?: string | undefined },
 ): Promise<{ accounts: AccountRow[]; nextCursor: string | null }> {
   const kyc = query.kycStatus ?? 'all';
   if (!KYC_FILTERS.has(kyc)) throw new InvalidAccountListQuery('kycStatus');
+  if (query.emailVerified !== undefined && query.emailVerified !== 'true' && query.emailVerified !== 'false') throw new InvalidAccountListQuery('emailVerified');
   let limit: number | undefined;
   if (query.limit !== undefined) {
     if (!/^\d{1,3}$/.test(query.limit) || Number(query.limit) < 1 || Number(query.limit) > 100) throw new InvalidAccountListQuery('limit');
@@ -104,6 +110,7 @@ export async function accountsPage(
   // One more than asked tells whether a next page exists.
   const rows = await listAccountsPage(deps.db, {
     kycStatus: kyc === 'all' ? undefined : (kyc as AccountRow['kyc_status']),
+    emailVerified: query.emailVerified === undefined ? undefined : query.emailVerified === 'true',
     after,
     limit: limit === undefined ? undefined : limit + 1,
   });
@@ -175,4 +182,9 @@ export async function revokeKey(deps: Deps, accountId: string, keyId: string, au
   });
   deps.authenticator.invalidateAccount(key.account_id);
   return key;
+}
+
+/** The legal names of these accounts, by id (issue 38: the approval queue names the company, not only its id). */
+export function legalNamesOf(deps: Pick<Deps, 'db'>, accountIds: readonly string[]): Promise<Map<string, string>> {
+  return accountLegalNames(deps.db, accountIds);
 }

@@ -23,7 +23,8 @@ export function legalNameForOperators(stored: string): string {
   return name.length > LEGAL_NAME_MAX ? `${name.slice(0, LEGAL_NAME_MAX - 1)}…` : name;
 }
 
-export function toAdminAccount(row: AccountRow): Account {
+/** The account as the back office shows it; `emailVerified` when it has dashboard users (issue 38). */
+export function toAdminAccount(row: AccountRow, emailVerified?: boolean): Account {
   return {
     accountId: row.id,
     legalName: legalNameForOperators(row.legal_name),
@@ -51,6 +52,8 @@ export function toAdminAccount(row: AccountRow): Account {
     withdrawalsPerHour: row.withdrawals_per_hour,
     recipientLimit: row.recipient_limit,
     recipientsPerHour: row.recipients_per_hour,
+    ...(emailVerified !== undefined ? { emailVerified } : {}),
+    ...(row.city !== null && row.state !== null ? { city: row.city, state: row.state } : {}),
     createdAt: row.created_at.getTime(),
     updatedAt: row.updated_at.getTime(),
   };

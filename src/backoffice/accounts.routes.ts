@@ -7,6 +7,7 @@ import { callerOf, requireRoles } from '../http/backofficeAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import { auditing } from './audit.ts';
 import { requireText } from '../dashboard/text.ts';
+import { accountsEmailVerified } from '../dashboard/user.service.ts';
 import type { AccountRow, OperatorRole } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toAccountUpdate, toAdminAccount, toAdminEvent } from './accounts.mapper.ts';
@@ -40,13 +41,25 @@ export function accountRoutes(router: Router, deps: Deps): void {
     res.status(201).json(toAdminAccount(row));
   });
 
+  /** The accounts with whether their e-mail was confirmed (issue 38), read for the whole page at once. */
+  const shown = async (rows: AccountRow[]) => {
+    const verified = await accountsEmailVerified(deps, rows.map((row) => row.id));
+    return rows.map((row) => toAdminAccount(row, verified.get(row.id)));
+  };
+
   api.get('/admin/v1/accounts', async (req, res) => {
-    const { accounts, nextCursor } = await accountsPage(deps, { kycStatus: req.query.kycStatus, limit: req.query.limit, cursor: req.query.cursor });
-    res.json({ accounts: accounts.map(toAdminAccount), count: accounts.length, nextCursor });
+    const { accounts, nextCursor } = await accountsPage(deps, {
+      kycStatus: req.query.kycStatus,
+      limit: req.query.limit,
+      cursor: req.query.cursor,
+      emailVerified: req.query.emailVerified,
+    });
+    res.json({ accounts: await shown(accounts), count: accounts.length, nextCursor });
   });
 
   api.get('/admin/v1/accounts/{accountId}', async (req, res) => {
-    res.json(toAdminAccount(await requireAccount(deps, req.params.accountId)));
+    const [account] = await shown([await requireAccount(deps, req.params.accountId)]);
+    res.json(account);
   });
 
   api.patch('/admin/v1/accounts/{accountId}', async (req, res) => {
@@ -58,7 +71,8 @@ export function accountRoutes(router: Router, deps: Deps): void {
       toAccountUpdate(req.body),
       auditing(deps, req, res, (changed: AccountRow) => ({ action: 'account.update', target: { type: 'account', id: changed.id }, accountId: changed.id, before, after: toAdminAccount(changed) })),
     );
-    res.json(toAdminAccount(row));
+    const [account] = await shown([row]);
+    res.json(account);
   });
 
   api.get('/admin/v1/accounts/{accountId}/balance', async (req, res) => {

@@ -1,6 +1,7 @@
 import type { components } from '../../generated/admin-types.ts';
 import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
+import { legalNameForOperators } from './accounts.mapper.ts';
 import { isOverdue } from '../withdrawals/withdrawal.settlement.ts';
 
 type AdminWithdrawal = components['schemas']['AdminWithdrawal'];
@@ -31,6 +32,11 @@ export function toAdminWithdrawal(row: TransactionRow, nowMs: number): AdminWith
 export function withBalance(withdrawal: AdminWithdrawal, withdrawableCents: number | undefined): AdminWithdrawal {
   if (withdrawal.status !== 'pending_approval' || withdrawableCents === undefined) return withdrawal;
   return { ...withdrawal, withdrawableCents, coveredByBalance: withdrawableCents >= withdrawal.amountCents + withdrawal.feeCents };
+}
+
+/** A withdrawal of the back office's lists with its account's legal name (as the back office shows it). */
+export function withAccountName(withdrawal: AdminWithdrawal, legalName: string | undefined): AdminWithdrawal {
+  return legalName === undefined ? withdrawal : { ...withdrawal, accountLegalName: legalNameForOperators(legalName) };
 }
 
 export function toAdminAlert(row: WithdrawalAlertRow): WithdrawalAlert {

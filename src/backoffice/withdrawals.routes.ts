@@ -15,7 +15,8 @@ import {
 import { resolveWithdrawal } from '../withdrawals/withdrawal.resolution.ts';
 import type { AuditStep } from '../audit/audit.service.ts';
 import { auditing } from './audit.ts';
-import { toAdminAlert, toAdminWithdrawal, withBalance } from './withdrawals.mapper.ts';
+import { toAdminAlert, toAdminWithdrawal, withAccountName, withBalance } from './withdrawals.mapper.ts';
+import { legalNamesOf } from '../accounts/account.service.ts';
 import { withdrawableBalances } from '../balance/balance.service.ts';
 
 const DEFAULT_LIMIT = 50;
@@ -35,7 +36,10 @@ export function withdrawalRoutes(router: Router, deps: Deps): void {
     const nowMs = deps.clock.now();
     // The approval queue shows whether the account's balance covers each withdrawal now (issue 22, defect 3).
     const balances = await withdrawableBalances(deps, rows.filter((row) => row.status === 'pending_approval').map((row) => row.account_id));
-    res.json({ withdrawals: rows.map((row) => withBalance(toAdminWithdrawal(row, nowMs), balances.get(row.account_id))), count: rows.length });
+    // And whose money it is, by name (issue 38, defect 11).
+    const names = await legalNamesOf(deps, rows.map((row) => row.account_id));
+    const shown = (row: TransactionRow) => withAccountName(withBalance(toAdminWithdrawal(row, nowMs), balances.get(row.account_id)), names.get(row.account_id));
+    res.json({ withdrawals: rows.map(shown), count: rows.length });
   });
 
   /** Reads the withdrawal, applies the decision with its audit entry (written in the decision's transaction). */

@@ -30,7 +30,13 @@ export const PLATFORM_CHARGE_CEILING_CENTS = 100_000_000;
 const DEFAULT_EXPIRES_IN_DAYS = 2;
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-const MERCHANT_CITY = 'SAO PAULO';
+/** The BR Code's city of an account that has not told its own (opened before sign-up asked it, issue 38). */
+const FALLBACK_MERCHANT_CITY = 'SAO PAULO';
+
+/** BR Code field 60: the merchant's municipality (issue 38), made ASCII capitals and cut to 15 by the encoder. */
+function merchantCityOf(account: AccountRow): string {
+  return (account.city !== null && toAsciiUpper(account.city).trim()) || FALLBACK_MERCHANT_CITY;
+}
 
 /** BR Code field 59: the legal name in ASCII capitals; a name with no Latin letter falls back to ours. */
 function merchantNameOf(account: AccountRow): string {
@@ -171,7 +177,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
     const pixPayload = registered.pixPayload ?? buildDynamicBrCode({
       locationUrl: registered.locationUrl,
       merchantName: merchantNameOf(account),
-      merchantCity: MERCHANT_CITY,
+      merchantCity: merchantCityOf(account),
       amountCents: body.amountCents,
     });
     const charge = {

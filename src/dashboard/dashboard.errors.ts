@@ -8,8 +8,19 @@ import { DomainError } from '../platform/domainError.ts';
 /** Wrong e-mail or password (also for an unknown or disabled user: the answer never tells which). */
 export class InvalidCredentials extends DomainError {}
 
-/** Too many failed sign-ins for this e-mail or from this address in the current 15-minute window. */
-export class SignInThrottled extends DomainError {}
+/**
+ * A sign-in (or second factor, or current password of a change) that must wait: too many failures on one
+ * of its counters (src/identity/signInBackoff.ts). Says which, and for how long.
+ */
+export class SignInThrottled extends DomainError {
+  readonly reason: 'account' | 'device' | 'address' | 'secondFactor' | 'passwordChange';
+  readonly retryAfterMs: number;
+  constructor(reason: SignInThrottled['reason'], retryAfterMs: number) {
+    super();
+    this.reason = reason;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
 
 /** No session, or an expired one: sign in again. */
 export class SessionRequired extends DomainError {}
@@ -109,3 +120,21 @@ export class ExportDateInvalid extends DomainError {
 
 /** An export whose last day comes before its first, or more than 366 days after it. */
 export class ExportPeriodInvalid extends DomainError {}
+
+/**
+ * The merchant's city (issue 38): `state` is not one of the 27 UFs, or `city` is no municipality of that UF
+ * (with up to three names of the UF that start with or contain what was typed).
+ */
+export class InvalidMerchantCity extends DomainError {
+  readonly field: 'city' | 'state';
+  readonly typed: string;
+  readonly state: string | undefined;
+  readonly suggestions: readonly string[];
+  constructor(field: 'city' | 'state', details: { typed: string; state?: string; suggestions?: readonly string[] }) {
+    super();
+    this.field = field;
+    this.typed = details.typed;
+    this.state = details.state;
+    this.suggestions = details.suggestions ?? [];
+  }
+}

@@ -18,7 +18,10 @@ type Schemas = components['schemas'];
 
 const ms = (date: Date | null) => (date ? date.getTime() : null);
 
-export function toDashboardUser(row: DashboardUserRow): Schemas['DashboardUser'] {
+/** A user of the account; an invitation not accepted yet says until when it is valid, and whether it expired at `nowMs` (issue 38). */
+export function toDashboardUser(row: DashboardUserRow, nowMs?: number): Schemas['DashboardUser'] {
+  const pending = row.password_hash === null;
+  const expiresAt = pending ? row.invitation_expires_at : null;
   return {
     userId: row.id,
     email: row.email,
@@ -27,7 +30,8 @@ export function toDashboardUser(row: DashboardUserRow): Schemas['DashboardUser']
     emailVerified: row.email_verified_at !== null,
     twoFactorEnabled: row.totp_enabled_at !== null,
     active: row.disabled_at === null,
-    invitationPending: row.password_hash === null,
+    invitationPending: pending,
+    ...(expiresAt ? { invitationExpiresAt: expiresAt.getTime(), invitationExpired: nowMs !== undefined && expiresAt.getTime() <= nowMs } : {}),
     createdAt: row.created_at.getTime(),
   };
 }
@@ -53,6 +57,7 @@ export function toDashboardAccount(row: AccountRow): Schemas['DashboardAccount']
       withdrawalsPerHour: row.withdrawals_per_hour,
       recipientLimit: row.recipient_limit,
     },
+    ...(row.city !== null && row.state !== null ? { city: row.city, state: row.state as Schemas['StateCode'] } : {}),
     ipAllowlist: row.ip_allowlist,
   };
 }

@@ -9,6 +9,7 @@ import type { TransactionType } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { ListedTransaction } from '../transactions/transaction.repository.ts';
 import { listAccountTransactions } from '../transactions/transaction.service.ts';
+import { transactionStatusLabel } from '../../web/shared/statusLabels.ts';
 import { ExportDateInvalid, ExportPeriodInvalid } from './dashboard.errors.ts';
 import { dayStart, saoPauloDateTime } from '../primitives/saoPaulo.ts';
 
@@ -80,7 +81,8 @@ function transactionRow(tx: ListedTransaction): string {
   return row([
     cell(tx.id),
     cell(TYPE_LABEL[tx.type]),
-    cell(tx.status),
+    // The page's words for the status (issue 38: the column had `paid`, `refunded`).
+    cell(transactionStatusLabel({ type: tx.type, status: tx.status, refusedCode: tx.refused_code })),
     reais(Number(tx.amount_cents)),
     reais(Number(tx.fee_cents)),
     reais(Number(tx.net_cents)),

@@ -10,6 +10,7 @@ import { listBalanceEntries } from '../balance/statement.service.ts';
 import { listAccountTransactions } from '../transactions/transaction.service.ts';
 import { toBalanceOverview, toDashboardAccount, toDeliveryAttempt } from './dashboard.mapper.ts';
 import { overviewOf, transactionWithEvents } from './overview.service.ts';
+import { parseTransactionSearch } from './transactionSearch.ts';
 
 const DEFAULT_LIMIT = 50;
 
@@ -32,6 +33,7 @@ export function overviewRoutes(router: Router, deps: Deps): void {
       createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
       createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
       externalRef: query.externalRef,
+      search: query.q === undefined ? undefined : parseTransactionSearch(query.q),
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
     }));

@@ -1,12 +1,13 @@
 import type { Request, Response, Router } from 'express';
 import type { paths } from '../../generated/dashboard-types.ts';
-import { clearSessionCookie, principalOf, readCookie, SESSION_COOKIE, setSessionCookie } from '../http/dashboardAccess.ts';
+import { clearSessionCookie, DEVICE_COOKIE, principalOf, readCookie, SESSION_COOKIE, setDeviceCookie, setSessionCookie } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { toDashboardAccount, toDashboardUser } from './dashboard.mapper.ts';
 import {
   completeSecondFactor,
   csrfTokenOf,
+  deviceCookieFor,
   endOtherSessions,
   endSession,
   resolveSession,
@@ -45,14 +46,16 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/dashboard/api/v1/session', async (req, res) => {
-    const { token } = await signIn(deps, {
+    const { token, device } = await signIn(deps, {
       email: req.body.email,
       password: req.body.password,
       ip: ip(req),
       userAgent: req.get('user-agent'),
       requestId: req.get('x-request-id') ?? undefined,
+      deviceCookie: readCookie(req, DEVICE_COOKIE),
     });
     setSessionCookie(deps, res, token);
+    if (device) setDeviceCookie(deps, res, device);
     noStore(res);
     res.json(await sessionBody(await resolveSession(deps, token, { allowSecondFactorPending: true })));
   });
@@ -70,7 +73,13 @@ export function sessionRoutes(router: Router, deps: Deps): void {
 
   api.post('/dashboard/api/v1/session/second-factor', async (req, res) => {
     const principal = principalOf(res);
-    await completeSecondFactor(deps, principal, { totpCode: req.body.totpCode, recoveryCode: req.body.recoveryCode, ip: ip(req) });
+    const { device } = await completeSecondFactor(deps, principal, {
+      totpCode: req.body.totpCode,
+      recoveryCode: req.body.recoveryCode,
+      ip: ip(req),
+      deviceCookie: readCookie(req, DEVICE_COOKIE),
+    });
+    setDeviceCookie(deps, res, device);
     noStore(res);
     res.json(await sessionBody(await resolveSession(deps, principal.token)));
   });
@@ -91,7 +100,9 @@ export function sessionRoutes(router: Router, deps: Deps): void {
   });
 
   api.post('/dashboard/api/v1/password-reset/confirm', async (req, res) => {
-    await choosePassword(deps, 'reset_password', req.body.token, req.body.password);
+    const user = await choosePassword(deps, 'reset_password', req.body.token, req.body.password);
+    // The link proved the mailbox: this browser signs in on its own counter from now on (issue 38).
+    setDeviceCookie(deps, res, deviceCookieFor(deps, user.id, readCookie(req, DEVICE_COOKIE)));
     res.json({ passwordChanged: true });
   });
 

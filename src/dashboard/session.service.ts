@@ -2,7 +2,9 @@ import { requireAccount } from '../accounts/account.service.ts';
 import type { AccountRow, DashboardSessionRow, DashboardUserRow } from '../db/schema.ts';
 import { decoyHash, verifyPassword } from '../identity/passwords.ts';
 import { open } from '../identity/secretBox.ts';
-import { beginSignInAttempt } from '../identity/signInThrottle.ts';
+import { issueDeviceCookie, newDeviceId } from '../identity/deviceCookie.ts';
+import { beginPasswordSignIn, beginSecondFactor, claimFailureNotice, trustedDeviceOf } from '../identity/signInBackoff.ts';
+import { mailTexts } from '../messages/mail.ts';
 import { csrfTokenFor, hashToken, newToken, normalizeRecoveryCode } from '../identity/tokens.ts';
 import { acceptedTotpStep } from '../identity/totp.ts';
 import type { Deps } from '../platform/deps.ts';
@@ -20,6 +22,7 @@ import {
   updateSession,
 } from './session.repository.ts';
 import { advanceTotpStep, findUser, findUserByEmail, useRecoveryCode } from './user.repository.ts';
+import { dashboardBaseUrl } from './user.service.ts';
 
 /**
  * Dashboard sessions: a random token in an HttpOnly cookie, only its SHA-256 in the database. A session
@@ -46,16 +49,20 @@ function expiryOf(createdAtMs: number, nowMs: number): Date {
 /**
  * Signs in with e-mail and password. A user with two-factor turned on gets a session at stage `password`
  * (the code is due); the others are signed in. The answer for an unknown e-mail, a disabled user and a
- * wrong password is the same, and takes the same time (a decoy hash is checked).
+ * wrong password is the same, and takes the same time (a decoy hash is checked). Throttled by
+ * src/identity/signInBackoff.ts: `deviceCookie` is the browser's trusted-device cookie, which, when it names
+ * this e-mail's user, puts the attempt on that browser's counter instead of the e-mail's and the
+ * address's. A complete sign-in answers the cookie the browser keeps (`device`).
  */
 export async function signIn(
   deps: Deps,
-  input: { email: string; password: string; ip: string; userAgent: string | undefined; requestId?: string | undefined },
-): Promise<{ token: string; stage: 'password' | 'complete'; user: DashboardUserRow }> {
+  input: { email: string; password: string; ip: string; userAgent: string | undefined; requestId?: string | undefined; deviceCookie?: string | undefined },
+): Promise<{ token: string; stage: 'password' | 'complete'; user: DashboardUserRow; device: string | undefined }> {
   const email = input.email.trim().toLowerCase();
-  const attempt = await beginSignInAttempt(deps, 'dashboard', email, input.ip);
-  if (!attempt) throw new SignInThrottled();
   const user = await findUserByEmail(deps.db, email);
+  const trusted = trustedDeviceOf(deps, input.deviceCookie, user?.id);
+  const counted = await beginPasswordSignIn(deps, { email, ip: input.ip, device: trusted });
+  if (!counted.ok) throw new SignInThrottled(counted.reason, counted.retryAfterMs);
   const hash = user?.password_hash ?? (await decoyHash());
   const passwordOk = await verifyPassword(input.password, hash);
   const source = { ip: input.ip, requestId: input.requestId };
@@ -63,13 +70,16 @@ export async function signIn(
     const reason = !user ? 'unknown_email' : user.disabled_at ? 'user_removed' : !user.password_hash ? 'invitation_pending' : 'wrong_password';
     const known = user ? { id: user.id, name: user.name, accountId: user.account_id } : undefined;
     await recordSignIn(deps, { who: 'user', succeeded: false, email, known, reason, source });
+    // Failures from browsers the user never signed in from are the user's to know about (once a day).
+    if (!trusted && user && !user.disabled_at && user.password_hash && (await claimFailureNotice(deps, email))) {
+      tellOfFailedSignIns(deps, user, counted.attempt.failures, input.ip);
+    }
     throw new InvalidCredentials();
   }
   const stage = user.totp_enabled_at ? 'password' : 'complete';
-  // The password was right: its slots are given back at either stage. The second factor takes its own
-  // slot per code, so wrong codes are throttled there; keeping this one would lock out a user with
-  // two-factor after 5 correct sign-ins in a window (and an address after 50).
-  await attempt.succeeded();
+  // The password was right: the attempt is given back and the e-mail's (or browser's) failures forgotten.
+  // The second factor counts its codes on its own counter.
+  await counted.attempt.succeeded();
   const nowMs = deps.clock.now();
   const token = newToken();
   await insertSession(deps.db, {
@@ -90,22 +100,37 @@ export async function signIn(
     reason: stage === 'password' ? 'second_factor_due' : undefined,
     source,
   });
-  return { token, stage, user };
+  return { token, stage, user, device: stage === 'complete' ? deviceCookieFor(deps, user.id, input.deviceCookie) : undefined };
+}
+
+/** The trusted-device cookie a browser keeps after a complete sign-in: its own device id again, or a new one. */
+export function deviceCookieFor(deps: Pick<Deps, 'secretsKey' | 'clock'>, userId: string, current: string | undefined): string {
+  const known = trustedDeviceOf(deps, current, userId);
+  return issueDeviceCookie({ userId, deviceId: known?.deviceId ?? newDeviceId() }, deps.secretsKey, deps.clock.now());
+}
+
+/** The notice of failed sign-ins, not awaited: the answer takes as long whether or not the e-mail has a user. */
+function tellOfFailedSignIns(deps: Deps, user: DashboardUserRow, failures: number, ip: string): void {
+  const reset = `${dashboardBaseUrl(deps)}#/esqueci-a-senha`;
+  deps.mailer
+    .send({ to: user.email, ...mailTexts.failedSignIns(user.name, failures, ip || 'desconhecido', reset) })
+    .catch((error: unknown) => deps.logger.error('failed sign-in notice not sent', { userId: user.id, error: error instanceof Error ? error.message : String(error) }));
 }
 
 /**
  * The second step: a code of the authenticator app, or one of the recovery codes (each works once). Wrong
- * codes count as failed sign-ins (5 per 15 minutes).
+ * codes count on the user's own second-factor counter (5 free, then a doubling wait). A right one completes
+ * the sign-in and answers the trusted-device cookie of the browser.
  */
 export async function completeSecondFactor(
   deps: Deps,
   principal: DashboardPrincipal,
-  input: { totpCode?: string | undefined; recoveryCode?: string | undefined; ip: string },
-): Promise<void> {
+  input: { totpCode?: string | undefined; recoveryCode?: string | undefined; ip: string; deviceCookie?: string | undefined },
+): Promise<{ device: string }> {
   const { user, session } = principal;
   if (session.stage !== 'password' || !user.totp_secret_sealed || !user.totp_enabled_at) throw new SessionRequired();
-  const attempt = await beginSignInAttempt(deps, 'dashboard', user.email, input.ip);
-  if (!attempt) throw new SignInThrottled();
+  const counted = await beginSecondFactor(deps, user.id);
+  if (!counted.ok) throw new SignInThrottled(counted.reason, counted.retryAfterMs);
   const nowMs = deps.clock.now();
   let accepted = false;
   if (input.totpCode !== undefined) {
@@ -119,8 +144,9 @@ export async function completeSecondFactor(
     await recordSignIn(deps, { who: 'user', succeeded: false, email: user.email, known, reason: 'wrong_second_factor', source: { ip: input.ip } });
     throw new InvalidTotpCode(input.recoveryCode !== undefined ? 'recoveryCode' : 'totpCode');
   }
-  await attempt.succeeded();
+  await counted.attempt.succeeded();
   await updateSession(deps.db, session.token_hash, { stage: 'complete', last_seen_at: new Date(nowMs), expires_at: expiryOf(nowMs, nowMs) });
+  return { device: deviceCookieFor(deps, user.id, input.deviceCookie) };
 }
 
 /**

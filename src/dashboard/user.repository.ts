@@ -67,3 +67,15 @@ export async function countUnusedRecoveryCodes(db: Db, userId: string): Promise<
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Per account of `accountIds` that has users: whether one of them confirmed an e-mail (issue 38). */
+export async function emailVerifiedByAccount(db: Db, accountIds: readonly string[]): Promise<Map<string, boolean>> {
+  if (accountIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('dashboard_users')
+    .select(['account_id', (eb) => eb.fn.count<string>('email_verified_at').as('verified')])
+    .where('account_id', 'in', accountIds)
+    .groupBy('account_id')
+    .execute();
+  return new Map(rows.map((row) => [row.account_id, Number(row.verified) > 0]));
+}

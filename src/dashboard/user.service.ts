@@ -4,7 +4,7 @@ import type { DashboardRole, DashboardUserRow, EmailTokenPurpose } from '../db/s
 import { CurrentPasswordWrong, PasswordUnchanged, TeamTwoFactorNeedsOwnTotp } from '../identity/identity.errors.ts';
 import { hashPassword, verifyPassword } from '../identity/passwords.ts';
 import { recordUserAction, type RequestSource } from '../identity/securityAudit.ts';
-import { beginSignInAttempt } from '../identity/signInThrottle.ts';
+import { beginPasswordChange, forgetEmailFailures } from '../identity/signInBackoff.ts';
 import { requireStrongPassword } from '../identity/passwordPolicy.ts';
 import { beginEmailAction, subjectKey, takeSlots } from '../identity/throttle.ts';
 import { hashToken, newToken } from '../identity/tokens.ts';
@@ -29,6 +29,7 @@ import type { DashboardPrincipal } from './session.service.ts';
 import { verifyUserTotp } from './twoFactor.service.ts';
 import { setTeamTwoFactorRequired } from './teamTwoFactor.repository.ts';
 import { ownersOfCnpj } from './signupCnpj.repository.ts';
+import { resolveMerchantCity } from './merchantCity.ts';
 import { requireText } from './text.ts';
 import {
   findAccountPlaceholder,
@@ -38,7 +39,7 @@ import {
   updateInvitationPlaceholder,
   type InvitationPlaceholderRow,
 } from './invitationPlaceholder.repository.ts';
-import { findAccountUser, findUser, findUserByEmail, insertUser, listAccountUsers, updateUser } from './user.repository.ts';
+import { emailVerifiedByAccount, findAccountUser, findUser, findUserByEmail, insertUser, listAccountUsers, updateUser } from './user.repository.ts';
 
 /** How long each e-mail link works. */
 const LINK_LIFETIME_MS: Record<EmailTokenPurpose, number> = {
@@ -87,6 +88,8 @@ export interface SignUpInput {
   legalName: string;
   responsibleCpf: string;
   companyCnpj: string;
+  city: string;
+  state: string;
   name: string;
   email: string;
   password: string;
@@ -108,6 +111,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   const legalName = requireText(input.legalName, 'legalName', LEGAL_NAME_MIN);
   checkSignUpDocument('cpf', input.responsibleCpf);
   checkSignUpDocument('cnpj', input.companyCnpj);
+  const city = resolveMerchantCity(input.city, input.state);
   const name = requireText(input.name, 'name');
   await checkPassword(input.password, [email, name, legalName]);
   const attempt = await beginEmailAction(deps, 'signup', email, ip);
@@ -125,7 +129,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   let user: DashboardUserRow;
   try {
     user = await deps.db.transaction().execute(async (trx) => {
-      const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email }, now);
+      const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email, city }, now);
       return insertUser(trx, {
         id: newId('usr'),
         account_id: account.id,
@@ -219,9 +223,12 @@ export async function choosePassword(deps: Deps, purpose: 'reset_password' | 'in
   const updated = await updateUser(deps.db, user.id, {
     password_hash: await hashPassword(password),
     email_verified_at: user.email_verified_at ?? now,
+    invitation_expires_at: null,
     updated_at: now,
   });
   await deleteUserSessions(deps.db, user.id);
+  // The link proved the mailbox: failed sign-ins of others for this e-mail are forgotten (issue 38).
+  await forgetEmailFailures(deps, user.email);
   return updated;
 }
 
@@ -253,6 +260,7 @@ function placeholderAsUser(row: InvitationPlaceholderRow): DashboardUserRow {
     created_at: row.created_at,
     updated_at: row.updated_at,
     disabled_at: row.disabled_at,
+    invitation_expires_at: row.invitation_expires_at,
   };
 }
 
@@ -294,6 +302,7 @@ export async function inviteUser(
   const email = input.email.trim().toLowerCase();
   const name = requireText(input.name, 'name');
   const now = new Date(deps.clock.now());
+  const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS.invite);
   const invited: DashboardUserRow = {
     id: newId('usr'),
     account_id: actor.account_id,
@@ -308,10 +317,26 @@ export async function inviteUser(
     created_at: now,
     updated_at: now,
     disabled_at: null,
+    invitation_expires_at: expiresAt,
   };
+  const audited = { action: 'user.invited', accountId: actor.account_id, after: { email, role: input.role } };
   let existing = await findUserByEmail(deps.db, email);
-  if (existing?.account_id === actor.account_id) throw new EmailAlreadyRegistered();
-  if (await findAccountPlaceholderByEmail(deps.db, actor.account_id, email)) throw new EmailAlreadyRegistered();
+  // This account's own invitation that expired unaccepted is sent again (issue 38); any other member is 409.
+  if (existing?.account_id === actor.account_id) {
+    if (!invitationExpired(existing, now)) throw new EmailAlreadyRegistered();
+    const renewed = await updateUser(deps.db, existing.id, { name, role: input.role, invitation_expires_at: expiresAt, updated_at: now });
+    await deps.mailer.send({ to: email, ...mailTexts.invite(actor.name, companyName, await emailLink(deps, renewed, 'invite', '#/aceitar-convite')) });
+    await recordUserAction(deps, actor, source, { ...audited, after: { ...audited.after, renewed: true }, target: { type: 'user', id: renewed.id } });
+    return renewed;
+  }
+  const placeholder = await findAccountPlaceholderByEmail(deps.db, actor.account_id, email);
+  if (placeholder) {
+    if (!invitationExpired(placeholderAsUser(placeholder), now)) throw new EmailAlreadyRegistered();
+    const renewed = placeholderAsUser(await updateInvitationPlaceholder(deps.db, placeholder.id, { name, role: input.role, invitation_expires_at: expiresAt, updated_at: now }));
+    await noticeAlreadyRegistered(deps, email, actor.name, companyName);
+    await recordUserAction(deps, actor, source, { ...audited, after: { ...audited.after, renewed: true }, target: { type: 'user', id: renewed.id } });
+    return renewed;
+  }
   let user: DashboardUserRow | undefined;
   if (!existing) {
     try {
@@ -324,7 +349,6 @@ export async function inviteUser(
       if (existing?.account_id === actor.account_id) throw new EmailAlreadyRegistered();
     }
   }
-  const audited = { action: 'user.invited', accountId: actor.account_id, after: { email, role: input.role } };
   if (!user) {
     const placeholder = await keepPlaceholder(deps, actor, invited);
     await noticeAlreadyRegistered(deps, email, actor.name, companyName);
@@ -350,6 +374,7 @@ async function keepPlaceholder(deps: Deps, actor: DashboardUserRow, invited: Das
         created_at: invited.created_at,
         updated_at: invited.updated_at,
         disabled_at: null,
+        invitation_expires_at: invited.invitation_expires_at ?? new Date(invited.created_at.getTime() + LINK_LIFETIME_MS.invite),
       }),
     );
   } catch (error) {
@@ -362,6 +387,14 @@ async function noticeAlreadyRegistered(deps: Deps, email: string, inviter: strin
   const slot = await takeSlots(deps, 'invite-notice', [{ key: subjectKey('invite-notice-email', email), windowMs: INVITE_NOTICE_WINDOW_MS, limit: INVITE_NOTICES_PER_EMAIL }]);
   if (!slot) return;
   await deps.mailer.send({ to: email, ...mailTexts.inviteAlreadyRegistered(inviter, companyName, `${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
+}
+
+/**
+ * An invitation not accepted within its 7 days (issue 38): shown as expired, never counted as a person who
+ * still has to do something, and sent again when the same e-mail is invited again.
+ */
+export function invitationExpired(user: Pick<DashboardUserRow, 'password_hash' | 'disabled_at' | 'invitation_expires_at'>, now: Date): boolean {
+  return user.password_hash === null && user.disabled_at === null && user.invitation_expires_at !== null && user.invitation_expires_at.getTime() <= now.getTime();
 }
 
 /** An owner who can act: active and with a password (an invitation not accepted yet may never be). */
@@ -421,8 +454,11 @@ export async function changePassword(
   source: RequestSource,
 ): Promise<number> {
   const { user, account } = principal;
-  const attempt = await beginSignInAttempt(deps, 'dashboard', user.email, source.ip ?? '');
-  if (!attempt) throw new SignInThrottled();
+  // Counted on this session's own counter (issue 38): failed sign-ins of others for the e-mail never refuse
+  // the signed-in user's change, and a stolen session cannot guess the password.
+  const counted = await beginPasswordChange(deps, principal.session.id);
+  if (!counted.ok) throw new SignInThrottled(counted.reason, counted.retryAfterMs);
+  const attempt = counted.attempt;
   if (!user.password_hash || !(await verifyPassword(input.currentPassword, user.password_hash))) throw new CurrentPasswordWrong();
   // The new password is judged before the code is spent (a refused password does not cost a code).
   if (input.newPassword.normalize('NFKC') === input.currentPassword.normalize('NFKC')) {
@@ -458,14 +494,15 @@ export async function changePassword(
 /**
  * The owner's setting that every user of the account enrols two-factor. The owner turning it on must have
  * it already (else the owner would lock themselves to the enrolment page with the team). Answers the
- * setting and how many active users have no two-factor yet.
+ * setting, how many people who can sign in have no two-factor yet, and how many invitations are still pending
+ * (issue 38: an invitation is not a person who signs in; one that expired is not counted at all).
  */
 export async function changeTeamTwoFactor(
   deps: Deps,
   principal: DashboardPrincipal,
   required: boolean,
   source: RequestSource,
-): Promise<{ required: boolean; usersWithoutTwoFactor: number }> {
+): Promise<{ required: boolean; usersWithoutTwoFactor: number; pendingInvitations: number }> {
   const { user, account } = principal;
   if (user.role !== 'owner') throw new RoleNotAllowed();
   if (required && !user.totp_enabled_at) throw new TeamTwoFactorNeedsOwnTotp();
@@ -479,6 +516,19 @@ export async function changeTeamTwoFactor(
       after: { teamTwoFactorRequired: required },
     });
   }
-  const users = await usersOf(deps, account.id);
-  return { required, usersWithoutTwoFactor: users.filter((member) => !member.disabled_at && !member.totp_enabled_at).length };
+  const users = (await usersOf(deps, account.id)).filter((member) => !member.disabled_at);
+  const now = new Date(deps.clock.now());
+  return {
+    required,
+    usersWithoutTwoFactor: users.filter((member) => member.password_hash !== null && !member.totp_enabled_at).length,
+    pendingInvitations: users.filter((member) => member.password_hash === null && !invitationExpired(member, now)).length,
+  };
+}
+
+/**
+ * For the back office (issue 38, defect 7): per account with dashboard users, whether one of them confirmed
+ * an e-mail; accounts without users (opened by the back office) are absent.
+ */
+export function accountsEmailVerified(deps: Pick<Deps, 'db'>, accountIds: readonly string[]): Promise<Map<string, boolean>> {
+  return emailVerifiedByAccount(deps.db, accountIds);
 }

@@ -12,16 +12,16 @@ export function userRoutes(router: Router, deps: Deps): void {
 
   api.get('/dashboard/api/v1/users', async (_req, res) => {
     const users = await usersOf(deps, principalOf(res).account.id);
-    res.json({ users: users.map(toDashboardUser), count: users.length });
+    res.json({ users: users.map((user) => toDashboardUser(user, deps.clock.now())), count: users.length });
   });
 
   api.post('/dashboard/api/v1/users', async (req, res) => {
     const principal = principalOf(res);
-    res.status(201).json(toDashboardUser(await inviteUser(deps, principal.user, req.body, principal.account.legal_name, { ip: req.ip, requestId: req.get('x-request-id') ?? undefined })));
+    res.status(201).json(toDashboardUser(await inviteUser(deps, principal.user, req.body, principal.account.legal_name, { ip: req.ip, requestId: req.get('x-request-id') ?? undefined }), deps.clock.now()));
   });
 
   api.patch('/dashboard/api/v1/users/{userId}', async (req, res) => {
-    res.json(toDashboardUser(await changeUserRole(deps, principalOf(res).user, req.params.userId, req.body.role)));
+    res.json(toDashboardUser(await changeUserRole(deps, principalOf(res).user, req.params.userId, req.body.role), deps.clock.now()));
   });
 
   api.delete('/dashboard/api/v1/users/{userId}', async (req, res) => {

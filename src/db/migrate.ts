@@ -18,6 +18,10 @@ import * as providerRails from './migrations/015_provider_rails.ts';
 import * as accountSecurity from './migrations/016_account_security.ts';
 import * as invitationPlaceholders from './migrations/017_invitation_placeholders.ts';
 import * as booksAgreeWithBank from './migrations/018_books_agree_with_bank.ts';
+import * as merchantCity from './migrations/020_merchant_city.ts';
+import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
+import * as transactionSearch from './migrations/022_transaction_search.ts';
+import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -39,6 +43,10 @@ const migrations: Record<string, Migration> = {
   '016_account_security': accountSecurity,
   '017_invitation_placeholders': invitationPlaceholders,
   '018_books_agree_with_bank': booksAgreeWithBank,
+  '020_merchant_city': merchantCity,
+  '021_sign_in_backoff': signInBackoff,
+  '022_transaction_search': transactionSearch,
+  '023_invitation_expiry': invitationExpiry,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import type {
   MailOutboxTable,
   OperatorSessionsTable,
   OperatorsTable,
+  SignInFailuresTable,
 } from './tables/dashboard.ts';
 import type {
   HoldsTable,
@@ -61,6 +62,7 @@ export interface Database {
   ledger_check_runs: LedgerCheckRunsTable;
   holds: HoldsTable;
   rate_limit_counters: RateLimitCountersTable;
+  sign_in_failures: SignInFailuresTable;
   outbox_events: OutboxEventsTable;
   recipients: RecipientsTable;
   withdrawal_alerts: WithdrawalAlertsTable;

@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { CsrfTokenInvalid, RoleNotAllowed } from '../dashboard/dashboard.errors.ts';
 import { csrfTokenOf, resolveSession, SESSION_MAX_MS, type DashboardPrincipal } from '../dashboard/session.service.ts';
 import { auditDashboardAction } from '../identity/dashboardAudit.ts';
+import { DEVICE_COOKIE_LIFETIME_MS } from '../identity/deviceCookie.ts';
 import { sameToken } from '../identity/tokens.ts';
 import type { Deps } from '../platform/deps.ts';
 import { operationMatcher, type SpecPaths } from './routeGuard.ts';
@@ -25,14 +26,24 @@ export function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
+/** A cookie of the dashboard: never readable by scripts, never sent by another site, HTTPS-only in production. */
+function setCookie(deps: Pick<Deps, 'config'>, res: Response, name: string, value: string, scope: { path: string; maxAge: number }): void {
+  res.cookie(name, value, { httpOnly: true, sameSite: 'strict', secure: deps.config.nodeEnv === 'production', ...scope });
+}
+
 export function setSessionCookie(deps: Pick<Deps, 'config'>, res: Response, token: string): void {
-  res.cookie(SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: deps.config.nodeEnv === 'production',
-    path: COOKIE_PATH,
-    maxAge: SESSION_MAX_MS,
-  });
+  setCookie(deps, res, SESSION_COOKIE, token, { path: COOKIE_PATH, maxAge: SESSION_MAX_MS });
+}
+
+/**
+ * The trusted-device cookie (issue 38, src/identity/deviceCookie.ts): sent only to the sign-in operations
+ * (its path), readable by no script, kept 180 days.
+ */
+export const DEVICE_COOKIE = 'pixgate_device';
+const DEVICE_COOKIE_PATH = '/dashboard/api/v1/session';
+
+export function setDeviceCookie(deps: Pick<Deps, 'config'>, res: Response, value: string): void {
+  setCookie(deps, res, DEVICE_COOKIE, value, { path: DEVICE_COOKIE_PATH, maxAge: DEVICE_COOKIE_LIFETIME_MS });
 }
 
 export function clearSessionCookie(deps: Pick<Deps, 'config'>, res: Response): void {

@@ -1,4 +1,5 @@
 import express, { type RequestHandler, Router } from 'express';
+import { accountRoutes } from '../dashboard/account.routes.ts';
 import { apiKeyRoutes } from '../dashboard/apiKeys.routes.ts';
 import { chargeRoutes } from '../dashboard/charges.routes.ts';
 import { exportRoutes } from '../dashboard/exports.routes.ts';
@@ -45,6 +46,7 @@ export function dashboardApi(deps: Deps, spec: OpenApiDocument): Router {
   twoFactorRoutes(router, deps);
   userRoutes(router, deps);
   overviewRoutes(router, deps);
+  accountRoutes(router, deps);
   exportRoutes(router, deps);
   apiKeyRoutes(router, deps);
   webhookRoutes(router, deps);

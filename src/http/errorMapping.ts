@@ -40,6 +40,8 @@ interface Answer<E> {
   field?: (error: E) => string;
   /** The form field of a back-office refusal, sent as `field` to the console. */
   operatorField?: (error: E) => string;
+  /** Headers of the answer (a 429's `Retry-After`). */
+  headers?: (error: E) => Record<string, string>;
 }
 
 // The table holds one entry per class; each entry's functions take exactly that class.
@@ -272,7 +274,11 @@ on(webhook.ResendQuotaExhausted, { status: 429, merchant: (e) => messages.resend
 
 // The dashboard (merchant users): sign-in, sessions, two-factor, users, keys.
 on(dashboard.InvalidCredentials, { status: 401, merchant: () => messages.invalidCredentials, field: () => 'password' });
-on(dashboard.SignInThrottled, { status: 429, merchant: () => messages.signInThrottled });
+on(dashboard.SignInThrottled, {
+  status: 429,
+  merchant: (e) => messages.signInThrottled(e.reason, e.retryAfterMs),
+  headers: (e) => ({ 'Retry-After': String(Math.max(1, Math.ceil(e.retryAfterMs / 1000))) }),
+});
 on(dashboard.EmailActionThrottled, { status: 429, merchant: (e) => (e.action === 'signUp' ? messages.signUpThrottled : messages.passwordResetThrottled) });
 on(dashboard.InvalidText, {
   status: 400,
@@ -301,6 +307,11 @@ on(dashboard.RoleNotAllowed, { status: 403, merchant: () => messages.roleNotAllo
 on(dashboard.UserNotFound, { status: 404, merchant: () => messages.userNotFound });
 on(dashboard.LastOwner, { status: 409, merchant: () => messages.lastOwner });
 on(dashboard.SandboxUnavailable, { status: 404, merchant: () => messages.sandboxUnavailable });
+on(dashboard.InvalidMerchantCity, {
+  status: 400,
+  merchant: (e) => (e.field === 'state' ? messages.merchantStateInvalid : messages.merchantCityUnknown(e.typed, e.state ?? '', e.suggestions)),
+  field: (e) => e.field,
+});
 on(dashboard.InvalidSignUpDocument, {
   status: 400,
   merchant: (e) => (e.field === 'responsibleCpf' ? messages.invalidResponsibleCpf : messages.invalidCompanyCnpj),
@@ -343,5 +354,6 @@ export function answerFor(error: DomainError, audience: Audience): ApiError | un
     audience === 'operator' ? (answer.operator ?? answer.merchant) : audience === 'dashboard' ? (answer.dashboard ?? answer.merchant ?? answer.operator) : (answer.merchant ?? answer.operator);
   if (!text) return undefined;
   const field = audience === 'dashboard' ? answer.field?.(error) : audience === 'operator' ? (answer.operatorField ?? (answer.operator ? undefined : answer.field))?.(error) : undefined;
-  return new ApiError(answer.status, text(error), field === undefined ? {} : { extra: { field } });
+  const headers = answer.headers?.(error);
+  return new ApiError(answer.status, text(error), { ...(field === undefined ? {} : { extra: { field } }), ...(headers ? { headers } : {}) });
 }

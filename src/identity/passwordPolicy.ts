@@ -23,23 +23,30 @@ let estimator: Promise<ZxcvbnFactory> | undefined;
 
 function loadEstimator(): Promise<ZxcvbnFactory> {
   estimator ??= (async () => {
-    const [{ ZxcvbnFactory }, common, ptBr] = await Promise.all([
+    const [{ ZxcvbnFactory }, common, ptBr, { PASSWORD_FEEDBACK }] = await Promise.all([
       import('@zxcvbn-ts/core'),
       import('@zxcvbn-ts/language-common'),
       import('@zxcvbn-ts/language-pt-br'),
+      import('./passwordFeedback.ts'),
     ]);
     return new ZxcvbnFactory({
       dictionary: { ...common.dictionary, ...ptBr.dictionary },
       graphs: common.adjacencyGraphs,
-      translations: ptBr.translations,
+      translations: PASSWORD_FEEDBACK,
     });
   })();
   return estimator;
 }
 
-/** The words of what the person typed about themselves: the e-mail whole and in parts, names whole and in words. */
+/**
+ * Words every password of the product is built from when it is guessed first (issue 38, defect 9:
+ * `pixgate2026`, the product's name and a year, was accepted): they count as known words for everyone.
+ */
+export const PRODUCT_WORDS: readonly string[] = ['pixgate', 'pix', 'gate', 'painel'];
+
+/** The words of what the person typed about themselves: the e-mail whole and in parts, names whole and in words, and the product's. */
 function userWords(inputs: readonly (string | null | undefined)[]): string[] {
-  const words = new Set<string>();
+  const words = new Set<string>(PRODUCT_WORDS);
   for (const input of inputs) {
     const value = input?.trim().toLowerCase();
     if (!value) continue;

@@ -68,6 +68,9 @@ export const DASHBOARD_LABELS: Readonly<Record<string, string>> = {
   newPassword: 'Nova senha',
   required: 'Exigir verificação em duas etapas',
   sessionId: 'Sessão',
+  city: 'Cidade',
+  state: 'Estado (UF)',
+  q: 'Buscar',
 };
 
 /** The console's fields, as its pages name them (web/console/src/pages). */
@@ -81,6 +84,7 @@ export const ADMIN_LABELS: Readonly<Record<string, string>> = {
   name: 'Nome',
   totpCode: 'Código do aplicativo autenticador',
   kycStatus: 'Situação do KYC',
+  emailVerified: 'E-mail do cadastro',
   blocked: 'Bloqueada',
   active: 'Ativo',
   ipAllowlist: 'IPs permitidos',

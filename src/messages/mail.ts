@@ -53,4 +53,16 @@ export const mailTexts = {
       `Para entrar com este e-mail, use sua senha; se a esqueceu, redefina-a em:\n\n${link}\n\n` +
       `Se você não conhece quem convidou, ignore esta mensagem.${SIGNATURE}`,
   }),
+  // Sign-in back-off (issue 38, defect 3): the user is told when their e-mail collects failed sign-ins.
+  failedSignIns: (name: string, failures: number, address: string, resetLink: string) => ({
+    subject: 'Tentativas de acesso à sua conta PixGate',
+    text:
+      `Olá, ${name}.\n\nHouve ${failures} tentativas de entrar no painel PixGate com o seu e-mail e uma senha errada, ` +
+      `a última a partir do endereço ${address}. Ninguém entrou: a senha estava errada.\n\n` +
+      `Sua conta não foi bloqueada: no navegador em que você costuma entrar, o acesso continua normal. Em outros ` +
+      `navegadores, novas tentativas esperam alguns minutos entre si, para atrasar quem tenta adivinhar a senha.\n\n` +
+      `Se não foi você: se esta senha também é usada em outro serviço, troque-a (painel, Segurança, Trocar a senha, ` +
+      `ou redefina-a em ${resetLink}) e ative a verificação em duas etapas. Se foi você e esqueceu a senha, redefina-a ` +
+      `pelo mesmo link; a redefinição também libera o navegador em que for feita.${SIGNATURE}`,
+  }),
 } as const;

@@ -177,7 +177,25 @@ export const messages = {
 
   // The dashboard (ours): sign-in, sessions, two-factor, users, API keys, sandbox
   invalidCredentials: 'E-mail ou senha incorretos.',
-  signInThrottled: 'Muitas tentativas de acesso. Aguarde até 15 minutos e tente de novo.',
+  // Sign-in back-off (issue 38): which counter made the attempt wait, and for how long (whole minutes, rounded up)
+  signInThrottled: (reason: string, retryAfterMs = 60_000) => {
+    const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
+    const wait = `Tente de novo em ${minutes === 1 ? '1 minuto' : `${minutes} minutos`}`;
+    switch (reason) {
+      case 'account':
+        return `Muitas tentativas de acesso com este e-mail. ${wait}. Se a conta é sua: no navegador em que você já entrou, o acesso continua normal; ou redefina a senha em “Esqueci a senha”.`;
+      case 'device':
+        return `Muitas senhas erradas neste navegador. ${wait} ou redefina a senha em “Esqueci a senha”.`;
+      case 'address':
+        return `Muitas tentativas de acesso a partir desta rede. ${wait}.`;
+      case 'secondFactor':
+        return `Muitos códigos errados. ${wait}; confira o horário do celular ou use um código de recuperação.`;
+      case 'passwordChange':
+        return `Muitas tentativas com a senha atual errada nesta sessão. ${wait}.`;
+      default:
+        return `Muitas tentativas de acesso. ${wait}.`;
+    }
+  },
   signUpThrottled: 'Muitos cadastros em pouco tempo. Aguarde até 1 hora e tente de novo.',
   passwordResetThrottled: 'Muitos pedidos de redefinição de senha em pouco tempo. Aguarde até 1 hora e tente de novo.',
   sessionRequired: 'Sua sessão expirou ou não existe. Entre novamente.',
@@ -206,6 +224,15 @@ export const messages = {
   teamTwoFactorNeedsOwnTotp: 'Ative a sua própria verificação em duas etapas antes de exigi-la da equipe.',
   sessionNotFound: 'Sessão não encontrada.',
   invalidEmailLink: 'Link inválido, expirado ou já usado. Peça um novo.',
+  // The merchant's city (issue 38, ours): a municipality of the IBGE's list in the chosen UF
+  merchantStateInvalid: 'Estado (UF): escolha um dos 27 estados.',
+  merchantCityUnknown: (typed: string, state = '', suggestions: readonly string[] = []) =>
+    [
+      typed === '' ? 'Cidade: campo obrigatório.' : `Cidade: não encontramos “${typed}” entre os municípios de ${state}. Confira a grafia e o estado.`,
+      suggestions.length === 0 ? '' : `Você quis dizer ${suggestions.length === 1 ? suggestions[0] : `${suggestions.slice(0, -1).join(', ')} ou ${suggestions[suggestions.length - 1]}`}?`,
+    ]
+      .filter(Boolean)
+      .join(' '),
   emailAlreadyRegistered: 'Este e-mail já é de um usuário desta conta.',
   emailNotVerified: 'Confirme seu e-mail antes de gerar chaves de API.',
   kycNotApproved: 'A conta ainda não foi aprovada (KYC). Chaves de API são liberadas após a aprovação.',

@@ -25,6 +25,7 @@ export const operatorMessages = {
     kycStatus: "Situação do KYC: escolha uma das opções da lista ('pending', 'approved', 'rejected' ou 'all').",
     limit: 'Limite inválido: informe um número inteiro de 1 a 100.',
     cursor: 'Página: a página pedida não existe mais; volte à primeira página.',
+    emailVerified: "E-mail confirmado: escolha uma das opções da lista ('true' ou 'false').",
   },
   apiKeyNotFound: 'Chave de API não encontrada.',
   apiKeysNeedApprovedKyc: 'Chaves de API exigem KYC aprovado.',

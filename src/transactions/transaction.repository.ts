@@ -87,9 +87,91 @@ export type ListedTransaction = ShownTransaction & { account_id: string; created
  * _account_status_created or _account_external_ref (migration 014).
  */
 export function listTransactions(db: Db, accountId: string, filter: TransactionFilter): Promise<ListedTransaction[]> {
-  return filteredTransactions(db, accountId, filter)
-    .select([...SHOWN_COLUMNS, 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')])
-    .execute();
+  return listed(filteredTransactions(db, accountId, filter));
+}
+
+const listed = (query: ReturnType<typeof filteredTransactions>): Promise<ListedTransaction[]> =>
+  query.select([...SHOWN_COLUMNS, 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')]).execute();
+
+/**
+ * The dashboard's search (issue 38, defect 5): transactions whose reference starts with `referencePrefix`,
+ * whose id starts with `idPrefix` (`tx_` and at least 4 hex digits), or whose amount is `amountCents`: any
+ * of them, with the list's filters, order and keyset. Each kind is read on an index that bounds it, so the
+ * search costs the same on an account of a million transactions (migration 022):
+ * - the amount: `transactions_account_amount_created`, already in the list's order;
+ * - the id and the reference: first the ids in the prefix's range of the primary key or of
+ *   `transactions_account_external_ref` (text_pattern_ops), at most `SPARSE_LIMIT` + 1, read in the index's
+ *   order; when there are no more than `SPARSE_LIMIT` (ids are random, so 4 hex digits leave one in 65,536;
+ *   most reference prefixes are rare), those rows are read by id and sorted; a reference prefix that more
+ *   than `SPARSE_LIMIT` references share (`cobranca-painel`) is common enough that the account's newest
+ *   transactions, walked in order and filtered, give a page within a few thousand rows.
+ * The pages are merged newest first and cut to the filter's limit.
+ */
+export interface TransactionSearch {
+  referencePrefix: string;
+  idPrefix?: string | undefined;
+  amountCents?: number | undefined;
+}
+
+const SPARSE_LIMIT = 5_000;
+
+/** The smallest text above every text that starts with `prefix` in byte (text_pattern_ops) order, or none. */
+function prefixUpperBound(prefix: string): string | undefined {
+  const codePoints = [...prefix];
+  while (codePoints.length > 0) {
+    const last = codePoints.pop()!.codePointAt(0)!;
+    // The next code point that UTF-8 can encode (surrogates are not text).
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    if (next <= 0x10ffff) return codePoints.join('') + String.fromCodePoint(next);
+  }
+  return undefined;
+}
+
+/**
+ * The ids of the account whose `column` starts with `prefix`, in the index's order, at most SPARSE_LIMIT + 1:
+ * a reference by the byte-order operators of its text_pattern_ops index (any collation); an id by the
+ * primary key's own order (ids are `tx_` and lowercase hex digits, which every collation orders alike).
+ */
+async function prefixCandidates(db: Db, accountId: string, column: 'external_ref' | 'id', prefix: string): Promise<string[]> {
+  const upper = prefixUpperBound(prefix);
+  const [from, below, order] = column === 'external_ref' ? [sql`~>=~`, sql`~<~`, sql`external_ref using ~<~`] : [sql`>=`, sql`<`, sql`id`];
+  let query = db.selectFrom('transactions').select('id').where('account_id', '=', accountId).where(sql<boolean>`${sql.ref(column)} ${from} ${prefix}`);
+  if (upper !== undefined) query = query.where(sql<boolean>`${sql.ref(column)} ${below} ${upper}`);
+  const rows = await query.orderBy(order).limit(SPARSE_LIMIT + 1).execute();
+  return rows.map((row) => row.id);
+}
+
+/** How a prefix is read: its candidates counted first (the gateway), or as a rare or a common one (the benchmark's plans). */
+export type PrefixRange = 'counted' | 'rare' | 'common';
+
+async function prefixMatches(db: Db, accountId: string, filter: TransactionFilter, column: 'external_ref' | 'id', prefix: string, range: PrefixRange): Promise<ListedTransaction[]> {
+  const base = filteredTransactions(db, accountId, filter).where(sql<boolean>`starts_with(${sql.ref(column)}, ${prefix})`);
+  if (range === 'common') return listed(base);
+  const ids = await prefixCandidates(db, accountId, column, prefix);
+  if (range === 'counted' && ids.length > SPARSE_LIMIT) return listed(base);
+  if (range === 'counted' && ids.length === 0) return [];
+  // Read as rare (the benchmark's plans, whose EXPLAIN answers no rows): as if one id had been found.
+  const found = ids.length > 0 ? ids : ['tx_000000000000000000000000'];
+  return listed(base.where(sql<boolean>`id = any(${found}::text[])`));
+}
+
+export async function searchTransactions(
+  db: Db,
+  accountId: string,
+  filter: TransactionFilter,
+  search: TransactionSearch,
+  range: PrefixRange = 'counted',
+): Promise<ListedTransaction[]> {
+  // One after the other: a search holds one connection of the pool, as a list does.
+  const pages = [await prefixMatches(db, accountId, filter, 'external_ref', search.referencePrefix, range)];
+  if (search.idPrefix !== undefined) pages.push(await prefixMatches(db, accountId, filter, 'id', search.idPrefix, range === 'common' ? 'rare' : range));
+  if (search.amountCents !== undefined) pages.push(await listed(filteredTransactions(db, accountId, filter).where('amount_cents', '=', search.amountCents)));
+  const unique = new Map(pages.flat().map((row) => [row.id, row]));
+  const newestFirst = (a: ListedTransaction, b: ListedTransaction) => {
+    const at = BigInt(b.created_at_us) - BigInt(a.created_at_us);
+    return at !== 0n ? (at > 0n ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  };
+  return [...unique.values()].sort(newestFirst).slice(0, filter.limit);
 }
 
 function filteredTransactions(db: Db, accountId: string, filter: TransactionFilter) {

@@ -2,7 +2,16 @@ import type { StoredTransactionStatus, TransactionRow, TransactionType } from '.
 import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
 import type { Deps } from '../platform/deps.ts';
 import { EmptyCreatedRange, InvalidCursor, TransactionNotFound } from './transaction.errors.ts';
-import { findTransaction, findTransactionById, listTransactions, listTransactionsJson, type ListedTransaction, type TransactionFilter } from './transaction.repository.ts';
+import {
+  findTransaction,
+  findTransactionById,
+  listTransactions,
+  listTransactionsJson,
+  searchTransactions,
+  type ListedTransaction,
+  type TransactionFilter,
+  type TransactionSearch,
+} from './transaction.repository.ts';
 
 export interface ListOptions {
   type?: TransactionType | undefined;
@@ -12,6 +21,8 @@ export interface ListOptions {
   externalRef?: string | undefined;
   cursor?: string | undefined;
   limit: number;
+  /** The dashboard's search (issue 38): reference prefix, id prefix or amount, any of them. */
+  search?: TransactionSearch | undefined;
 }
 
 /** A transactions cursor: the last row's creation time in microseconds and its id. */
@@ -55,7 +66,9 @@ export async function listAccountTransactions(
   accountId: string,
   options: ListOptions,
 ): Promise<{ rows: ListedTransaction[]; nextCursor?: string }> {
-  return pageOf(await listTransactions(deps.db, accountId, filterOf(options)), options.limit);
+  const filter = filterOf(options);
+  const rows = options.search ? await searchTransactions(deps.db, accountId, filter, options.search) : await listTransactions(deps.db, accountId, filter);
+  return pageOf(rows, options.limit);
 }
 
 /** GET /v1/transactions: the same page as the API's JSON, one text per transaction, built by the database. */

@@ -64,12 +64,13 @@ beforeAll(async () => {
 
 /** A valid request of each operation with a body (the owner's own resources in the path). */
 const validRequests: Record<string, () => { params?: Record<string, string>; body: Record<string, unknown> }> = {
-  signUp: () => ({ body: { legalName: 'Loja Nova Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', name: 'Nova', email: 'nova@exemplo.com.br', password: DASHBOARD_PASSWORD } }),
+  signUp: () => ({ body: { legalName: 'Loja Nova Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', city: 'São Paulo', state: 'SP', name: 'Nova', email: 'nova@exemplo.com.br', password: DASHBOARD_PASSWORD } }),
   signIn: () => ({ body: { email: world.owner.email, password: DASHBOARD_PASSWORD } }),
   completeSecondFactor: () => ({ body: { totpCode: '123456' } }),
   verifyEmail: () => ({ body: { token: 'a'.repeat(43) } }),
   changePassword: () => ({ body: { currentPassword: DASHBOARD_PASSWORD, newPassword: 'outra senha muito segura 456', totpCode: '123456' } }),
   setTeamTwoFactor: () => ({ body: { required: false } }),
+  updateDashboardAccount: () => ({ body: { city: 'Campinas', state: 'SP' } }),
   createDashboardCharge: () => ({ body: { amountCents: 1_000, customer: validCustomer } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),

@@ -36,7 +36,7 @@ const accountCount = async (): Promise<number> => ((await admin('GET', '/admin/v
 describe('an e-mail needs a domain with a dot and a top-level domain', () => {
   it('the dashboard refuses carla@pixgate at sign-up, sign-in and password reset, beside the field', async () => {
     for (const email of NOT_AN_EMAIL) {
-      const signUp = { legalName: 'Loja Nova Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', name: 'Carla', email, password: DASHBOARD_PASSWORD };
+      const signUp = { legalName: 'Loja Nova Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', city: 'São Paulo', state: 'SP', name: 'Carla', email, password: DASHBOARD_PASSWORD };
       expect(await rawCall(gateway, { method: 'POST', path: '/dashboard/api/v1/signup', body: signUp }), email).toEqual(emailRefused);
       expect(await rawCall(gateway, { method: 'POST', path: '/dashboard/api/v1/session', body: { email, password: DASHBOARD_PASSWORD } }), email).toEqual(emailRefused);
       expect(await rawCall(gateway, { method: 'POST', path: '/dashboard/api/v1/password-reset', body: { email } }), email).toEqual(emailRefused);

@@ -17,6 +17,8 @@ const signUpBody = (overrides: Record<string, unknown> = {}) => ({
   legalName: 'Loja Nome Ltda',
   responsibleCpf: makeCpf(),
   companyCnpj: '11.222.333/0001-81',
+  city: 'São Paulo',
+  state: 'SP' as const,
   name: 'Dona Nome',
   email: freshEmail('nome'),
   password: DASHBOARD_PASSWORD,

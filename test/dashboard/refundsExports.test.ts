@@ -87,7 +87,8 @@ describe('the statement and the exports', () => {
     const lines = new TextDecoder().decode(bytes.slice(3)).split('\r\n');
     expect(lines[0]).toBe('Transação;Tipo;Situação;Valor (R$);Tarifa (R$);Líquido (R$);Devolvido (R$);Referência;Criada em;Paga em;Identificador fim a fim');
     const cells = lines[1]?.split(';') ?? [];
-    expect(cells.slice(0, 7)).toEqual([chargeId, 'Cobrança', 'paid', '1234,56', '0,00', '1234,56', '0,00']);
+    // Situação in the page's words (issue 38, defect 9: it was `paid`).
+    expect(cells.slice(0, 7)).toEqual([chargeId, 'Cobrança', 'Pago', '1234,56', '0,00', '1234,56', '0,00']);
     // A formula is defused and a separator inside a cell is quoted.
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"");1"`);
     expect(lines[1]).toMatch(/;\d{2}\/\d{2}\/2026 \d{2}:\d{2}:\d{2};/);

@@ -192,7 +192,7 @@ const publicOperation = { none: 'public (no session): it names no account resour
 
 const cases: Record<string, OperationCase> = {
   signUp: {
-    request: () => ({ method: 'POST', path: path('/signup'), body: { legalName: 'X Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', name: 'X', email: 'x@exemplo.com.br', password: DASHBOARD_PASSWORD } }),
+    request: () => ({ method: 'POST', path: path('/signup'), body: { legalName: 'X Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', city: 'São Paulo', state: 'SP', name: 'X', email: 'x@exemplo.com.br', password: DASHBOARD_PASSWORD } }),
     crossAccount: publicOperation,
   },
   signIn: { request: (a) => ({ method: 'POST', path: path('/session'), body: { email: a.owner.email, password: 'não é esta senha' } }), crossAccount: publicOperation },
@@ -246,6 +246,10 @@ const cases: Record<string, OperationCase> = {
       expect(ids).toContain(a.paidChargeId);
       for (const id of [b.paidChargeId, b.pendingChargeId, b.withdrawalId]) expect(ids).not.toContain(id);
     },
+  },
+  updateDashboardAccount: {
+    request: () => ({ method: 'PATCH', path: path('/account'), body: { city: 'Campinas', state: 'SP' } }),
+    crossAccount: { none: 'changes the signed-in user\'s own account only: no account id can be named' },
   },
   listUsers: {
     request: () => ({ method: 'GET', path: path('/users') }),

@@ -9,6 +9,8 @@ const signUpBody = (email: string) => ({
   legalName: 'Loja Painel Ltda',
   responsibleCpf: makeCpf(),
   companyCnpj: makeCnpj(),
+  city: 'São Paulo',
+  state: 'SP' as const,
   name: 'Maria da Silva',
   email,
   password: 'senha muito segura 123',
@@ -96,7 +98,7 @@ describe('dashboard sign-up, verification, sign-in and two-factor', () => {
     expect(email.error).toEqual({ error: 'E-mail: informe um endereço válido.', field: 'email' });
   });
 
-  it('locks sign-in after 5 failures for an e-mail within the window', async () => {
+  it('makes sign-in wait after 5 failures for an e-mail (issue 38: a doubling wait, not a lock)', async () => {
     const browser = dashboardBrowser(gateway);
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const failed = await browser.api.POST('/dashboard/api/v1/session', { body: { email: 'ninguem@painel.com.br', password: 'errada errada' } });
@@ -105,7 +107,8 @@ describe('dashboard sign-up, verification, sign-in and two-factor', () => {
     }
     const locked = await browser.api.POST('/dashboard/api/v1/session', { body: { email: 'ninguem@painel.com.br', password: 'errada errada' } });
     expect(locked.response.status).toBe(429);
-    expect(locked.error).toEqual({ error: messages.signInThrottled });
+    expect(locked.error).toEqual({ error: messages.signInThrottled('account', 60_000) });
+    expect(locked.response.headers.get('retry-after')).toBe('60');
   });
 
   it('refuses a state-changing request without the CSRF token', async () => {

@@ -34,6 +34,8 @@ const signUpBody = (email: string) => ({
   legalName: 'Loja Limite Ltda',
   responsibleCpf: makeCpf(),
   companyCnpj: '11.222.333/0001-81',
+  city: 'São Paulo',
+  state: 'SP',
   name: 'Pessoa Limite',
   email,
   password: DASHBOARD_PASSWORD,

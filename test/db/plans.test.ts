@@ -1,10 +1,12 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainer, type Explainer } from '../../scripts/lib/bench/plans.ts';
 import { createTempDatabase, type TempDatabase } from '../../scripts/lib/postgres.ts';
 import { connectDatabase } from '../../src/db/connect.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { createAccount } from '../../src/accounts/account.service.ts';
 import { listAccountEvents } from '../../src/events/event.repository.ts';
-import { listStuckSends, listWithdrawals } from '../../src/transactions/transaction.repository.ts';
+import { listStuckSends, listWithdrawals, searchTransactions } from '../../src/transactions/transaction.repository.ts';
 import { purgeDeliveriesBefore } from '../../src/webhooks/delivery.repository.ts';
 
 /**
@@ -60,5 +62,58 @@ describe.skipIf(!serverUrl)('plans of the job queries (migration 008)', () => {
     const finding = await session.explain('events', () => listAccountEvents(session.db, 'acc_000000000000000000000001', 50));
     expect(indexesOf(finding.outline)).toContain('outbox_events_account_created');
     expect(finding.outline.join('\n')).not.toMatch(/Sort/);
+  });
+
+  describe("the dashboard's search (issue 38, migration 022): each kind is an index range, never a walk of the account", () => {
+    // An account of 100,000 transactions (one in ten without a reference), analysed, planned as it comes
+    // (no setting forced): the plans must not read or throw away more than SCAN_ROWS rows.
+    const ROWS = 100_000;
+    let account: string;
+    let searching: Explainer;
+    beforeAll(async () => {
+      const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 1 });
+      try {
+        const created = await createAccount(handle, { legalName: 'Loja Busca Ltda', responsibleCpf: '52998224725', companyCnpj: '11222333000181', email: 'busca@loja.test' }, new Date());
+        account = created.id;
+        await sql`
+          INSERT INTO transactions (id, account_id, type, status, amount_cents, fee_cents, net_cents, external_ref, created_at, updated_at, expires_at)
+          SELECT 'tx_' || substr(md5('busca:' || g), 1, 24), ${account}, 'pix_in', 'expired', 100 + g % 9900, 0, 100 + g % 9900,
+            CASE WHEN g % 10 <> 0 THEN 'loja-ref-' || g END, now() - g * interval '5 seconds', now(), now()
+          FROM generate_series(1, ${ROWS}::int) g`.execute(handle.db);
+        await sql`ANALYZE transactions`.execute(handle.db);
+      } finally {
+        await handle.close();
+      }
+      searching = await explainer(database.url);
+    }, 60_000);
+    afterAll(async () => {
+      await searching?.close();
+    });
+
+    const filter = { limit: 51 };
+    /** The plans of one search, in one rolled-back transaction (its statements share the connection whose plans are collected). */
+    const plan = (name: string, search: Parameters<typeof searchTransactions>[3], range: 'rare' | 'common') =>
+      searching.explain(name, () => searching.inRollback((db) => searchTransactions(db, account, filter, search, range)));
+
+    it('a rare reference prefix: its ids from a text_pattern_ops range of transactions_account_external_ref, then its rows by id', async () => {
+      const finding = await plan('rare reference', { referencePrefix: 'loja-ref-1234' }, 'rare');
+      expect(finding.outline.join('\n')).toContain('using transactions_account_external_ref');
+      expect(finding.scans).toEqual([]);
+    });
+
+    it('a common reference prefix (90 % of the account): the newest transactions in order, a page found early', async () => {
+      const finding = await plan('common reference', { referencePrefix: 'loja-ref-' }, 'common');
+      expect(finding.outline.join('\n')).toMatch(/using transactions_account_(status_)?created/);
+      expect(finding.scans).toEqual([]);
+    });
+
+    it('an amount: transactions_account_amount_created in the list order; an id prefix: a primary-key range', async () => {
+      const amount = await plan('amount', { referencePrefix: '5000', amountCents: 5_000 }, 'rare');
+      expect(amount.outline.join('\n')).toContain('using transactions_account_amount_created');
+      expect(amount.scans).toEqual([]);
+      const id = await plan('id', { referencePrefix: 'tx_3fa9', idPrefix: 'tx_3fa9' }, 'rare');
+      expect(id.outline.join('\n')).toContain('using transactions_pkey');
+      expect(id.scans).toEqual([]);
+    });
   });
 });

@@ -1,7 +1,17 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCnpj, makeCpf, validCustomer } from '../support/gateway.ts';
-import { Authenticator, launchChromium, screen, startGatewayProcess, startWebhookReceiver, type RunningGateway, type WebhookReceiver } from './support.ts';
+import {
+  Authenticator,
+  HttpSession,
+  outboxVerificationToken,
+  signInOperator,
+  screen,
+  startAll,
+  type Json,
+  type RunningGateway,
+  type WebhookReceiver,
+} from './support.ts';
 
 /**
  * Issue 22, the merchant dashboard's page behaviour in Chromium (the journey is test/e2e/journey.e2e.ts):
@@ -26,64 +36,15 @@ let merchant: HttpSession;
 let owner: { email: string; cpf: string; accountId: string; totpSecret: string };
 const pageErrors: string[] = [];
 
-type Json = Record<string, unknown>;
-
-/** A client of one of the APIs with its cookies and CSRF token, as a browser would hold them. */
-class HttpSession {
-  readonly cookies = new Map<string, string>();
-  csrf: string | undefined;
-  private readonly baseUrl: string;
-
-  constructor(baseUrl: string) {
-    this.baseUrl = baseUrl;
-  }
-
-  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair = ''] = cookie.split(';');
-      const at = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    const text = await response.text();
-    let parsed: Json;
-    try {
-      parsed = JSON.parse(text) as Json;
-    } catch {
-      parsed = { text };
-    }
-    if (typeof parsed.csrfToken === 'string') this.csrf = parsed.csrfToken;
-    return { status: response.status, body: parsed };
-  }
-
-  async ok(method: string, path: string, body?: unknown): Promise<Json> {
-    const answer = await this.call(method, path, body);
-    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  }
-}
-
 const secretOf = (otpauthUri: string) => new URL(otpauthUri).searchParams.get('secret') ?? '';
 const dashboard = (route: string) => `${gateway.baseUrl}/dashboard/#${route}`;
 
-/** The verification link's token of the last e-mail to `email`, read with the outbox key `npm start` printed. */
-async function verificationToken(email: string): Promise<string> {
-  const key = new URL(gateway.outboxUrl.replace('#/caixa-de-saida?', '?')).searchParams.get('chave') ?? '';
-  const reader = new HttpSession(gateway.baseUrl);
-  reader.cookies.set('pixgate_outbox', encodeURIComponent(key));
-  const outbox = await reader.ok('GET', '/dashboard/api/v1/dev/outbox?limit=50');
-  const mails = outbox.mails as { to: string; text: string }[];
-  const token = mails.map((mail) => (mail.to === email ? /verificar-email\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined)).find(Boolean);
-  if (!token) throw new Error(`no verification e-mail to ${email}`);
-  return token;
-}
+/** The verification link's token of the last e-mail to `email`. */
+const verificationToken = (email: string) => outboxVerificationToken(gateway, email);
 
 async function signUp(email: string, cpf: string): Promise<HttpSession> {
   const session = new HttpSession(gateway.baseUrl);
-  const body = { legalName: 'Loja Painel Teste Ltda', companyCnpj: makeCnpj(Number(cpf.slice(0, 6))), responsibleCpf: cpf, name: 'Bia Lima', email, password: PASSWORD };
+  const body = { legalName: 'Loja Painel Teste Ltda', companyCnpj: makeCnpj(Number(cpf.slice(0, 6))), responsibleCpf: cpf, city: 'São José dos Campos', state: 'SP', name: 'Bia Lima', email, password: PASSWORD };
   expect((await session.call('POST', '/dashboard/api/v1/signup', body)).status).toBe(202);
   await session.ok('POST', '/dashboard/api/v1/session', { email, password: PASSWORD });
   return session;
@@ -91,13 +52,7 @@ async function signUp(email: string, cpf: string): Promise<HttpSession> {
 
 /** The seeded operator signs in (TOTP enrolled, the temporary password changed when asked) and approves the account's KYC. */
 async function approveKyc(accountId: string): Promise<void> {
-  const operator = new HttpSession(gateway.consoleUrl);
-  await operator.ok('POST', '/admin/v1/session', { email: gateway.operator.email, password: gateway.operator.temporaryPassword });
-  const setup = await operator.ok('POST', '/admin/v1/session/totp/setup');
-  const session = await operator.ok('POST', '/admin/v1/session/totp', { totpCode: await authenticator.code(String(setup.secret)) });
-  if (session.passwordChangeRequired === true) {
-    await operator.ok('POST', '/admin/v1/session/password', { currentPassword: gateway.operator.temporaryPassword, newPassword: OPERATOR_PASSWORD });
-  }
+  const operator = await signInOperator(gateway, authenticator, OPERATOR_PASSWORD);
   // The file's withdrawals follow each other within a second or a minute; the contract's per-second and
   // per-minute limits (tested in test/withdrawals) would refuse the second by timing alone.
   await operator.ok('PATCH', `/admin/v1/accounts/${accountId}`, { kycStatus: 'approved', withdrawalsPerSecond: 100, withdrawalsPerMinute: 100 });
@@ -123,11 +78,9 @@ async function createCharge(amountCents: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  const [started, listening, launched] = await Promise.allSettled([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
-  if (started.status === 'fulfilled') gateway = started.value;
-  if (listening.status === 'fulfilled') receiver = listening.value;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  for (const result of [started, listening, launched]) if (result.status === 'rejected') throw result.reason;
+  const started = await startAll();
+  ({ gateway, receiver, browser } = started as Required<typeof started>);
+  if ('failure' in started) throw started.failure;
 
   const email = 'bia.lima@lojapainel.com.br';
   const cpf = makeCpf(7373);

@@ -4,10 +4,9 @@ import { makeCpf, validCustomer } from '../support/gateway.ts';
 import {
   Authenticator,
   eventually,
-  launchChromium,
   screen,
-  startGatewayProcess,
-  startWebhookReceiver,
+  startAll,
+  fieldError,
   type RunningGateway,
   type WebhookReceiver,
 } from './support.ts';
@@ -56,21 +55,11 @@ async function noSidewaysScroll(page: Page, what: string): Promise<void> {
   expect(width, `${what} is ${width} px wide on a ${PHONE_WIDTH} px screen`).toBeLessThanOrEqual(PHONE_WIDTH);
 }
 
-async function fieldError(page: Page, label: string): Promise<string> {
-  const input = page.getByLabel(label, { exact: true });
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
-  const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
-  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error')) ?? '';
-  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
-}
 
 beforeAll(async () => {
-  // Settled one by one, so what did start is stopped by afterAll even when another part failed (no Chromium).
-  const [started, listening, launched] = await Promise.allSettled([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
-  if (started.status === 'fulfilled') gateway = started.value;
-  if (listening.status === 'fulfilled') receiver = listening.value;
-  if (launched.status === 'fulfilled') browser = launched.value;
-  for (const result of [started, listening, launched]) if (result.status === 'rejected') throw result.reason;
+  const started = await startAll();
+  ({ gateway, receiver, browser } = started as Required<typeof started>);
+  if ('failure' in started) throw started.failure;
   merchantContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
   consoleContext = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', viewport: { width: 1280, height: 900 } });
   merchant = await merchantContext.newPage();
@@ -109,6 +98,8 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByLabel('Razão social').fill(LEGAL_NAME);
     await merchant.getByLabel('CNPJ da empresa').fill('10.104.729/0001-61'); // not the demo account's: one account per CNPJ
     await merchant.getByLabel('CPF do responsável').fill('123.456.789-00');
+    await merchant.getByLabel('Estado (UF)').selectOption('SP');
+    await merchant.getByLabel('Cidade').fill('Campinas');
     await merchant.getByLabel('Seu nome').fill('Ana Souza');
     await merchant.getByLabel('E-mail').fill(EMAIL);
     await merchant.getByLabel('Senha').fill(PASSWORD);
@@ -142,7 +133,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByRole('link', { name: 'Segurança' }).click();
     await merchant.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
     await merchant.getByRole('img', { name: 'QR code para o aplicativo autenticador' }).waitFor();
-    merchantTotpSecret = (await merchant.getByTestId('totp-secret').textContent()) ?? '';
+    merchantTotpSecret = ((await merchant.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
     expect(merchantTotpSecret).toMatch(/^[A-Z2-7]{32}$/);
     await screen(merchant, 'dashboard-07-seguranca-qr');
     await merchant.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(merchantTotpSecret));
@@ -164,7 +155,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await operator.getByLabel('Senha').fill(gateway.operator.temporaryPassword);
     await operator.getByRole('button', { name: 'Entrar' }).click();
     await operator.getByRole('button', { name: 'Gerar QR code' }).click();
-    const secret = (await operator.getByTestId('totp-secret').textContent()) ?? '';
+    const secret = ((await operator.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
     await screen(operator, 'console-02-totp');
     await operator.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(secret));
     await operator.getByRole('button', { name: 'Confirmar' }).click();
@@ -181,6 +172,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await operator.getByRole('link', { name: LEGAL_NAME }).click();
     await operator.getByRole('heading', { level: 1, name: LEGAL_NAME }).waitFor();
     await operator.getByRole('button', { name: 'Aprovar KYC' }).click();
+    await operator.getByRole('button', { name: 'Confirmar' }).click();
     await operator.getByText('KYC aprovado.').waitFor();
     await screen(operator, 'console-04-conta');
   });
@@ -338,6 +330,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await open(operator, consolePage('/saques'), 'Fila de saques');
     await screen(operator, 'console-06-fila-saques');
     await operator.getByRole('button', { name: 'Aprovar saque' }).click();
+    await operator.getByRole('button', { name: 'Confirmar' }).click();
     await operator.getByText(/aprovado\./).waitFor();
   });
 
@@ -390,9 +383,9 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     await merchant.getByRole('row').nth(2).waitFor({ state: 'detached' });
     await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
     expect(await merchant.getByRole('row').count()).toBe(2); // the header and the one charge
-    await merchant.getByLabel('Buscar por transação ou referência').fill('pedido-e2e-1');
-    await merchant.getByRole('button', { name: 'Buscar' }).click();
-    await merchant.getByText('Transações com a referência pedido-e2e-1.').waitFor();
+    await merchant.getByLabel('Buscar por referência, valor ou identificador').fill('pedido-e2e-1');
+    await merchant.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await merchant.getByText('Transações com referência que começa com “pedido-e2e-1”.').waitFor();
     await merchant.getByRole('row', { name: new RegExp(chargeId) }).waitFor();
     await screen(merchant, 'dashboard-33-transacoes-filtros');
 
@@ -401,7 +394,7 @@ describe('the merchant dashboard and the console, in Chromium', () => {
     expect(csv.status()).toBe(200);
     const body = await csv.body();
     expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(body.toString('utf8')).toContain(`${chargeId};Cobrança;partially_refunded;500,00;`);
+    expect(body.toString('utf8')).toContain(`${chargeId};Cobrança;Devolvido em parte;500,00;`);
   });
 
   it('is usable on a 375 px phone: every page of both applications without sideways scrolling, captured', async () => {

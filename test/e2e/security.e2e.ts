@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCnpj, makeCpf } from '../support/gateway.ts';
-import { Authenticator, launchChromium, screen, startGatewayProcess, type RunningGateway } from './support.ts';
+import { Authenticator, fieldError, launchChromium, screen, startGatewayProcess, type RunningGateway } from './support.ts';
 
 /**
  * Account security in Chromium (issue 22): a weak password refused beside its field at sign-up; the
@@ -33,13 +33,6 @@ async function newPage(userAgent?: string): Promise<Page> {
   return page;
 }
 
-async function fieldError(page: Page, label: string): Promise<string> {
-  const input = page.getByLabel(label, { exact: true });
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
-  const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
-  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error')) ?? '';
-  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
-}
 
 async function signIn(page: Page, password: string): Promise<void> {
   await page.goto(dashboard('/entrar'));
@@ -77,6 +70,8 @@ describe('account security in the dashboard and the console', () => {
     await merchant.getByLabel('Razão social').fill('Loja Segurança Ltda');
     await merchant.getByLabel('CNPJ da empresa').fill(makeCnpj(777));
     await merchant.getByLabel('CPF do responsável').fill(makeCpf(777));
+    await merchant.getByLabel('Estado (UF)').selectOption('RJ');
+    await merchant.getByLabel('Cidade').fill('Niterói');
     await merchant.getByLabel('Seu nome').fill('Bruno Lima');
     await merchant.getByLabel('E-mail').fill(EMAIL);
     await merchant.getByLabel('Senha').fill('senha12345');
@@ -125,7 +120,7 @@ describe('account security in the dashboard and the console', () => {
     // The owner enrols first (the setting needs the owner's own two-factor).
     await merchant.goto(dashboard('/seguranca'));
     await merchant.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
-    const secret = (await merchant.getByTestId('totp-secret').textContent()) ?? '';
+    const secret = ((await merchant.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
     await merchant.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(secret));
     await merchant.getByRole('button', { name: 'Confirmar e ativar' }).click();
     await merchant.getByRole('button', { name: 'Já guardei' }).click();
@@ -136,10 +131,11 @@ describe('account security in the dashboard and the console', () => {
     await merchant.getByLabel('Nome').fill('Carla Dev');
     await merchant.getByLabel('E-mail').fill(MEMBER_EMAIL);
     await merchant.getByRole('button', { name: 'Enviar convite' }).click();
-    await merchant.getByText(`Convite enviado para ${MEMBER_EMAIL}.`).waitFor();
+    await merchant.getByText(`Convite registrado para ${MEMBER_EMAIL}: a pessoa recebe por e-mail um link válido por 7 dias. Sem aceite nesse prazo, o convite expira e pode ser enviado de novo.`).waitFor();
     await merchant.getByRole('button', { name: 'Exigir de toda a equipe' }).click();
     await merchant.getByRole('button', { name: 'Confirmar' }).click();
-    await merchant.getByText(/Verificação em duas etapas exigida de toda a equipe\. 1 pessoa ainda precisa ativá-la/).waitFor();
+    // Carla has not accepted yet: an invitation, counted apart from the people who sign in (issue 38).
+    await merchant.getByText(/Verificação em duas etapas exigida de toda a equipe\. Todos que entram no painel já a ativaram\. 1 convite pendente: quem aceitar ativa a verificação antes de usar o painel\./).waitFor();
     await merchant.getByText('exigida de todos').waitFor();
     await screen(merchant, 'seguranca-04-equipe-duas-etapas');
 
@@ -162,7 +158,7 @@ describe('account security in the dashboard and the console', () => {
     await member.getByRole('heading', { level: 1, name: 'Segurança' }).waitFor();
     await screen(member, 'seguranca-05-membro-precisa-ativar');
     await member.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
-    const memberSecret = (await member.getByTestId('totp-secret').textContent()) ?? '';
+    const memberSecret = ((await member.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
     await member.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(memberSecret));
     await member.getByRole('button', { name: 'Confirmar e ativar' }).click();
     await member.getByRole('button', { name: 'Já guardei' }).click();
@@ -178,7 +174,7 @@ describe('account security in the dashboard and the console', () => {
     await operator.getByLabel('Senha').fill(gateway.operator.temporaryPassword);
     await operator.getByRole('button', { name: 'Entrar' }).click();
     await operator.getByRole('button', { name: 'Gerar QR code' }).click();
-    const secret = (await operator.getByTestId('totp-secret').textContent()) ?? '';
+    const secret = ((await operator.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '');
     await operator.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(secret));
     await operator.getByRole('button', { name: 'Confirmar' }).click();
     await operator.getByRole('heading', { name: 'Escolha a sua senha' }).waitFor();

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { currentTotp } from '../../src/identity/totp.ts';
 
 /**
@@ -162,4 +163,104 @@ export async function eventually<T>(what: string, probe: () => Promise<T | undef
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+export type Json = Record<string, unknown>;
+
+/** A client of one of the APIs with its cookies and CSRF token, as a browser would hold them. */
+export class HttpSession {
+  readonly cookies = new Map<string, string>();
+  csrf: string | undefined;
+  private readonly baseUrl: string;
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
+
+  async call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    const headers: Record<string, string> = { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ') };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.csrf && method !== 'GET') headers['x-csrf-token'] = this.csrf;
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const at = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    const text = await response.text();
+    let parsed: Json;
+    try {
+      parsed = JSON.parse(text) as Json;
+    } catch {
+      parsed = { text };
+    }
+    if (typeof parsed.csrfToken === 'string') this.csrf = parsed.csrfToken;
+    return { status: response.status, body: parsed };
+  }
+
+  async ok(method: string, path: string, body?: unknown): Promise<Json> {
+    const answer = await this.call(method, path, body);
+    if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+}
+
+/** The verification link's token of the last e-mail to `email`, read with the outbox key `npm start` printed. */
+/** Every e-mail of the development outbox (newest first), read with the key `npm start` printed. */
+export async function outboxMails(gateway: RunningGateway): Promise<{ to: string; subject: string; text: string }[]> {
+  const key = new URL(gateway.outboxUrl.replace('#/caixa-de-saida?', '?')).searchParams.get('chave') ?? '';
+  const reader = new HttpSession(gateway.baseUrl);
+  reader.cookies.set('pixgate_outbox', encodeURIComponent(key));
+  const outbox = await reader.ok('GET', '/dashboard/api/v1/dev/outbox?limit=50');
+  return outbox.mails as { to: string; subject: string; text: string }[];
+}
+
+/** The token of the link `page` (e.g. `verificar-email`) in the newest e-mail to `email` that has one. */
+export async function outboxLinkToken(gateway: RunningGateway, email: string, page: string): Promise<string> {
+  const pattern = new RegExp(`${page}\\?token=([A-Za-z0-9_-]+)`);
+  const token = (await outboxMails(gateway)).map((mail) => (mail.to === email ? pattern.exec(mail.text)?.[1] : undefined)).find(Boolean);
+  if (!token) throw new Error(`no ${page} e-mail to ${email}`);
+  return token;
+}
+
+export const outboxVerificationToken = (gateway: RunningGateway, email: string): Promise<string> => outboxLinkToken(gateway, email, 'verificar-email');
+
+/** The message shown beside a field (its `aria-describedby` error), once the field is marked invalid. */
+export async function fieldError(page: Page, label: string): Promise<string> {
+  const input = page.getByLabel(label, { exact: true });
+  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
+  const errorId = describedBy.split(' ').find((id) => id.endsWith('-error')) ?? '';
+  return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
+}
+
+/**
+ * The seeded operator, signed in to the back office as the console does: TOTP enrolled, the temporary
+ * password replaced by `newPassword` when asked.
+ */
+export async function signInOperator(gateway: RunningGateway, authenticator: Authenticator, newPassword: string): Promise<HttpSession> {
+  const operator = new HttpSession(gateway.consoleUrl);
+  await operator.ok('POST', '/admin/v1/session', { email: gateway.operator.email, password: gateway.operator.temporaryPassword });
+  const setup = await operator.ok('POST', '/admin/v1/session/totp/setup');
+  const session = await operator.ok('POST', '/admin/v1/session/totp', { totpCode: await authenticator.code(String(setup.secret)) });
+  if (session.passwordChangeRequired === true) {
+    await operator.ok('POST', '/admin/v1/session/password', { currentPassword: gateway.operator.temporaryPassword, newPassword });
+  }
+  return operator;
+}
+
+/**
+ * The gateway, a webhook receiver and Chromium, started together. Settled one by one, so the caller keeps
+ * (and its afterAll stops) what did start even when another part failed (no Chromium); `failure` is the
+ * first reason, to throw once the parts are kept.
+ */
+export async function startAll(): Promise<{ gateway?: RunningGateway; receiver?: WebhookReceiver; browser?: Browser; failure?: unknown }> {
+  const [started, listening, launched] = await Promise.allSettled([startGatewayProcess(), startWebhookReceiver(), launchChromium()]);
+  const failure = [started, listening, launched].find((result) => result.status === 'rejected');
+  return {
+    ...(started.status === 'fulfilled' ? { gateway: started.value } : {}),
+    ...(listening.status === 'fulfilled' ? { receiver: listening.value } : {}),
+    ...(launched.status === 'fulfilled' ? { browser: launched.value } : {}),
+    ...(failure?.status === 'rejected' ? { failure: failure.reason as unknown } : {}),
+  };
 }

@@ -121,7 +121,7 @@ describe('two-factor required for the whole team', () => {
     owner.totpSecret = setup.data?.secret;
     await owner.browser.api.POST('/dashboard/api/v1/two-factor/confirm', { body: { totpCode: nextTotp(gateway, owner) } });
     const on = await owner.browser.api.PUT('/dashboard/api/v1/team-two-factor', { body: { required: true } });
-    expect(on.data).toEqual({ required: true, usersWithoutTwoFactor: 2 });
+    expect(on.data).toEqual({ required: true, usersWithoutTwoFactor: 2, pendingInvitations: 0 });
 
     const session = await developer.browser.api.GET('/dashboard/api/v1/session');
     expect(session.data?.teamTwoFactorRequired).toBe(true);
@@ -137,7 +137,7 @@ describe('two-factor required for the whole team', () => {
     expect((await developer.browser.api.GET('/dashboard/api/v1/api-keys')).response.status).toBe(200);
 
     const off = await owner.browser.api.PUT('/dashboard/api/v1/team-two-factor', { body: { required: false } });
-    expect(off.data).toEqual({ required: false, usersWithoutTwoFactor: 1 });
+    expect(off.data).toEqual({ required: false, usersWithoutTwoFactor: 1, pendingInvitations: 0 });
     expect((await admin.browser.api.GET('/dashboard/api/v1/api-keys')).response.status).toBe(200);
     expect((await auditOf(owner.accountId, 'account.team_two_factor_changed')).map((entry) => entry.after)).toEqual([
       { teamTwoFactorRequired: false },

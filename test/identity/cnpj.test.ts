@@ -16,7 +16,7 @@ describe('one merchant account per CNPJ', () => {
     const companyCnpj = makeCnpj();
     const owner = await signUpOwner(gateway);
     const first = await dashboardBrowser(gateway).api.POST('/dashboard/api/v1/signup', {
-      body: { legalName: 'Loja Primeira Ltda', responsibleCpf: makeCpf(), companyCnpj, name: 'Primeira Pessoa', email: owner.email.replace('dono', 'outra'), password: DASHBOARD_PASSWORD },
+      body: { legalName: 'Loja Primeira Ltda', responsibleCpf: makeCpf(), companyCnpj, city: 'Campinas', state: 'SP', name: 'Primeira Pessoa', email: owner.email.replace('dono', 'outra'), password: DASHBOARD_PASSWORD },
     });
     expect(first.response.status).toBe(202);
     const accountsBefore = await gateway.deps.db.selectFrom('accounts').select('id').where('company_cnpj', '=', companyCnpj).execute();
@@ -25,7 +25,7 @@ describe('one merchant account per CNPJ', () => {
     const email = freshEmail('segunda');
     gateway.clock.advance(1_000);
     const second = await dashboardBrowser(gateway).api.POST('/dashboard/api/v1/signup', {
-      body: { legalName: 'Loja Segunda Ltda', responsibleCpf: makeCpf(), companyCnpj: companyCnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5'), name: 'Segunda Pessoa', email, password: DASHBOARD_PASSWORD },
+      body: { legalName: 'Loja Segunda Ltda', responsibleCpf: makeCpf(), companyCnpj: companyCnpj.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5'), city: 'Campinas', state: 'SP', name: 'Segunda Pessoa', email, password: DASHBOARD_PASSWORD },
     });
     expect(second.response.status).toBe(first.response.status);
     expect(second.data).toEqual(first.data);

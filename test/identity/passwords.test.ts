@@ -20,6 +20,8 @@ const signUpBody = (email: string, password: string) => ({
   legalName: 'Loja Senhas Ltda',
   responsibleCpf: makeCpf(),
   companyCnpj: '11.222.333/0001-81',
+  city: 'São Paulo',
+  state: 'SP' as const,
   name: 'Pessoa das Senhas',
   email,
   password,

@@ -43,6 +43,8 @@ export interface SignUpOptions {
   /** Enrol TOTP (default false). */
   totp?: boolean;
   legalName?: string;
+  /** The merchant's city at sign-up (default São Paulo, SP). */
+  city?: { city: string; state: string };
 }
 
 /**
@@ -82,6 +84,8 @@ export async function signUpOwner(gateway: Gateway, options: SignUpOptions = {})
       legalName: options.legalName ?? 'Loja Painel Ltda',
       responsibleCpf,
       companyCnpj: makeCnpj(),
+      city: options.city?.city ?? 'São Paulo',
+      state: (options.city?.state ?? 'SP') as components['schemas']['StateCode'],
       name: 'Dona da Loja',
       email,
       password: DASHBOARD_PASSWORD,

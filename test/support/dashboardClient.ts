@@ -25,11 +25,9 @@ export function dashboardBrowser(gateway: Gateway): DashboardBrowser {
     if (cookie) headers.set('cookie', `pixgate_session=${cookie}`);
     if (sendCsrf && state.csrf) headers.set('x-csrf-token', state.csrf);
     const response = await fetch(new Request(input, { headers }));
-    const set = response.headers.get('set-cookie');
-    if (set) {
-      const match = /pixgate_session=([^;]*)/.exec(set);
-      cookie = match?.[1] ? decodeURIComponent(match[1]) : undefined;
-    }
+    // Only an answer that sets the session cookie changes it (a sign-in also sets the trusted-device cookie, issue 38).
+    const match = /pixgate_session=([^;]*)/.exec(response.headers.get('set-cookie') ?? '');
+    if (match) cookie = match[1] ? decodeURIComponent(match[1]) : undefined;
     if (response.ok && response.headers.get('content-type')?.includes('json')) {
       const body = (await response.clone().json()) as { csrfToken?: unknown };
       if (typeof body.csrfToken === 'string') state.csrf = body.csrfToken;

@@ -7,6 +7,13 @@ export function formatBrl(cents: number): string {
   return BRL.format(cents / 100).replace(/\u00a0/g, ' ');
 }
 
+const DAY = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short' });
+
+/** Unix milliseconds as the São Paulo day, e.g. `23/11/2026`. */
+export function formatDay(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '—' : DAY.format(new Date(ms));
+}
+
 /** Unix milliseconds as São Paulo date and time, e.g. `23/11/2026, 11:05:12`. */
 export function formatDateTime(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : DATE_TIME.format(new Date(ms));
@@ -14,29 +21,7 @@ export function formatDateTime(ms: number | null | undefined): string {
 
 export { parseBrl } from './money.ts';
 
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pendente',
-  processing: 'Em processamento',
-  pending_approval: 'Aguardando aprovação',
-  paid: 'Pago',
-  failed: 'Falhou',
-  failed_unknown: 'Em verificação',
-  cancelled: 'Cancelado',
-  expired: 'Expirado',
-  refunded: 'Devolvido',
-  partially_refunded: 'Devolvido em parte',
-  pending_review: 'Em análise',
-  active: 'Ativo',
-  rejected: 'Recusado',
-  deactivated: 'Desativado',
-  approved: 'Aprovado',
-  blocked: 'Bloqueado',
-  released: 'Liberado',
-};
-
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? status;
-}
+export { statusLabel } from './statusLabels.ts';
 
 const DAY_MS = 86_400_000;
 const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });

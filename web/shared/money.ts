@@ -5,15 +5,7 @@ import extenso from 'extenso';
  * and one mask for both applications, and the value in words shown beside a money field before it is sent.
  */
 
-/** Cents from `1.234,56`, `1234,56`, `1.234`, `R$ 10`, `0,5`; undefined for anything else (`1234.56`, `12.34`, `1,234`). */
-export function parseBrl(text: string): number | undefined {
-  const cleaned = text.replace(/R\$|\s/g, '');
-  const match = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(cleaned);
-  if (!match) return undefined;
-  const [, whole = '', fraction = ''] = match;
-  const cents = Number(whole.replace(/\./g, '')) * 100 + Number(fraction.padEnd(2, '0'));
-  return Number.isSafeInteger(cents) ? cents : undefined;
-}
+export { parseBrl } from './brl.ts';
 
 /**
  * The mask applied as the person types: digits of the whole part grouped by `.`, one `,`, at most two

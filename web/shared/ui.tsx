@@ -36,12 +36,16 @@ export function SelectField(props: {
   options: { value: string; label: string }[];
   onChange: (value: string) => void;
   problem?: ApiProblem | undefined;
+  /** Named for screen readers only (a choice inside a list, whose column already says what it is). */
+  labelHidden?: boolean;
 }) {
   const id = useId();
   const error = props.problem?.field === props.name ? props.problem.error : undefined;
   return (
     <div className="field">
-      <label htmlFor={id}>{props.label}</label>
+      <label htmlFor={id} className={props.labelHidden ? 'sr-only' : undefined}>
+        {props.label}
+      </label>
       <select
         id={id}
         name={props.name}
@@ -95,6 +99,8 @@ export function ActionForm(props: {
   onProblem?: (problem: ApiProblem | undefined) => void;
   problem?: ApiProblem | undefined;
   secondary?: boolean;
+  /** A second step is open (a confirmation): its "Cancelar" beside the button, for a phone, which has no Escape key (issue 38). */
+  onCancel?: (() => void) | undefined;
 }) {
   const [busy, setBusy] = useState(false);
   const [ownProblem, setOwnProblem] = useState<ApiProblem>();
@@ -120,20 +126,49 @@ export function ActionForm(props: {
     <form onSubmit={(event) => void submit(event)} noValidate>
       {props.children}
       <FormProblem problem={problem} fields={props.fields ?? []} />
-      <button type="submit" disabled={busy} className={props.secondary ? 'secondary' : undefined}>
-        {busy ? 'Aguarde…' : props.label}
-      </button>
+      <div className="actions form-actions">
+        <button type="submit" disabled={busy} className={props.secondary ? 'secondary' : undefined}>
+          {busy ? 'Aguarde…' : props.label}
+        </button>
+        {props.onCancel ? (
+          <button type="button" className="secondary" disabled={busy} onClick={props.onCancel}>
+            Cancelar
+          </button>
+        ) : null}
+      </div>
     </form>
+  );
+}
+
+/**
+ * A "Copiar" button that says what happened: "Copiado" (for a few seconds), or, when the browser refuses
+ * the clipboard, that the text must be selected by hand.
+ */
+export function CopyButton({ text, label, done, className }: { text: string; label: string; done: string; className?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'refused'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+      window.setTimeout(() => setState('idle'), 4_000);
+    } catch {
+      setState('refused');
+    }
+  };
+  return (
+    <>
+      <button type="button" className={className} onClick={() => void copy()}>
+        {state === 'copied' ? done : label}
+      </button>
+      <span role="status" className="muted copy-status">
+        {state === 'copied' ? `${done}.` : state === 'refused' ? 'Não foi possível copiar: selecione o texto e copie.' : ''}
+      </span>
+    </>
   );
 }
 
 /** A secret shown once: copy it now; it is not shown again. */
 export function SecretOnce({ title, secret, onDone }: { title: string; secret: string; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    await navigator.clipboard.writeText(secret).catch(() => undefined);
-    setCopied(true);
-  };
   return (
     <section className="secret" aria-label={title}>
       <h3>{title}</h3>
@@ -144,9 +179,7 @@ export function SecretOnce({ title, secret, onDone }: { title: string; secret: s
         {secret}
       </code>
       <div className="actions">
-        <button type="button" onClick={() => void copy()}>
-          {copied ? 'Copiado' : 'Copiar'}
-        </button>
+        <CopyButton text={secret} label="Copiar" done="Copiado" />
         <button type="button" className="secondary" onClick={onDone}>
           Já guardei
         </button>
@@ -164,12 +197,15 @@ export function ConfirmButton(props: {
   confirm: ReactNode;
   onConfirm: () => Promise<unknown> | void;
   danger?: boolean;
+  /** The action the page is for (an approval): the buttons in the brand's colour rather than grey and red. */
+  primary?: boolean;
   disabled?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const opener = useRef<HTMLButtonElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
+
   useEffect(() => {
     if (asking) confirmRef.current?.focus();
   }, [asking]);
@@ -183,7 +219,7 @@ export function ConfirmButton(props: {
       <button
         ref={opener}
         type="button"
-        className={props.danger ? 'danger' : 'secondary'}
+        className={props.danger ? 'danger' : props.primary ? undefined : 'secondary'}
         disabled={props.disabled === true || busy}
         onClick={() => setAsking(true)}
       >
@@ -212,8 +248,9 @@ export function ConfirmButton(props: {
         }
       }}
     >
+      {/* The question comes first, where the button was: the second half of a double click lands on it, never on "Confirmar". */}
       <span>{props.confirm}</span>
-      <button ref={confirmRef} type="button" className="danger" disabled={busy} onClick={() => void run()}>
+      <button ref={confirmRef} type="button" className={props.primary ? undefined : 'danger'} disabled={busy} onClick={() => void run()}>
         {busy ? 'Aguarde…' : 'Confirmar'}
       </button>
       <button type="button" className="secondary" disabled={busy} onClick={cancel}>

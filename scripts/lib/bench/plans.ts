@@ -24,6 +24,7 @@ import {
   listWithdrawals,
   lockDueCharges,
   openWithdrawalFigures,
+  searchTransactions,
 } from '../../../src/transactions/transaction.repository.ts';
 import { claimDueDeliveries, dueDeliveryBacklog, listAttempts, purgeDeliveriesBefore } from '../../../src/webhooks/delivery.repository.ts';
 import { withdrawnInPeriods } from '../../../src/withdrawals/withdrawalTotals.repository.ts';
@@ -202,6 +203,13 @@ export async function explainHotQueries(databaseUrl: string, subjects: PlanSubje
     await explain('list charges (type=pix_in, limit 100)', () => listTransactions(db, accountId, { type: 'pix_in', limit: 100 }));
     await explain('list withdrawals (type=withdrawal, limit 100)', () => listTransactions(db, accountId, { type: 'withdrawal', limit: 100 }));
     await explain('single read', () => findTransaction(db, accountId, transactionId));
+    // The dashboard's search (issue 38): each kind on its index; a rare and a common reference prefix.
+    const search = (name: string, terms: Parameters<typeof searchTransactions>[3], range: 'rare' | 'common') =>
+      explain(`dashboard search: ${name}`, () => inRollback((trx) => searchTransactions(trx, accountId, { limit: 51 }, terms, range)));
+    await search('rare reference prefix', { referencePrefix: 'scale-ref-12345' }, 'rare');
+    await search('common reference prefix (90 % of rows)', { referencePrefix: 'scale-ref-' }, 'common');
+    await search('amount', { referencePrefix: '50,00', amountCents: 5_000 }, 'rare');
+    await search('id prefix', { referencePrefix: transactionId.slice(0, 8), idPrefix: transactionId.slice(0, 8) }, 'rare');
     await explain('balance', () => readBalance(db, accountId));
     await explain('externalRef replay lookup', () => findLiveIdempotentTransaction(db, accountId, 'charge', 'scale-ref-999999', now.getTime()));
     await explain('new charge (claim + insert)', () =>

@@ -39,6 +39,10 @@ export interface AccountsTable {
   recipients_per_hour: Generated<number>;
   /** The owner's setting: every user of the account must enrol two-factor (migration 016). */
   team_two_factor_required: Generated<boolean>;
+  /** The merchant's municipality as the IBGE names it, its UF and IBGE code (migration 020); null: not told yet. */
+  city: ColumnType<string | null, string | null | undefined, string | null>;
+  state: ColumnType<string | null, string | null | undefined, string | null>;
+  city_ibge_code: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type PixKeyType = 'cpf' | 'cnpj' | 'email' | 'phone' | 'evp';

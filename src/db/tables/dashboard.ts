@@ -22,6 +22,8 @@ export interface DashboardUsersTable {
   created_at: Date;
   updated_at: Date;
   disabled_at: Date | null;
+  /** While the invitation is not accepted: when it stops being pending (migration 023); null once accepted. */
+  invitation_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /**
@@ -39,6 +41,18 @@ export interface DashboardInvitationPlaceholdersTable {
   created_at: Date;
   updated_at: Date;
   disabled_at: Date | null;
+  /** When the invitation stops being pending, as a fresh one's (migration 023). */
+  invitation_expires_at: Date;
+}
+
+/** Dashboard sign-in back-off (migration 021): failures per throttled subject (src/identity/signInBackoff.ts). */
+export interface SignInFailuresTable {
+  /** `<kind>:<truncated SHA-256>` of the e-mail, address, device, user or session. */
+  subject: string;
+  failures: number;
+  last_failure_at: Date;
+  blocked_until: Date | null;
+  notified_at: Date | null;
 }
 
 export interface DashboardRecoveryCodesTable {

@@ -17,7 +17,7 @@ export function App() {
   const route = useRoute();
   const queryClient = useQueryClient();
   // The session at start (a query like the pages' data); afterwards the one sign-in, sign-out or its loss set.
-  const initial = $api.useQuery('get', '/admin/v1/session', {}, { retry: false, staleTime: Infinity, gcTime: Infinity });
+  const initial = $api.useQuery('get', '/admin/v1/session', {}, { retry: false, staleTime: Infinity, gcTime: Infinity, refetchInterval: false, refetchOnWindowFocus: false });
   const [chosen, setChosen] = useState<OperatorSession | null | undefined>(undefined);
   const [expired, setExpired] = useState(false);
   const session = chosen !== undefined ? chosen : initial.isPending ? undefined : (initial.data ?? null);

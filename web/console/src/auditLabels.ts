@@ -6,6 +6,7 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'account.create': 'Conta criada',
   'account.update': 'Conta alterada',
   'account.team_two_factor_changed': 'Exigência de duas etapas para a equipe alterada',
+  'account.city_changed': 'Lojista alterou a cidade do Pix',
   'api_key.created': 'Lojista criou uma chave de API',
   'api_key.revoked': 'Lojista revogou uma chave de API',
   'apiKey.create': 'Chave de API criada',

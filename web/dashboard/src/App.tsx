@@ -4,6 +4,7 @@ import { navigate, useRoute } from '../../shared/router.ts';
 import { ActionButton, Loading, Notice } from '../../shared/ui.tsx';
 import { $api, api, sessionState, type Session } from './api.ts';
 import { attemptAction } from './data.ts';
+import { AccountPage } from './pages/Account.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AcceptInvitePage, ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/Auth.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
@@ -35,13 +36,20 @@ const NAV = [
   ['/infracoes-med', 'Infrações MED'],
   ['/usuarios', 'Usuários'],
   ['/seguranca', 'Segurança'],
+  ['/conta', 'Conta'],
 ] as const;
 
 /**
  * The page's session: GET /session, where 401 means "no session" (null), not an error. So reading it again
  * (after the e-mail is verified, after a security change) keeps the page as it is until the answer comes,
  * instead of unmounting it into "Carregando…" (which had posted a verification link twice).
+ *
+ * It carries the account (KYC, blocking, city) and the team's two-factor setting, which others change (the
+ * operator approves the KYC, an owner on another device requires two-factor): it is read again every 30 s
+ * while the tab is shown, whenever the tab comes back, and after the page's own changes (issue 38, defect 1).
  */
+const SESSION_REFETCH_MS = 30_000;
+
 const SESSION = {
   queryKey: ['get', '/dashboard/api/v1/session'] as const,
   queryFn: async ({ signal }: { signal: AbortSignal }): Promise<Session | null> => {
@@ -50,7 +58,10 @@ const SESSION = {
     if (error) throw error;
     return data ?? null;
   },
-  staleTime: Infinity,
+  // Read again on every return to the tab, however recent: it is one small request.
+  staleTime: 0,
+  refetchInterval: SESSION_REFETCH_MS,
+  refetchOnWindowFocus: true,
   retry: false,
 };
 
@@ -91,7 +102,7 @@ export function App() {
   const sessionQuery = useQuery(SESSION);
   const [expired, setExpired] = useState(false);
   // Outside production with no SMTP, e-mails go to the development outbox: the public pages point to it.
-  const outboxProbe = $api.useQuery('get', '/dashboard/api/v1/dev/outbox', { params: { query: { limit: 1 } } }, { retry: false, staleTime: Infinity });
+  const outboxProbe = $api.useQuery('get', '/dashboard/api/v1/dev/outbox', { params: { query: { limit: 1 } } }, { retry: false, staleTime: Infinity, refetchInterval: false, refetchOnWindowFocus: false });
   const devOutbox = outboxProbe.isSuccess;
   const signOutMutation = $api.useMutation('delete', '/dashboard/api/v1/session');
   useFocusHeading(route.path);
@@ -238,6 +249,8 @@ export function App() {
           <UsersPage session={current} />
         ) : route.path === '/seguranca' ? (
           <SecurityPage session={current} onChange={refresh} />
+        ) : route.path === '/conta' ? (
+          <AccountPage key={`${current.account.city ?? ''}-${current.account.state ?? ''}`} session={current} />
         ) : (
           <OverviewPage session={current} />
         )}

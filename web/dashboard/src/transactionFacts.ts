@@ -1,4 +1,4 @@
-import { statusLabel } from '../../shared/format.ts';
+import { refusedByTeam } from '../../shared/statusLabels.ts';
 import type { components } from '../../../generated/dashboard-types.ts';
 
 type Transaction = components['schemas']['Transaction'];
@@ -6,16 +6,7 @@ type Transaction = components['schemas']['Transaction'];
 /** Refusals of a withdrawal that never reached the balance: nothing was debited. */
 const NEVER_DEBITED = new Set(['REJECTED_BY_COMPLIANCE', 'DAILY_LIMIT_EXCEEDED', 'MONTHLY_LIMIT_EXCEEDED', 'INSUFFICIENT_BALANCE']);
 
-/** A withdrawal the PixGate team refused at manual approval: "Recusado", not "Falhou". */
-export function refusedByTeam(transaction: Pick<Transaction, 'type' | 'status' | 'refusedCode'>): boolean {
-  return transaction.type === 'withdrawal' && transaction.status === 'failed' && transaction.refusedCode === 'REJECTED_BY_COMPLIANCE';
-}
-
-/** The status as people read it: an operator's refusal is "Recusado"; the rest as format.ts names them. */
-export function transactionStatusLabel(transaction: Pick<Transaction, 'type' | 'status' | 'refusedCode'>): string {
-  if (refusedByTeam(transaction)) return 'Recusado';
-  return statusLabel(transaction.status);
-}
+export { refusedByTeam, transactionStatusLabel } from '../../shared/statusLabels.ts';
 
 /** One line of the transaction's facts: an amount in cents, a time in milliseconds, or a text. */
 export type Fact = { label: string } & ({ cents: number } | { time: number | null } | { text: string });

@@ -34,8 +34,8 @@ export function AccountPage({ accountId, session }: { accountId: string; session
           <>
             <h1>{account.legalName}</h1>
             <p className="muted">
-              {account.accountId} · CNPJ {formatCnpj(account.companyCnpj)} · responsável CPF {formatCpf(account.responsibleCpf)} · {account.email} · criada em{' '}
-              {formatDateTime(account.createdAt)}
+              {account.accountId} · CNPJ {formatCnpj(account.companyCnpj)} · responsável CPF {formatCpf(account.responsibleCpf)} · {account.email} ·{' '}
+              {account.city ? `${account.city} (${account.state ?? ''})` : 'cidade não informada (Pix com SAO PAULO)'} · criada em {formatDateTime(account.createdAt)}
             </p>
             {notice ? <Notice>{notice}</Notice> : null}
             <StatusSection account={account} session={session} onChanged={setNotice} />

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatCnpj, formatDateTime } from '../../../shared/format.ts';
+import { DocumentField } from '../../../shared/phone.tsx';
+import { DataTable } from '../../../shared/table.tsx';
 import { ActionForm, Field, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, may, type OperatorSession } from '../api.ts';
 import { outcome, useInvalidate } from '../queries.ts';
@@ -14,7 +16,18 @@ const KYC_FILTERS = [
   { value: 'rejected', label: 'KYC recusado' },
   { value: 'all', label: 'Todas' },
 ];
+const EMAIL_FILTERS = [
+  { value: '', label: 'Todos' },
+  { value: 'true', label: 'Confirmado' },
+  { value: 'false', label: 'Não confirmado' },
+];
 const EMPTY_FORM = { legalName: '', companyCnpj: '', responsibleCpf: '', email: '' };
+
+/** Whether the account's e-mail was confirmed (issue 38): a sign-up that never opened its link is not yet an applicant. */
+export function EmailConfirmation({ verified }: { verified: boolean | undefined }) {
+  if (verified === undefined) return <Status value="released" label="Aberta pela equipe" />;
+  return verified ? <Status value="approved" label="E-mail confirmado" /> : <Status value="rejected" label="E-mail não confirmado" />;
+}
 
 /**
  * Accounts: filtered by KYC status (pending first: the ones waiting for the service team), a page of 20 at a
@@ -22,11 +35,12 @@ const EMPTY_FORM = { legalName: '', companyCnpj: '', responsibleCpf: '', email: 
  */
 export function AccountsPage({ session }: { session: OperatorSession }) {
   const [kycStatus, setKycStatus] = useState('all');
+  const [emailVerified, setEmailVerified] = useState('');
   /** The cursors of the pages seen before this one (back), and this page's. */
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const { data, isPending, error } = $api.useQuery('get', '/admin/v1/accounts', {
-    params: { query: { kycStatus, limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) } },
+    params: { query: { kycStatus, limit: String(PAGE_SIZE), ...(emailVerified ? { emailVerified } : {}), ...(cursor ? { cursor } : {}) } },
   });
   const create = $api.useMutation('post', '/admin/v1/accounts');
   const invalidate = useInvalidate();
@@ -61,43 +75,50 @@ export function AccountsPage({ session }: { session: OperatorSession }) {
             setCursors([undefined]);
           }}
         />
+        <SelectField
+          label="E-mail do cadastro"
+          name="emailVerified"
+          value={emailVerified}
+          options={EMAIL_FILTERS}
+          onChange={(value) => {
+            setEmailVerified(value);
+            setCursors([undefined]);
+          }}
+        />
         <Field label="Buscar nesta página" name="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Razão social, CNPJ, e-mail ou acc_…" />
       </div>
       <QueryState isPending={isPending} error={error}>
         {shown.length === 0 ? <Notice>{needle ? 'Nenhuma conta desta página corresponde à busca.' : 'Nenhuma conta nesta situação.'}</Notice> : null}
         {shown.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <caption className="sr-only">Contas</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Conta</th>
-                  <th scope="col">CNPJ</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">KYC</th>
-                  <th scope="col">Situação</th>
-                  <th scope="col">Criada em</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.map((account) => (
-                  <tr key={account.accountId}>
-                    <td>
-                      <a href={`#/contas/${account.accountId}`}>{account.legalName.trim() === '' ? '(sem razão social)' : account.legalName}</a>
-                      <div className="muted">{account.accountId}</div>
-                    </td>
-                    <td style={{ whiteSpace: 'nowrap' }}>{formatCnpj(account.companyCnpj)}</td>
-                    <td className="break-anywhere">{account.email}</td>
-                    <td>
-                      <Status value={account.kycStatus === 'approved' ? 'approved' : account.kycStatus === 'rejected' ? 'rejected' : 'pending'} label={KYC_LABEL[account.kycStatus]} />
-                    </td>
-                    <td>{account.blocked ? <Status value="blocked" label="Bloqueada" /> : <Status value="active" label="Ativa" />}</td>
-                    <td>{formatDateTime(account.createdAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Contas"
+            testId="accounts"
+            rows={shown}
+            rowKey={(account) => account.accountId}
+            columns={[
+              {
+                header: 'Conta',
+                kind: 'title',
+                cell: (account) => (
+                  <>
+                    <a href={`#/contas/${account.accountId}`}>{account.legalName.trim() === '' ? '(sem razão social)' : account.legalName}</a>
+                    <div className="muted">{account.accountId}</div>
+                  </>
+                ),
+              },
+              {
+                header: 'KYC',
+                cell: (account) => (
+                  <Status value={account.kycStatus === 'approved' ? 'approved' : account.kycStatus === 'rejected' ? 'rejected' : 'pending'} label={KYC_LABEL[account.kycStatus]} />
+                ),
+              },
+              { header: 'E-mail do cadastro', cell: (account) => <EmailConfirmation verified={account.emailVerified} /> },
+              { header: 'Situação', cell: (account) => (account.blocked ? <Status value="blocked" label="Bloqueada" /> : <Status value="active" label="Ativa" />) },
+              { header: 'CNPJ', cell: (account) => <span className="nowrap">{formatCnpj(account.companyCnpj)}</span> },
+              { header: 'E-mail', cell: (account) => <span className="break-anywhere">{account.email}</span> },
+              { header: 'Criada em', cell: (account) => formatDateTime(account.createdAt) },
+            ]}
+          />
         ) : null}
         <nav className="pager" aria-label="Páginas de contas">
           <button type="button" className="secondary" disabled={page === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
@@ -128,8 +149,8 @@ export function AccountsPage({ session }: { session: OperatorSession }) {
           >
             <div className="grid-2">
               <Field label="Razão social" name="legalName" value={form.legalName} onChange={(event) => setForm({ ...form, legalName: event.target.value })} problem={problem} />
-              <Field label="CNPJ" name="companyCnpj" value={form.companyCnpj} onChange={(event) => setForm({ ...form, companyCnpj: event.target.value })} problem={problem} />
-              <Field label="CPF do responsável" name="responsibleCpf" value={form.responsibleCpf} onChange={(event) => setForm({ ...form, responsibleCpf: event.target.value })} problem={problem} />
+              <DocumentField label="CNPJ" name="companyCnpj" kind="cnpj" value={form.companyCnpj} onChange={(companyCnpj) => setForm({ ...form, companyCnpj })} problem={problem} />
+              <DocumentField label="CPF do responsável" name="responsibleCpf" kind="cpf" value={form.responsibleCpf} onChange={(responsibleCpf) => setForm({ ...form, responsibleCpf })} problem={problem} />
               <Field label="E-mail" name="email" type="email" value={form.email} onChange={(event) => setForm({ ...form, email: event.target.value })} problem={problem} />
             </div>
           </ActionForm>

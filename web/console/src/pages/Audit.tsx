@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { formatDateTime } from '../../../shared/format.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { Field, Notice, QueryState, SelectField } from '../../../shared/ui.tsx';
 import { $api } from '../api.ts';
 import { actorKindLabel, AUDIT_ACTION_LABEL, auditActionLabel, auditTargetLabel } from '../auditLabels.ts';
 
 const json = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 2));
-const PAGE_SIZE = 50;
+/** 50 entries a page; 20 on a phone, where each is a card (issue 38: the page ran about 7,000 px). */
+const PAGE_SIZE = typeof window !== 'undefined' && window.matchMedia('(max-width: 640px)').matches ? 20 : 50;
 const ACTION_OPTIONS = [
   { value: '', label: 'Todas' },
   ...Object.entries(AUDIT_ACTION_LABEL)
@@ -51,52 +53,55 @@ export function AuditPage({ query }: { query: URLSearchParams }) {
       <QueryState isPending={isPending} error={error}>
         {entries?.length === 0 ? <Notice>Nenhum registro.</Notice> : null}
         {entries && entries.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <caption className="sr-only">Registros de auditoria</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Quando</th>
-                  <th scope="col">Quem</th>
-                  <th scope="col">Ação</th>
-                  <th scope="col">Alvo</th>
-                  <th scope="col">Antes e depois</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={entry.entryId}>
-                    <td>{formatDateTime(entry.at)}</td>
-                    <td>
-                      {entry.actor.name}
-                      <div className="muted">
-                        {actorKindLabel(entry.actor.type)}
-                        {entry.actor.id ? ` · ${entry.actor.id}` : ''}
-                      </div>
-                    </td>
-                    <td>{auditActionLabel(entry.action)}</td>
-                    <td className="break-anywhere">
-                      {auditTargetLabel(entry.targetType)} {entry.targetId ?? ''}
-                      {entry.accountId ? (
-                        <div>
-                          <a href={`#/contas/${entry.accountId}`}>{entry.accountId}</a>
-                        </div>
-                      ) : null}
-                    </td>
-                    <td>
-                      <details>
-                        <summary>Ver valores</summary>
-                        <p className="muted">Antes</p>
-                        <pre className="payload">{json(entry.before)}</pre>
-                        <p className="muted">Depois</p>
-                        <pre className="payload">{json(entry.after)}</pre>
-                      </details>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Registros de auditoria"
+            testId="audit"
+            rows={entries}
+            rowKey={(entry) => entry.entryId}
+            columns={[
+              { header: 'Quando', cell: (entry) => formatDateTime(entry.at) },
+              {
+                header: 'Quem',
+                cell: (entry) => (
+                  <>
+                    {entry.actor.name}
+                    <div className="muted">
+                      {actorKindLabel(entry.actor.type)}
+                      {entry.actor.id ? ` · ${entry.actor.id}` : ''}
+                    </div>
+                  </>
+                ),
+              },
+              // The card's title on a phone (placed first there by its kind), after who on a wide screen.
+              { header: 'Ação', kind: 'title', cell: (entry) => auditActionLabel(entry.action) },
+              {
+                header: 'Alvo',
+                cell: (entry) => (
+                  <span className="break-anywhere">
+                    {auditTargetLabel(entry.targetType)} {entry.targetId ?? ''}
+                    {entry.accountId ? (
+                      <>
+                        {' · '}
+                        <a href={`#/contas/${entry.accountId}`}>{entry.accountId}</a>
+                      </>
+                    ) : null}
+                  </span>
+                ),
+              },
+              {
+                header: 'Antes e depois',
+                cell: (entry) => (
+                  <details>
+                    <summary>Ver valores</summary>
+                    <p className="muted">Antes</p>
+                    <pre className="payload">{json(entry.before)}</pre>
+                    <p className="muted">Depois</p>
+                    <pre className="payload">{json(entry.after)}</pre>
+                  </details>
+                ),
+              },
+            ]}
+          />
         ) : null}
         <nav className="pager" aria-label="Páginas da auditoria">
           <button type="button" className="secondary" disabled={pages.length === 1} onClick={() => setPages(pages.slice(0, -1))}>

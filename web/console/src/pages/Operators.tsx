@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { ActionButton, ActionForm, ConfirmButton, Field, FormProblem, QueryState, SecretOnce } from '../../../shared/ui.tsx';
+import { DataTable } from '../../../shared/table.tsx';
 import { $api, ROLE_LABEL, type OperatorSession, type Schemas } from '../api.ts';
 import { outcome, useInvalidate } from '../queries.ts';
 
@@ -52,56 +53,55 @@ export function OperatorsPage({ session }: { session: OperatorSession }) {
       {password ? <SecretOnce title={password.title} secret={password.value} onDone={() => setPassword(undefined)} /> : null}
       <FormProblem problem={listProblem} />
       <QueryState isPending={isPending} error={error}>
-        <div className="table-scroll">
-          <table>
-            <caption className="sr-only">Operadores</caption>
-            <thead>
-              <tr>
-                <th scope="col">Nome</th>
-                <th scope="col">Papéis</th>
-                <th scope="col">Duas etapas</th>
-                <th scope="col">Situação</th>
-                <th scope="col">Ações</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data?.operators.map((operator) => (
-                <tr key={operator.operatorId}>
-                  <td>
-                    {operator.name}
-                    <div className="muted">
-                      {operator.email} · {operator.operatorId} · desde {formatDateTime(operator.createdAt)}
-                    </div>
-                  </td>
-                  <td>
-                    <RoleChoice legend={`Papéis de ${operator.name}`} roles={operator.roles} disabled={change.isPending} onChange={(roles) => void update(operator, { roles })} />
-                  </td>
-                  <td>{operator.twoFactorEnabled ? 'Configurada' : 'Pendente'}</td>
-                  <td>{operator.active ? 'Ativo' : 'Desativado'}</td>
-                  <td>
-                    {operator.operatorId === session.operator.operatorId ? (
-                      <span className="muted">Você</span>
-                    ) : (
-                      <div className="actions">
-                        <ActionButton label={operator.active ? 'Desativar' : 'Reativar'} className="secondary" onClick={() => update(operator, { active: !operator.active })} />
-                        <ConfirmButton
-                          label="Redefinir acesso"
-                          confirm={`Gerar nova senha temporária para ${operator.name}? O aplicativo autenticador precisa ser configurado de novo.`}
-                          onConfirm={async () => {
-                            const result = await outcome(() => reset.mutateAsync({ params: { path: { operatorId: operator.operatorId } } }));
-                            setListProblem(result.problem);
-                            if (result.data) setPassword({ title: `Senha temporária de ${result.data.operator.name}`, value: result.data.temporaryPassword });
-                            await invalidate('/admin/v1/operators', '/admin/v1/audit-log');
-                          }}
-                        />
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Operadores"
+          rows={data?.operators ?? []}
+          rowKey={(operator) => operator.operatorId}
+          columns={[
+            {
+              header: 'Nome',
+              kind: 'title',
+              cell: (operator) => (
+                <>
+                  {operator.name}
+                  <div className="muted break-anywhere">
+                    {operator.email} · {operator.operatorId} · desde {formatDateTime(operator.createdAt)}
+                  </div>
+                </>
+              ),
+            },
+            {
+              header: 'Papéis',
+              cell: (operator) => (
+                <RoleChoice legend={`Papéis de ${operator.name}`} roles={operator.roles} disabled={change.isPending} onChange={(roles) => void update(operator, { roles })} />
+              ),
+            },
+            { header: 'Duas etapas', cell: (operator) => (operator.twoFactorEnabled ? 'Configurada' : 'Pendente') },
+            { header: 'Situação', cell: (operator) => (operator.active ? 'Ativo' : 'Desativado') },
+            {
+              header: 'Ações',
+              kind: 'actions',
+              cell: (operator) =>
+                operator.operatorId === session.operator.operatorId ? (
+                  <span className="muted">Você</span>
+                ) : (
+                  <div className="actions">
+                    <ActionButton label={operator.active ? 'Desativar' : 'Reativar'} className="secondary" onClick={() => update(operator, { active: !operator.active })} />
+                    <ConfirmButton
+                      label="Redefinir acesso"
+                      confirm={`Gerar nova senha temporária para ${operator.name}? O aplicativo autenticador precisa ser configurado de novo.`}
+                      onConfirm={async () => {
+                        const result = await outcome(() => reset.mutateAsync({ params: { path: { operatorId: operator.operatorId } } }));
+                        setListProblem(result.problem);
+                        if (result.data) setPassword({ title: `Senha temporária de ${result.data.operator.name}`, value: result.data.temporaryPassword });
+                        await invalidate('/admin/v1/operators', '/admin/v1/audit-log');
+                      }}
+                    />
+                  </div>
+                ),
+            },
+          ]}
+        />
       </QueryState>
       <section aria-label="Novo operador">
         <h2>Novo operador</h2>

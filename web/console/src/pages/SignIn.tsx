@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { ActionForm, Field } from '../../../shared/ui.tsx';
+import { TotpEnrolment } from '../../../shared/phone.tsx';
 import { api, sessionState, type OperatorSession, type Schemas } from '../api.ts';
 import { ChangePasswordForm } from './MyAccount.tsx';
 
@@ -59,12 +60,7 @@ export function SignInPage({ session, onSession }: { session: OperatorSession | 
           />
         ) : (
           <>
-            <div className="qr">
-              <img alt="QR code para o aplicativo autenticador" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} />
-            </div>
-            <p>
-              Chave: <code data-testid="totp-secret">{setup.secret}</code>
-            </p>
+            <TotpEnrolment setup={setup} />
             <ActionForm label="Confirmar" fields={['totpCode']} problem={problem} onProblem={setProblem} action={sendCode}>
               <Field label="Código do aplicativo autenticador" name="totpCode" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(event) => setCode(event.target.value)} problem={problem} />
             </ActionForm>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatCnpj, formatCpf, formatDateTime } from '../../../shared/format.ts';
-import { ActionButton, Field, FormProblem, Money, Notice, QueryState } from '../../../shared/ui.tsx';
+import { brlInWords } from '../../../shared/money.ts';
+import { ConfirmButton, Field, FormProblem, Money, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, may, type OperatorSession, type Schemas } from '../api.ts';
 import { outcome, useInvalidate } from '../queries.ts';
 
@@ -14,7 +15,7 @@ const pixKeyShown = (withdrawal: Withdrawal) =>
 
 /** What an approval really did, read from the withdrawal the server answers with (it answers 200 in every case). */
 export function approvalOutcome(withdrawal: Withdrawal, result: Transaction): { message: string; failed: boolean } {
-  const what = `Saque ${withdrawal.transactionId} de ${formatBrl(withdrawal.amountCents)}`;
+  const what = `Saque ${withdrawal.transactionId} de ${formatBrl(withdrawal.amountCents)} (${withdrawal.accountLegalName ?? withdrawal.accountId})`;
   switch (result.status) {
     case 'failed':
       return { message: `${what} falhou: ${(result.refusedReason ?? 'o PSP recusou a ordem').replace(/\.$/, '')}. Nada foi debitado.`, failed: true };
@@ -83,12 +84,16 @@ function WithdrawalReview({
   const total = withdrawal.amountCents + withdrawal.feeCents;
   const busy = approve.isPending || reject.isPending;
   const refresh = () => invalidate('/admin/v1/withdrawals', '/admin/v1/accounts/{accountId}/balance', '/admin/v1/audit-log');
+  const company = withdrawal.accountLegalName ?? withdrawal.accountId;
   return (
     <article className="card" aria-label={`Saque ${withdrawal.transactionId}`}>
       <h2>
         <Money cents={withdrawal.amountCents} /> <span className="muted">(tarifa <Money cents={withdrawal.feeCents} />)</span>
       </h2>
-      <p className="muted">
+      <p>
+        <strong>{company}</strong>
+      </p>
+      <p className="muted break-anywhere">
         {withdrawal.transactionId} · conta <a href={`#/contas/${withdrawal.accountId}`}>{withdrawal.accountId}</a> · chave {withdrawal.pixKeyType} {pixKeyShown(withdrawal)}
         {withdrawal.recipientId ? ` · destinatário ${withdrawal.recipientId}` : ' · para o titular'}
         {withdrawal.description ? ` · ${withdrawal.description}` : ''} · pedido em {formatDateTime(withdrawal.createdAt)}
@@ -124,10 +129,12 @@ function WithdrawalReview({
       ) : null}
       <div className="actions">
         {may(session, 'approveWithdrawal') ? (
-          <ActionButton
+          <ConfirmButton
             label="Aprovar saque"
+            primary
             disabled={busy}
-            onClick={async () => {
+            confirm={`Aprovar o saque de ${formatBrl(withdrawal.amountCents)} (${brlInWords(withdrawal.amountCents)}) de ${company}? ${formatBrl(total)} com a tarifa saem do saldo agora e o Pix é enviado.`}
+            onConfirm={async () => {
               const result = await outcome(() => approve.mutateAsync(path));
               setProblem(result.problem);
               if (result.problem) return;
@@ -137,11 +144,12 @@ function WithdrawalReview({
           />
         ) : null}
         {may(session, 'rejectWithdrawal') ? (
-          <ActionButton
+          <ConfirmButton
             label="Recusar saque"
-            className="danger"
+            danger
             disabled={busy}
-            onClick={async () => {
+            confirm={`Recusar o saque de ${formatBrl(withdrawal.amountCents)} de ${company}? O lojista é avisado${reason.trim() ? ` com o motivo: ${reason.trim()}` : ''}.`}
+            onConfirm={async () => {
               const result = await outcome(() => reject.mutateAsync({ ...path, body: reason.trim() ? { reason: reason.trim() } : {} }));
               setProblem(result.problem);
               if (result.problem) return;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { ActionForm, ConfirmButton, Field, FormProblem, Notice, QueryState, SecretOnce, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, attemptAction, useInvalidate } from '../data.ts';
@@ -79,47 +80,31 @@ export function ApiKeysPage({ session }: { session: Session }) {
       ) : keys.length === 0 ? (
         <Notice>Nenhuma chave ainda.</Notice>
       ) : (
-        <div className="table-scroll">
-        <table>
-          <caption className="sr-only">Chaves de API</caption>
-          <thead>
-            <tr>
-              <th scope="col">Prefixo</th>
-              <th scope="col">Nome</th>
-              <th scope="col">Criada em</th>
-              <th scope="col">Último uso</th>
-              <th scope="col">Situação</th>
-              {canManage ? <th scope="col">Ações</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.keyId}>
-                <td>
-                  <code>{key.publicPrefix}…</code>
-                </td>
-                <td>{key.label ?? '—'}</td>
-                <td>{formatDateTime(key.createdAt)}</td>
-                <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Nunca usada'}</td>
-                <td>
-                  {key.revokedAt ? (
-                    <Status value="deactivated" label={`Revogada em ${formatDateTime(key.revokedAt)}`} />
-                  ) : (
-                    <Status value="active" label="Ativa" />
-                  )}
-                </td>
-                {canManage ? (
-                  <td>
-                    {key.revokedAt ? null : (
-                      <ConfirmButton label="Revogar" confirm={`Revogar a chave ${key.publicPrefix}…? As chamadas com ela passam a receber 401.`} danger onConfirm={() => revoke(key)} />
-                    )}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+        <DataTable
+          caption="Chaves de API"
+          testId="api-keys"
+          rows={keys}
+          rowKey={(key) => key.keyId}
+          columns={[
+            { header: 'Prefixo', kind: 'title', cell: (key) => <code>{key.publicPrefix}…</code> },
+            { header: 'Nome', cell: (key) => key.label ?? '—' },
+            { header: 'Criada em', cell: (key) => formatDateTime(key.createdAt) },
+            { header: 'Último uso', cell: (key) => (key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'Nunca usada') },
+            {
+              header: 'Situação',
+              cell: (key) =>
+                key.revokedAt ? <Status value="deactivated" label={`Revogada em ${formatDateTime(key.revokedAt)}`} /> : <Status value="active" label="Ativa" />,
+            },
+            canManage && {
+              header: 'Ações',
+              kind: 'actions',
+              cell: (key) =>
+                key.revokedAt ? null : (
+                  <ConfirmButton label="Revogar" confirm={`Revogar a chave ${key.publicPrefix}…? As chamadas com ela passam a receber 401.`} danger onConfirm={() => revoke(key)} />
+                ),
+            },
+          ]}
+        />
       )}
     </>
   );

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import { DocumentField } from '../../../shared/phone.tsx';
 import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
 import { $api, sessionState, type Session } from '../api.ts';
+import { CityFields, type StateCode } from '../CityFields.tsx';
 import { attempt } from '../data.ts';
 
 /** Sign-in: e-mail and password, then (two-factor on) the app's code or a recovery code. */
@@ -77,7 +79,7 @@ export function SignInPage({ session, onSession }: { session: Session | null; on
 }
 
 export function SignUpPage() {
-  const [form, setForm] = useState({ legalName: '', companyCnpj: '', responsibleCpf: '', name: '', email: '', password: '' });
+  const [form, setForm] = useState({ legalName: '', companyCnpj: '', responsibleCpf: '', city: '', state: '', name: '', email: '', password: '' });
   const [done, setDone] = useState(false);
   const [problem, setProblem] = useState<ApiProblem>();
   const signUp = $api.useMutation('post', '/dashboard/api/v1/signup');
@@ -103,15 +105,16 @@ export function SignUpPage() {
         problem={problem}
         onProblem={setProblem}
         action={async () => {
-          const sent = await attempt(() => signUp.mutateAsync({ body: form }));
+          const sent = await attempt(() => signUp.mutateAsync({ body: { ...form, state: form.state as StateCode } }));
           if (!sent.ok) return sent.problem;
           setDone(true);
           return undefined;
         }}
       >
         <Field label="Razão social" name="legalName" value={form.legalName} onChange={set('legalName')} problem={problem} autoComplete="organization" />
-        <Field label="CNPJ da empresa" name="companyCnpj" value={form.companyCnpj} onChange={set('companyCnpj')} problem={problem} />
-        <Field label="CPF do responsável" name="responsibleCpf" value={form.responsibleCpf} onChange={set('responsibleCpf')} problem={problem} />
+        <DocumentField label="CNPJ da empresa" name="companyCnpj" kind="cnpj" value={form.companyCnpj} onChange={(companyCnpj) => setForm({ ...form, companyCnpj })} problem={problem} />
+        <DocumentField label="CPF do responsável" name="responsibleCpf" kind="cpf" value={form.responsibleCpf} onChange={(responsibleCpf) => setForm({ ...form, responsibleCpf })} problem={problem} />
+        <CityFields city={form.city} state={form.state} problem={problem} onChange={(place) => setForm({ ...form, ...place })} />
         <Field label="Seu nome" name="name" value={form.name} onChange={set('name')} problem={problem} autoComplete="name" />
         <Field label="E-mail" name="email" type="email" value={form.email} onChange={set('email')} problem={problem} autoComplete="email" />
         <Field label="Senha" name="password" type="password" value={form.password} onChange={set('password')} problem={problem} autoComplete="new-password" hint="De 10 a 128 caracteres, diferente do e-mail." />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { deliveryErrorLabel, formatDateTime } from '../../../shared/format.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { Field, FormProblem, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attemptAction, useInvalidate } from '../data.ts';
@@ -9,67 +10,51 @@ import { may } from '../roles.ts';
 
 type Attempt = Schemas['DeliveryAttempt'];
 
-/** Every attempt: when, which URL, the exact payload, HTTP status, duration, error. */
+/** Every attempt: when, which URL, the exact payload, HTTP status, duration, error; one card each on a phone, "Reenviar" in it. */
 export function AttemptTable({ attempts, onResend }: { attempts: Attempt[]; onResend?: (attempt: Attempt) => Promise<unknown> }) {
   return (
-    <div className="table-scroll">
-    <table>
-      <caption className="sr-only">Tentativas de entrega</caption>
-      <thead>
-        <tr>
-          <th scope="col">Quando</th>
-          <th scope="col">Evento</th>
-          <th scope="col">URL</th>
-          <th scope="col">Tentativa</th>
-          <th scope="col">Resultado</th>
-          <th scope="col" className="num">
-            HTTP
-          </th>
-          <th scope="col" className="num">
-            Duração
-          </th>
-          <th scope="col">Conteúdo enviado</th>
-          {onResend ? <th scope="col">Ações</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {attempts.map((attempt) => (
-          <tr key={attempt.attemptId}>
-            <td>{formatDateTime(attempt.createdAt)}</td>
-            <td>{attempt.event}</td>
-            <td className="muted url-cell">{attempt.url}</td>
-            <td>
-              {attempt.attemptNumber}
-              {attempt.trigger === 'manual' ? ' (reenvio)' : ''}
-            </td>
-            <td>
+    <DataTable
+      caption="Tentativas de entrega"
+      testId="attempts"
+      rows={attempts}
+      rowKey={(attempt) => attempt.attemptId}
+      columns={[
+        { header: 'Evento', kind: 'title', cell: (attempt) => `${attempt.event} · ${formatDateTime(attempt.createdAt)}` },
+        {
+          header: 'Resultado',
+          cell: (attempt) => (
+            <>
               <Status value={attempt.outcome} label={attempt.outcome === 'success' ? 'Entregue' : 'Falhou'} />
               {attempt.error ? <div className="muted">{deliveryErrorLabel(attempt.error)}</div> : null}
-            </td>
-            <td className="num">{attempt.httpStatus ?? '—'}</td>
-            <td className="num">{attempt.durationMs} ms</td>
-            <td>
-              <details>
-                <summary>Ver conteúdo</summary>
-                <pre className="payload">{attempt.requestBody}</pre>
-                {attempt.responseExcerpt ? (
-                  <>
-                    <p className="muted">Resposta recebida:</p>
-                    <pre className="payload">{attempt.responseExcerpt}</pre>
-                  </>
-                ) : null}
-              </details>
-            </td>
-            {onResend ? (
-              <td>
-                <NamedActionButton className="secondary" label="Reenviar" name={`Reenviar ${attempt.event} para ${attempt.url}`} onClick={() => onResend(attempt)} />
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-    </div>
+            </>
+          ),
+        },
+        { header: 'URL', cell: (attempt) => <span className="muted url-cell">{attempt.url}</span> },
+        { header: 'Tentativa', cell: (attempt) => `${attempt.attemptNumber}${attempt.trigger === 'manual' ? ' (reenvio)' : ''}` },
+        { header: 'HTTP', cell: (attempt) => attempt.httpStatus ?? '—' },
+        { header: 'Duração', cell: (attempt) => `${attempt.durationMs} ms` },
+        {
+          header: 'Conteúdo enviado',
+          cell: (attempt) => (
+            <details>
+              <summary>Ver conteúdo</summary>
+              <pre className="payload">{attempt.requestBody}</pre>
+              {attempt.responseExcerpt ? (
+                <>
+                  <p className="muted">Resposta recebida:</p>
+                  <pre className="payload">{attempt.responseExcerpt}</pre>
+                </>
+              ) : null}
+            </details>
+          ),
+        },
+        onResend && {
+          header: 'Ações',
+          kind: 'actions',
+          cell: (attempt) => <NamedActionButton className="secondary" label="Reenviar" name={`Reenviar ${attempt.event} para ${attempt.url}`} onClick={() => onResend(attempt)} />,
+        },
+      ]}
+    />
   );
 }
 

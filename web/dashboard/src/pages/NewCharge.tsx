@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime } from '../../../shared/format.ts';
 import { parseBrl } from '../../../shared/money.ts';
+import { DocumentField } from '../../../shared/phone.tsx';
 import { ActionForm, Field, MoneyField, Notice, SelectField } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
@@ -13,7 +14,7 @@ type Created = Schemas['ChargeCreated'] | Schemas['ChargeIdempotent'];
 /** A reference of this form's attempt: sending again (a double click, a lost answer) cannot create two charges. */
 const newReference = () => `cobranca-painel-${crypto.randomUUID()}`;
 
-const EMPTY = { amount: '', name: '', email: '', phone: '', documentType: 'cpf', document: '', expiresInDays: '' };
+const EMPTY = { amount: '', reference: '', name: '', email: '', phone: '', documentType: 'cpf', document: '', expiresInDays: '' };
 
 /**
  * "Nova cobrança": POST /dashboard/api/v1/charges, exactly POST /v1/pix (rules, limits, messages, events),
@@ -50,6 +51,12 @@ export function NewChargePage({ session }: { session: Session }) {
             {'idempotent' in created ? 'Esta cobrança já tinha sido criada; é a mesma.' : 'Cobrança criada.'} {formatBrl(created.amountCents)}, pagável até{' '}
             {formatDateTime(created.expiresAt * 1000)}. <a href={`#/transacoes/${created.transactionId}`}>Ver a cobrança {created.transactionId}</a>
           </Notice>
+          {'idempotent' in created && (created.mismatchedFields?.length ?? 0) > 0 ? (
+            <p className="warning" role="alert">
+              Esta referência já é de uma cobrança com outros dados, criada nos últimos 7 dias: nenhuma cobrança nova foi criada. Para outra cobrança, use outra
+              referência.
+            </p>
+          ) : null}
           <ChargeCode transactionId={created.transactionId} payload={created.pixPayload} payable={created.status === 'pending'} />
           <button
             type="button"
@@ -65,16 +72,17 @@ export function NewChargePage({ session }: { session: Session }) {
       ) : (
         <ActionForm
           label="Criar cobrança"
-          fields={['amountCents', 'customer.name', 'customer.email', 'customer.phone', 'customer.document.number', 'customer.document.type', 'expiresInDays']}
+          fields={['amountCents', 'externalRef', 'customer.name', 'customer.email', 'customer.phone', 'customer.document.number', 'customer.document.type', 'expiresInDays']}
           problem={problem}
           onProblem={setProblem}
           action={async () => {
             const amountCents = parseBrl(form.amount);
             if (amountCents === undefined) return { error: 'Informe o valor em reais, por exemplo 1.234,56.', field: 'amountCents' };
             const days = form.expiresInDays.trim() === '' ? undefined : Number(form.expiresInDays);
+            // The merchant's own reference when typed (issue 38: searchable by its beginning); else the form's.
             const body: Schemas['CreateChargeRequest'] = {
               amountCents,
-              externalRef: reference,
+              externalRef: form.reference.trim() || reference,
               customer: {
                 name: form.name.trim(),
                 email: form.email.trim(),
@@ -93,6 +101,17 @@ export function NewChargePage({ session }: { session: Session }) {
           }}
         >
           <MoneyField label="Valor (R$)" name="amountCents" value={form.amount} onChange={(amount) => setForm({ ...form, amount })} problem={problem} hint="Ponto separa milhares e vírgula os centavos: 1.234,56." />
+          <Field
+            label="Sua referência (opcional)"
+            name="externalRef"
+            value={form.reference}
+            onChange={set('reference')}
+            problem={problem}
+            maxLength={100}
+            autoComplete="off"
+            placeholder="pedido-1042"
+            hint="O número do pedido no seu sistema: a busca de Transações o encontra pelo começo. A mesma referência em até 7 dias devolve a mesma cobrança."
+          />
           <h2>Pagador</h2>
           <Field label="Nome do pagador" name="customer.name" value={form.name} onChange={set('name')} problem={problem} autoComplete="off" />
           <div className="grid-2">
@@ -109,7 +128,15 @@ export function NewChargePage({ session }: { session: Session }) {
                 { value: 'cnpj', label: 'CNPJ' },
               ]}
             />
-            <Field label="CPF ou CNPJ do pagador" name="customer.document.number" inputMode="numeric" value={form.document} onChange={set('document')} problem={problem} />
+            <DocumentField
+              key={form.documentType}
+              label="CPF ou CNPJ do pagador"
+              name="customer.document.number"
+              kind={form.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
+              value={form.document}
+              onChange={(document) => setForm({ ...form, document })}
+              problem={problem}
+            />
           </div>
           <Field
             label="Prazo para pagar, em dias (opcional)"

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { formatBrl, formatDocument } from '../../../shared/format.ts';
-import { ActionButton, Notice, QueryState } from '../../../shared/ui.tsx';
+import { FactList } from '../../../shared/table.tsx';
+import { ActionButton, Money, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attemptAction } from '../data.ts';
 import { TransactionTable } from './Transactions.tsx';
@@ -39,6 +40,11 @@ export function OverviewPage({ session }: { session: Session }) {
               </p>
             ) : null}
             {overview.account.blocked ? <p className="warning" role="status">A conta está bloqueada pela equipe PixGate. Fale com o suporte.</p> : null}
+            {overview.account.city === undefined ? (
+              <p className="warning" role="status">
+                A cidade da empresa não foi informada: o Pix das suas cobranças mostra SAO PAULO a quem paga. <a href="#/conta">Informe a cidade em Conta</a>.
+              </p>
+            ) : null}
             <section className="metrics" aria-label="Saldo">
               <div className="metric">
                 <div className="label">Disponível</div>
@@ -80,51 +86,22 @@ export function OverviewPage({ session }: { session: Session }) {
 }
 
 function AccountTerms({ account }: { account: Schemas['DashboardAccount'] }) {
+  const percent = (bps: number) => `${(bps / 100).toLocaleString('pt-BR')}%`;
   return (
-    <div className="table-scroll">
-      <table>
-        <caption className="sr-only">Tarifas e limites da conta</caption>
-        <tbody>
-          <tr>
-            <th scope="row">Tarifa por cobrança paga</th>
-            <td>
-              {formatBrl(account.fees.chargeFixedCents)} + {(account.fees.chargeBps / 100).toLocaleString('pt-BR')}%
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Tarifa por saque</th>
-            <td>
-              {formatBrl(account.fees.withdrawalFixedCents)} + {(account.fees.withdrawalBps / 100).toLocaleString('pt-BR')}%
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Saque máximo</th>
-            <td>{formatBrl(account.limits.withdrawalMaxCents)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Limite diário de saques</th>
-            <td>{formatBrl(account.limits.withdrawalDailyCapCents)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Limite mensal de saques</th>
-            <td>{formatBrl(account.limits.withdrawalMonthlyCapCents)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Cobranças por hora / saques por hora</th>
-            <td>
-              {account.limits.chargesPerHour} / {account.limits.withdrawalsPerHour}
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Destinatários ativos (máximo)</th>
-            <td>{account.limits.recipientLimit}</td>
-          </tr>
-          <tr>
-            <th scope="row">IPs permitidos</th>
-            <td>{account.ipAllowlist.length === 0 ? 'Qualquer IP' : account.ipAllowlist.join(', ')}</td>
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    <FactList
+      label="Tarifas e limites da conta"
+      facts={[
+        { name: 'Tarifa por cobrança paga', value: <span className="nowrap">{formatBrl(account.fees.chargeFixedCents)} + {percent(account.fees.chargeBps)}</span> },
+        { name: 'Tarifa por saque', value: <span className="nowrap">{formatBrl(account.fees.withdrawalFixedCents)} + {percent(account.fees.withdrawalBps)}</span> },
+        { name: 'Saque máximo', value: <Money cents={account.limits.withdrawalMaxCents} /> },
+        { name: 'Limite diário de saques', value: <Money cents={account.limits.withdrawalDailyCapCents} /> },
+        { name: 'Limite mensal de saques', value: <Money cents={account.limits.withdrawalMonthlyCapCents} /> },
+        { name: 'Cobranças por hora', value: account.limits.chargesPerHour.toLocaleString('pt-BR') },
+        { name: 'Saques por hora', value: account.limits.withdrawalsPerHour.toLocaleString('pt-BR') },
+        { name: 'Destinatários ativos (máximo)', value: account.limits.recipientLimit.toLocaleString('pt-BR') },
+        { name: 'IPs permitidos', value: account.ipAllowlist.length === 0 ? 'Qualquer IP' : account.ipAllowlist.join(', ') },
+        { name: 'Cidade do Pix', value: account.city ? `${account.city} (${account.state ?? ''})` : 'Não informada' },
+      ]}
+    />
   );
 }

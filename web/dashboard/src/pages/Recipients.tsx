@@ -2,6 +2,8 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime, formatDocument, statusLabel } from '../../../shared/format.ts';
 import { ActionForm, Field, FormProblem, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { DocumentField, pixKeyInput } from '../../../shared/phone.tsx';
+import { DataTable } from '../../../shared/table.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
@@ -69,9 +71,17 @@ export function RecipientsPage({ session }: { session: Session }) {
                   { value: 'cnpj', label: 'CNPJ' },
                 ]}
               />
-              <Field label="Documento" name="document" value={form.document} onChange={(event) => setForm({ ...form, document: event.target.value })} problem={problem} />
+              <DocumentField
+                key={form.documentType}
+                label="Documento"
+                name="document"
+                kind={form.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
+                value={form.document}
+                onChange={(document) => setForm({ ...form, document })}
+                problem={problem}
+              />
               <SelectField label="Tipo de chave Pix" name="pixKeyType" value={form.pixKeyType} onChange={(pixKeyType) => setForm({ ...form, pixKeyType })} problem={problem} options={PIX_KEY_TYPES} />
-              <Field label="Chave Pix" name="pixKey" value={form.pixKey} onChange={(event) => setForm({ ...form, pixKey: event.target.value })} problem={problem} />
+              <Field label="Chave Pix" name="pixKey" {...pixKeyInput(form.pixKeyType)} value={form.pixKey} onChange={(event) => setForm({ ...form, pixKey: event.target.value })} problem={problem} />
             </div>
             <Field label="Apelido (opcional)" name="label" value={form.label} onChange={(event) => setForm({ ...form, label: event.target.value })} problem={problem} />
           </ActionForm>
@@ -85,39 +95,29 @@ export function RecipientsPage({ session }: { session: Session }) {
       ) : recipients.length === 0 ? (
         <Notice>Nenhum destinatário cadastrado.</Notice>
       ) : (
-        <div className="table-scroll">
-        <table>
-          <caption className="sr-only">Destinatários</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nome</th>
-              <th scope="col">Documento</th>
-              <th scope="col">Chave</th>
-              <th scope="col">Situação</th>
-              <th scope="col">Observação da análise</th>
-              <th scope="col">Cadastrado em</th>
-            </tr>
-          </thead>
-          <tbody>
-            {recipients.map((recipient) => (
-              <tr key={recipient.recipientId}>
-                <td>
+        <DataTable
+          caption="Destinatários"
+          rows={recipients}
+          rowKey={(recipient) => recipient.recipientId}
+          columns={[
+            {
+              header: 'Nome',
+              kind: 'title',
+              cell: (recipient) => (
+                <>
                   {recipient.legalName}
                   {recipient.label ? <div className="muted">{recipient.label}</div> : null}
-                  <div className="muted">{recipient.recipientId}</div>
-                </td>
-                <td className="nowrap">{formatDocument(recipient.documentMasked)}</td>
-                <td>{PIX_KEY_TYPES.find((type) => type.value === recipient.pixKeyType)?.label}</td>
-                <td>
-                  <Status value={recipient.status} label={statusLabel(recipient.status)} />
-                </td>
-                <td>{recipient.reviewNote ?? '—'}</td>
-                <td>{formatDateTime(recipient.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+                  <div className="muted wrap-anywhere">{recipient.recipientId}</div>
+                </>
+              ),
+            },
+            { header: 'Situação', cell: (recipient) => <Status value={recipient.status} label={statusLabel(recipient.status)} /> },
+            { header: 'Documento', cell: (recipient) => <span className="nowrap">{formatDocument(recipient.documentMasked)}</span> },
+            { header: 'Chave', cell: (recipient) => PIX_KEY_TYPES.find((type) => type.value === recipient.pixKeyType)?.label },
+            { header: 'Observação da análise', cell: (recipient) => recipient.reviewNote ?? '—' },
+            { header: 'Cadastrado em', cell: (recipient) => formatDateTime(recipient.createdAt) },
+          ]}
+        />
       )}
     </>
   );

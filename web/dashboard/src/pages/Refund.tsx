@@ -2,9 +2,10 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { formatDateTime, formatBrl } from '../../../shared/format.ts';
 import { brlInWords, parseBrl } from '../../../shared/money.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { ActionForm, Field, Money, MoneyField, Notice, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
-import { attempt } from '../data.ts';
+import { attempt, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
 
 type Refund = Schemas['Refund'];
@@ -17,45 +18,46 @@ export function RefundTable({ refunds }: { refunds: Refund[] }) {
   return (
     <section className="card" aria-label="Devoluções">
       <h2>Devoluções</h2>
-      <div className="table-scroll">
-        <table>
-          <caption className="sr-only">Devoluções da cobrança</caption>
-          <thead>
-            <tr>
-              <th scope="col">Devolução</th>
-              <th scope="col" className="num">
-                Valor
-              </th>
-              <th scope="col">Situação</th>
-              <th scope="col">Descrição</th>
-              <th scope="col">Pedida em</th>
-              <th scope="col">Concluída em</th>
-            </tr>
-          </thead>
-          <tbody>
-            {refunds.map((refund) => (
-              <tr key={refund.refundId}>
-                <td>
-                  {refund.refundId}
-                  {refund.refundEndToEndId ? <div className="muted">{refund.refundEndToEndId}</div> : null}
-                </td>
-                <td className="num">
-                  <Money cents={refund.amountCents} />
-                </td>
-                <td>
-                  <Status value={refund.status} label={REFUND_STATUS[refund.status]} />
-                  {refund.refusedReason ? <div className="muted">{refund.refusedReason}</div> : null}
-                </td>
-                <td>{refund.description ?? '—'}</td>
-                <td>{formatDateTime(refund.createdAt)}</td>
-                <td>{formatDateTime(refund.refundedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Devoluções da cobrança"
+        rows={refunds}
+        rowKey={(refund) => refund.refundId}
+        columns={[
+          {
+            header: 'Devolução',
+            kind: 'title',
+            cell: (refund) => (
+              <>
+                <span className="wrap-anywhere">{refund.refundId}</span>
+                {refund.refundEndToEndId ? <div className="muted wrap-anywhere">{refund.refundEndToEndId}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Valor', kind: 'money', cell: (refund) => <Money cents={refund.amountCents} /> },
+          {
+            header: 'Situação',
+            cell: (refund) => (
+              <>
+                <Status value={refund.status} label={REFUND_STATUS[refund.status]} />
+                {refund.refusedReason ? <div className="muted">{refund.refusedReason}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Descrição', cell: (refund) => refund.description ?? '—' },
+          { header: 'Pedida em', cell: (refund) => formatDateTime(refund.createdAt) },
+          { header: 'Concluída em', cell: (refund) => formatDateTime(refund.refundedAt) },
+        ]}
+      />
     </section>
   );
+}
+
+/**
+ * What a refund may return now: what the charge can still give back, within the withdrawable balance the
+ * refund leaves from (unknown until read: the charge's own limit).
+ */
+export function refundLimit(refundableCents: number, withdrawableCents: number | undefined): number {
+  return withdrawableCents === undefined ? refundableCents : Math.max(0, Math.min(refundableCents, withdrawableCents));
 }
 
 /** A reference of this form's attempt: sending again (a double click, a lost answer) cannot refund twice. */
@@ -70,12 +72,18 @@ export function RefundForm(props: { session: Session; transaction: Transaction; 
   const { session, transaction } = props;
   const inFlight = props.refunds.filter((refund) => refund.status === 'processing').reduce((sum, refund) => sum + refund.amountCents, 0);
   const refundable = Math.max(0, transaction.amountCents - (transaction.refundedCents ?? 0) - inFlight);
+  // A refund leaves the withdrawable balance (available less holds), which may hold less than the charge:
+  // its fee was kept, and other money may have left since (issue 38, defect 2).
+  const overviewQuery = $api.useQuery('get', '/dashboard/api/v1/overview');
+  const withdrawable = overviewQuery.data?.balance.withdrawableCents;
+  const limit = refundLimit(refundable, withdrawable);
   const [form, setForm] = useState({ amount: '', description: '', totpCode: '' });
   const [reference, setReference] = useState(newRefundReference);
   const [confirming, setConfirming] = useState<number>();
   const [problem, setProblem] = useState<ApiProblem>();
   const [notice, setNotice] = useState<string>();
   const refundMutation = $api.useMutation('post', '/dashboard/api/v1/transactions/{transactionId}/refunds');
+  const invalidate = useInvalidate();
   if (!may(session, 'createDashboardRefund')) return null;
   if (!session.user.twoFactorEnabled) {
     return (
@@ -97,19 +105,42 @@ export function RefundForm(props: { session: Session; transaction: Transaction; 
     >
       <h2>Devolver</h2>
       <p className="muted">
-        Devolve ao pagador, por PIX, até <Money cents={refundable} /> desta cobrança (em até 90 dias do pagamento). O valor sai do saldo disponível agora; a
-        tarifa da cobrança não é devolvida.
+        Devolve ao pagador, por PIX, até <Money cents={refundable} /> desta cobrança (em até 90 dias do pagamento). O valor sai do saldo disponível para saque
+        agora; a tarifa da cobrança não é devolvida.
       </p>
+      {withdrawable !== undefined ? (
+        <p data-testid="refund-limit">
+          Disponível para saque agora: <Money cents={withdrawable} />.{' '}
+          {withdrawable >= refundable ? (
+            <>
+              Pode devolver até <Money cents={limit} />.
+            </>
+          ) : withdrawable > 0 ? (
+            <strong>
+              O saldo limita a devolução a <Money cents={limit} /> (faltam <Money cents={refundable - withdrawable} /> para devolver tudo).
+            </strong>
+          ) : (
+            <strong>Sem saldo para devolver agora: receba outras cobranças ou aguarde a liberação de bloqueios.</strong>
+          )}
+        </p>
+      ) : null}
       {notice ? <Notice>{notice}</Notice> : null}
       <ActionForm
         label={confirming === undefined ? 'Devolver' : `Confirmar devolução de ${formatBrl(confirming)}`}
         fields={['amountCents', 'description', 'totpCode']}
         problem={problem}
         onProblem={setProblem}
+        onCancel={confirming === undefined ? undefined : () => setConfirming(undefined)}
         action={async () => {
           setNotice(undefined);
-          const amountCents = form.amount.trim() === '' ? refundable : parseBrl(form.amount);
-          if (amountCents === undefined || amountCents < 1) return { error: 'Informe o valor em reais, por exemplo 15,00.', field: 'amountCents' };
+          const amountCents = form.amount.trim() === '' ? limit : parseBrl(form.amount);
+          if (amountCents === undefined || amountCents < 1) {
+            return { error: limit < 1 && form.amount.trim() === '' ? 'Sem saldo disponível para saque para devolver agora.' : 'Informe o valor em reais, por exemplo 15,00.', field: 'amountCents' };
+          }
+          if (amountCents > refundable) return { error: `Valor: esta cobrança ainda pode devolver até ${formatBrl(refundable)}.`, field: 'amountCents' };
+          if (withdrawable !== undefined && amountCents > withdrawable) {
+            return { error: `Valor: o disponível para saque agora é ${formatBrl(withdrawable)}; a devolução sai dele (a tarifa da cobrança não volta).`, field: 'amountCents' };
+          }
           if (confirming !== amountCents) {
             // The first click asks for confirmation of the amount; the second sends it.
             setConfirming(amountCents);
@@ -130,6 +161,7 @@ export function RefundForm(props: { session: Session; transaction: Transaction; 
           if (!outcome.ok) return outcome.problem;
           setReference(newRefundReference());
           setForm({ amount: '', description: '', totpCode: '' });
+          await invalidate('/dashboard/api/v1/overview', '/dashboard/api/v1/statement');
           setNotice(
             'idempotent' in outcome.data
               ? 'Esta devolução já tinha sido pedida; nada foi debitado de novo.'
@@ -142,7 +174,7 @@ export function RefundForm(props: { session: Session; transaction: Transaction; 
         <MoneyField
           label="Valor (R$)"
           name="amountCents"
-          hint={`Em branco: tudo o que ainda pode ser devolvido (${formatBrl(refundable)}).`}
+          hint={`Em branco: ${formatBrl(limit)}, ${limit < refundable ? 'o que o saldo disponível para saque permite agora' : 'tudo o que ainda pode ser devolvido'}.`}
           value={form.amount}
           problem={problem}
           onChange={(amount) => {
@@ -169,7 +201,8 @@ export function RefundForm(props: { session: Session; transaction: Transaction; 
         />
         {confirming !== undefined ? (
           <p className="warning" role="alert">
-            Confirme: {formatBrl(confirming)} serão devolvidos ao pagador e sairão do saldo disponível. Por extenso: {brlInWords(confirming)}. Esc cancela.
+            Confirme: {formatBrl(confirming)} serão devolvidos ao pagador e sairão do saldo disponível para saque. Por extenso: {brlInWords(confirming)}. Para
+            desistir, toque em Cancelar.
           </p>
         ) : null}
       </ActionForm>

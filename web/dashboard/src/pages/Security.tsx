@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { PASSWORD_CHANGE_FIELDS, PasswordChangeFields, usePasswordChange } from '../../../shared/password.tsx';
-import { ActionForm, Field, Notice } from '../../../shared/ui.tsx';
+import { TotpEnrolment } from '../../../shared/phone.tsx';
+import { ActionForm, CopyButton, Field, Notice } from '../../../shared/ui.tsx';
 import { api, sessionState, type Schemas, type Session } from '../api.ts';
 import { SessionsSection } from './SecuritySessions.tsx';
 
@@ -21,9 +22,7 @@ function RecoveryCodesOnce({ codes, onDone }: { codes: string[]; onDone: () => v
         ))}
       </ul>
       <div className="actions">
-        <button type="button" onClick={() => void navigator.clipboard.writeText(codes.join('\n')).catch(() => undefined)}>
-          Copiar códigos
-        </button>
+        <CopyButton text={codes.join('\n')} label="Copiar códigos" done="Códigos copiados" />
         <button type="button" className="secondary" onClick={onDone}>
           Já guardei
         </button>
@@ -133,13 +132,8 @@ export function SecurityPage({ session, onChange }: { session: Session; onChange
         ) : null}
         {!enabled && setup ? (
           <>
-            <p>Leia o QR code com o aplicativo autenticador (Google Authenticator, Authy, 1Password…) ou digite a chave abaixo. Depois informe o primeiro código.</p>
-            <div className="qr">
-              <img alt="QR code para o aplicativo autenticador" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} />
-            </div>
-            <p>
-              Chave: <code data-testid="totp-secret">{setup.secret}</code>
-            </p>
+            <TotpEnrolment setup={setup} />
+            <p>Depois informe o primeiro código que o aplicativo mostrar.</p>
             <CodeForm
               label="Confirmar e ativar"
               run={async (totpCode) => {

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { ConfirmButton, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, api } from '../api.ts';
 
@@ -25,55 +26,54 @@ export function SessionsSection({ onEndedCurrent }: { onEndedCurrent: () => void
         </p>
       ) : null}
       <QueryState isPending={sessions.isPending} error={sessions.error}>
-        <div className="table-scroll">
-          <table aria-label="Sessões ativas">
-            <thead>
-              <tr>
-                <th scope="col">Dispositivo</th>
-                <th scope="col">Endereço IP</th>
-                <th scope="col">Entrou em</th>
-                <th scope="col">Último uso</th>
-                <th scope="col">Ação</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(sessions.data?.sessions ?? []).map((session) => (
-                <tr key={session.sessionId} data-testid="session-row">
-                  <td>
-                    <span title={session.userAgent ?? undefined}>
-                      {session.browser} · {session.os}
-                    </span>
-                    {session.current ? (
-                      <>
-                        {' '}
-                        <strong className="status status-paid">esta sessão</strong>
-                      </>
-                    ) : null}
-                    {session.secondFactorDone ? null : ' (aguardando o código)'}
-                  </td>
-                  <td>{session.ip ?? '—'}</td>
-                  <td>{formatDateTime(session.createdAt)}</td>
-                  <td>{formatDateTime(session.lastSeenAt)}</td>
-                  <td>
-                    <ConfirmButton
-                      label={session.current ? 'Sair desta sessão' : 'Encerrar'}
-                      danger
-                      confirm={session.current ? 'Sair deste navegador?' : `Encerrar a sessão de ${session.browser} · ${session.os}?`}
-                      onConfirm={async () => {
-                        const { error } = await api.DELETE('/dashboard/api/v1/sessions/{sessionId}', { params: { path: { sessionId: session.sessionId } } });
-                        if (error) return setProblem(problemOf(error).error);
-                        setProblem(undefined);
-                        if (session.current) return onEndedCurrent();
-                        setNotice('Sessão encerrada.');
-                        await reload();
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Sessões ativas"
+          rowTestId="session-row"
+          rows={sessions.data?.sessions ?? []}
+          rowKey={(session) => session.sessionId}
+          columns={[
+            {
+              header: 'Dispositivo',
+              kind: 'title',
+              cell: (session) => (
+                <>
+                  <span title={session.userAgent ?? undefined}>
+                    {session.browser} · {session.os}
+                  </span>
+                  {session.current ? (
+                    <>
+                      {' '}
+                      <strong className="status status-paid">esta sessão</strong>
+                    </>
+                  ) : null}
+                  {session.secondFactorDone ? null : ' (aguardando o código)'}
+                </>
+              ),
+            },
+            { header: 'Endereço IP', cell: (session) => session.ip ?? '—' },
+            { header: 'Entrou em', cell: (session) => formatDateTime(session.createdAt) },
+            { header: 'Último uso', cell: (session) => formatDateTime(session.lastSeenAt) },
+            {
+              header: 'Ação',
+              kind: 'actions',
+              cell: (session) => (
+                <ConfirmButton
+                  label={session.current ? 'Sair desta sessão' : 'Encerrar'}
+                  danger
+                  confirm={session.current ? 'Sair deste navegador?' : `Encerrar a sessão de ${session.browser} · ${session.os}?`}
+                  onConfirm={async () => {
+                    const { error } = await api.DELETE('/dashboard/api/v1/sessions/{sessionId}', { params: { path: { sessionId: session.sessionId } } });
+                    if (error) return setProblem(problemOf(error).error);
+                    setProblem(undefined);
+                    if (session.current) return onEndedCurrent();
+                    setNotice('Sessão encerrada.');
+                    await reload();
+                  }}
+                />
+              ),
+            },
+          ]}
+        />
         <ConfirmButton
           label="Sair de todos os outros dispositivos"
           danger

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime, saoPauloDayStart } from '../../../shared/format.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { Field, Money, Notice, QueryState } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
 import { CsvExport } from './CsvExport.tsx';
@@ -77,39 +78,22 @@ export function StatementPage() {
       ) : page.count === 0 ? (
         <Notice>Nenhum movimento no período.</Notice>
       ) : (
-        <div className="table-scroll">
-        <table>
-          <caption className="sr-only">Extrato</caption>
-          <thead>
-            <tr>
-              <th scope="col">Data</th>
-              <th scope="col">Movimento</th>
-              <th scope="col">Transação</th>
-              <th scope="col" className="num">
-                Valor
-              </th>
-              <th scope="col" className="num">
-                Saldo após
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.entries.map((entry) => (
-              <tr key={entry.entryId}>
-                <td>{formatDateTime(entry.createdAt)}</td>
-                <td>{ENTRY_LABEL[entry.type] ?? entry.type}</td>
-                <td>{entry.transactionId ? <a href={`#/transacoes/${entry.transactionId}`}>{entry.transactionId}</a> : '—'}</td>
-                <td className="num">
-                  <Money cents={entry.amountCents} />
-                </td>
-                <td className="num">
-                  <Money cents={entry.balanceAfterCents} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+        <DataTable
+          caption="Extrato"
+          testId="statement"
+          rows={page.entries}
+          rowKey={(entry) => entry.entryId}
+          columns={[
+            { header: 'Movimento', kind: 'title', cell: (entry) => ENTRY_LABEL[entry.type] ?? entry.type },
+            { header: 'Valor', kind: 'money', cell: (entry) => <Money cents={entry.amountCents} /> },
+            { header: 'Saldo após', kind: 'money', cell: (entry) => <Money cents={entry.balanceAfterCents} /> },
+            { header: 'Data', cell: (entry) => formatDateTime(entry.createdAt) },
+            {
+              header: 'Transação',
+              cell: (entry) => (entry.transactionId ? <a href={`#/transacoes/${entry.transactionId}`} className="wrap-anywhere">{entry.transactionId}</a> : '—'),
+            },
+          ]}
+        />
       )}
       <nav className="actions" aria-label="Páginas">
         <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>

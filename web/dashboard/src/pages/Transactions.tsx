@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { formatDateTime, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
+import { formatBrl, formatDateTime, parseBrl, saoPauloDayStart, statusLabel } from '../../../shared/format.ts';
 import { navigate } from '../../../shared/router.ts';
+import { DataTable } from '../../../shared/table.tsx';
 import { Field, FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas } from '../api.ts';
 import { transactionStatusLabel } from '../transactionFacts.ts';
@@ -10,50 +11,44 @@ import { CsvExport } from './CsvExport.tsx';
 type Transaction = Schemas['Transaction'];
 export const TYPE_LABEL = { pix_in: 'Cobrança', withdrawal: 'Saque' } as const;
 
+/** The transactions as a table, one card each on a phone: the amount and fee first (issue 38, defect 4). */
 export function TransactionTable({ transactions }: { transactions: Transaction[] }) {
   return (
-    <div className="table-scroll">
-      <table>
-        <caption className="sr-only">Transações</caption>
-        <thead>
-          <tr>
-            <th scope="col">Transação</th>
-            <th scope="col">Tipo</th>
-            <th scope="col" className="num">
-              Valor
-            </th>
-            <th scope="col" className="num">
-              Tarifa
-            </th>
-            <th scope="col">Situação</th>
-            <th scope="col">Referência</th>
-            <th scope="col">Criada em</th>
-          </tr>
-        </thead>
-        <tbody>
-          {transactions.map((transaction) => (
-            <tr key={transaction.transactionId}>
-              <td>
-                <a href={`#/transacoes/${transaction.transactionId}`}>{transaction.transactionId}</a>
-              </td>
-              <td>{TYPE_LABEL[transaction.type]}</td>
-              <td className="num">
-                <Money cents={transaction.amountCents} />
-              </td>
-              <td className="num">
-                <Money cents={transaction.feeCents} />
-              </td>
-              <td>
-                <Status value={transaction.status} label={transactionStatusLabel(transaction)} />
-              </td>
-              <td>{transaction.externalRef ?? '—'}</td>
-              <td>{formatDateTime(transaction.createdAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Transações"
+      testId="transactions"
+      rows={transactions}
+      rowKey={(transaction) => transaction.transactionId}
+      columns={[
+        {
+          header: 'Transação',
+          kind: 'title',
+          cell: (transaction) => (
+            <>
+              <a href={`#/transacoes/${transaction.transactionId}`} className="wrap-anywhere">
+                {TYPE_LABEL[transaction.type]} {transaction.transactionId}
+              </a>
+            </>
+          ),
+        },
+        { header: 'Valor', kind: 'money', cell: (transaction) => <Money cents={transaction.amountCents} /> },
+        { header: 'Tarifa', kind: 'money', cell: (transaction) => <Money cents={transaction.feeCents} /> },
+        { header: 'Situação', cell: (transaction) => <Status value={transaction.status} label={transactionStatusLabel(transaction)} /> },
+        { header: 'Referência', cell: (transaction) => <span className="wrap-anywhere">{transaction.externalRef ?? '—'}</span> },
+        { header: 'Criada em', cell: (transaction) => formatDateTime(transaction.createdAt) },
+      ]}
+    />
   );
+}
+
+/** What the search looks for, in words (as the server reads it: src/dashboard/transactionSearch.ts). */
+function searchDescription(q: string): string {
+  const parts = [`referência que começa com “${q}”`];
+  const id = /^(?:tx_)?([0-9a-fA-F]{4,24})$/.exec(q);
+  if (id) parts.push(`identificador que começa com tx_${id[1]!.toLowerCase()}`);
+  const cents = parseBrl(q);
+  if (cents !== undefined && cents > 0) parts.push(`valor de ${formatBrl(cents)}`);
+  return `Transações com ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} ou ${parts[parts.length - 1]}`}.`;
 }
 
 const STATUSES = ['pending', 'processing', 'pending_approval', 'paid', 'failed', 'failed_unknown', 'cancelled', 'expired', 'refunded', 'partially_refunded'] as const;
@@ -70,8 +65,12 @@ export function TransactionsPage() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [search, setSearch] = useState('');
-  const [externalRef, setExternalRef] = useState('');
+  /** The search applied (GET /transactions?q=): reference prefix, id prefix or amount in reais. */
+  const [q, setQ] = useState('');
   const [limit, setLimit] = useState('50');
+  // On a phone the filters fold away, so the list (its amounts) comes first; open where there is room (issue 38).
+  const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 641px)').matches);
+  const activeFilters = [type, status, from, to].filter(Boolean).length;
   // The cursors that led to each page read so far: the last one is the current page's.
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
@@ -84,13 +83,13 @@ export function TransactionsPage() {
     ...(status ? { status: status as TransactionStatus } : {}),
     ...(createdFrom !== undefined ? { createdFrom } : {}),
     ...(dayAfterTo !== undefined ? { createdTo: dayAfterTo + 86_400_000 } : {}),
-    ...(externalRef ? { externalRef } : {}),
+    ...(q ? { q } : {}),
     ...(cursor ? { cursor } : {}),
   };
   const listQuery = $api.useQuery('get', '/dashboard/api/v1/transactions', { params: { query } });
   const list = listQuery.data;
   const problem = listQuery.error ? problemOf(listQuery.error) : undefined;
-  const filterFields = ['type', 'status', 'createdFrom', 'createdTo', 'limit'];
+  const filterFields = ['type', 'status', 'createdFrom', 'createdTo', 'limit', 'q'];
   const fieldProblem = problem?.field !== undefined && filterFields.includes(problem.field);
 
   // Any change of filter starts again from the first page.
@@ -106,7 +105,7 @@ export function TransactionsPage() {
       navigate(`/transacoes/${text}`);
       return;
     }
-    filter(setExternalRef)(text);
+    filter(setQ)(text);
   };
 
   return (
@@ -119,28 +118,36 @@ export function TransactionsPage() {
       </p>
       <form className="filters" role="search" aria-label="Buscar transação" onSubmit={submitSearch}>
         <Field
-          label="Buscar por transação ou referência"
-          name="search"
+          label="Buscar por referência, valor ou identificador"
+          name="q"
           value={search}
-          placeholder="tx_… ou externalRef"
+          type="search"
+          enterKeyHint="search"
+          placeholder="pedido-123, 150,00 ou tx_3fa9"
+          hint="Referências e identificadores pelo começo; valores em reais."
+          problem={problem}
           onChange={(event) => setSearch(event.target.value)}
         />
         <button type="submit" className="secondary">
           Buscar
         </button>
-        {externalRef ? (
+        {q ? (
           <button
             type="button"
             className="secondary"
             onClick={() => {
               setSearch('');
-              filter(setExternalRef)('');
+              filter(setQ)('');
             }}
           >
             Limpar busca
           </button>
         ) : null}
       </form>
+      <details className="filters-panel" open={filtersOpen} onToggle={(event) => setFiltersOpen(event.currentTarget.open)}>
+        <summary>
+          Filtros e exportação{activeFilters > 0 ? ` (${activeFilters} em uso)` : ''}
+        </summary>
       <div className="filters" role="group" aria-label="Filtros de transações">
         <SelectField
           label="Tipo"
@@ -174,7 +181,8 @@ export function TransactionsPage() {
         />
       </div>
       <CsvExport path="/dashboard/api/v1/transactions.csv" from={from} to={to} query={{ ...(type ? { type } : {}), ...(status ? { status } : {}) }} />
-      {externalRef ? <Notice>Transações com a referência {externalRef}.</Notice> : null}
+      </details>
+      {q ? <Notice>{searchDescription(q)}</Notice> : null}
       {fieldProblem ? (
         <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
       ) : (

@@ -5,6 +5,20 @@ import { ConfirmButton, Notice } from '../../../shared/ui.tsx';
 import { api, type Session } from '../api.ts';
 
 /**
+ * What requiring two-factor means now (issue 38, defect 8): the people who can sign in without it, and the
+ * invitations still pending apart (an invitation is not a person; an expired one is not counted at all).
+ */
+export function teamNotice(withoutTwoFactor: number, pendingInvitations: number): string {
+  const people =
+    withoutTwoFactor === 0
+      ? 'Todos que entram no painel já a ativaram.'
+      : `${withoutTwoFactor === 1 ? '1 pessoa que entra no painel ainda precisa ativá-la' : `${withoutTwoFactor} pessoas que entram no painel ainda precisam ativá-la`} e verá só essa etapa até ativar.`;
+  const invitations =
+    pendingInvitations === 0 ? '' : ` ${pendingInvitations === 1 ? '1 convite pendente' : `${pendingInvitations} convites pendentes`}: quem aceitar ativa a verificação antes de usar o painel.`;
+  return `Verificação em duas etapas exigida de toda a equipe. ${people}${invitations}`;
+}
+
+/**
  * The owner's setting "two-factor required for the whole team" (issue 22). Shown to everyone (so members
  * know why), changed by an owner only; turning it on needs the owner's own two-factor first.
  */
@@ -23,13 +37,7 @@ export function TeamTwoFactorSection({ session }: { session: Session }) {
       return;
     }
     setProblem(undefined);
-    setNotice(
-      data.required
-        ? data.usersWithoutTwoFactor === 0
-          ? 'Verificação em duas etapas exigida de toda a equipe. Todos já a ativaram.'
-          : `Verificação em duas etapas exigida de toda a equipe. ${data.usersWithoutTwoFactor === 1 ? '1 pessoa ainda precisa ativá-la' : `${data.usersWithoutTwoFactor} pessoas ainda precisam ativá-la`} e verá só essa etapa até ativar.`
-        : 'A verificação em duas etapas deixou de ser exigida da equipe.',
-    );
+    setNotice(data.required ? teamNotice(data.usersWithoutTwoFactor, data.pendingInvitations) : 'A verificação em duas etapas deixou de ser exigida da equipe.');
     await queryClient.invalidateQueries({ queryKey: ['get', '/dashboard/api/v1/session'] });
     await queryClient.invalidateQueries({ queryKey: ['get', '/dashboard/api/v1/users'] });
   };

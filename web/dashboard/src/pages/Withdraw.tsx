@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { problemOf, type ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDocument, statusLabel } from '../../../shared/format.ts';
 import { brlInWords, parseBrl } from '../../../shared/money.ts';
+import { pixKeyInput } from '../../../shared/phone.tsx';
 import { ActionForm, Field, Money, MoneyField, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
@@ -97,6 +98,7 @@ export function WithdrawPage({ session }: { session: Session }) {
           fields={['amountCents', 'pixKey', 'pixKeyType', 'description', 'recipientId', 'totpCode']}
           problem={problem}
           onProblem={setProblem}
+          onCancel={confirming === undefined ? undefined : () => setConfirming(undefined)}
           action={async () => {
             setOutcome(undefined);
             const amountCents = parseBrl(form.amount);
@@ -155,7 +157,7 @@ export function WithdrawPage({ session }: { session: Session }) {
           />
           <div className="grid-2">
             <SelectField label="Tipo de chave Pix" name="pixKeyType" value={form.pixKeyType} onChange={(pixKeyType) => change({ pixKeyType })} problem={problem} options={PIX_KEY_TYPES} />
-            <Field label="Chave Pix" name="pixKey" value={form.pixKey} onChange={(event) => change({ pixKey: event.target.value })} problem={problem} />
+            <Field label="Chave Pix" name="pixKey" {...pixKeyInput(form.pixKeyType)} value={form.pixKey} onChange={(event) => change({ pixKey: event.target.value })} problem={problem} />
           </div>
           <Field label="Descrição (opcional)" name="description" value={form.description} onChange={(event) => change({ description: event.target.value })} problem={problem} />
           <Field
@@ -169,7 +171,7 @@ export function WithdrawPage({ session }: { session: Session }) {
           />
           {confirming !== undefined ? (
             <p className="warning" role="alert" data-testid="withdrawal-confirmation">
-              Confirme o saque de {formatBrl(confirming)} ({brlInWords(confirming)}). Esc cancela.
+              Confirme o saque de {formatBrl(confirming)} ({brlInWords(confirming)}). Para desistir, toque em Cancelar.
             </p>
           ) : null}
         </ActionForm>

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { ApiProblem } from '../../../../shared/api.ts';
 import { formatBrl, formatDateTime } from '../../../../shared/format.ts';
 import { parseBrl } from '../../../../shared/money.ts';
-import { ActionForm, ConfirmButton, Field, FormProblem, MoneyField, QueryState, SelectField, Status } from '../../../../shared/ui.tsx';
+import { ActionForm, ConfirmButton, Field, FormProblem, Money, MoneyField, QueryState, SelectField, Status } from '../../../../shared/ui.tsx';
+import { DataTable } from '../../../../shared/table.tsx';
 import { $api, may, type Schemas } from '../../api.ts';
 import { outcome, useInvalidate } from '../../queries.ts';
 import { Section, type SectionProps } from './Section.tsx';
@@ -35,51 +36,44 @@ export function HoldsSection({ accountId, session, onChanged }: SectionProps) {
       <QueryState isPending={holds.isPending} error={holds.error}>
         {holds.data?.holds.length === 0 ? <p>Nenhum bloqueio.</p> : null}
         {holds.data && holds.data.holds.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <caption className="sr-only">Bloqueios</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Bloqueio</th>
-                  <th scope="col" className="num">
-                    Valor
-                  </th>
-                  <th scope="col">Motivo</th>
-                  <th scope="col">Situação</th>
-                  <th scope="col">Criado em</th>
-                  <th scope="col">Ações</th>
-                </tr>
-              </thead>
-              <tbody>
-                {holds.data.holds.map((hold: Schemas['Hold']) => (
-                  <tr key={hold.holdId}>
-                    <td>
-                      {hold.holdId}
-                      {hold.note ? <div className="muted">{hold.note}</div> : null}
-                      {hold.transactionId ? <div className="muted">{hold.transactionId}</div> : null}
-                    </td>
-                    <td className="num">{formatBrl(hold.amountCents)}</td>
-                    <td>{HOLD_REASONS.find((reason) => reason.value === hold.reason)?.label}</td>
-                    <td>{hold.status === 'active' ? <Status value="pending" label="Ativo" /> : <Status value="approved" label="Liberado" />}</td>
-                    <td>{formatDateTime(hold.createdAt)}</td>
-                    <td>
-                      {hold.status === 'active' && may(session, 'releaseHold') ? (
-                        <ConfirmButton
-                          label="Liberar"
-                          confirm={`Liberar ${formatBrl(hold.amountCents)}?`}
-                          onConfirm={async () => {
-                            const result = await outcome(() => release.mutateAsync({ params: { path: { accountId, holdId: hold.holdId } } }));
-                            setReleaseProblem(result.problem);
-                            if (!result.problem) await changed(`Bloqueio ${hold.holdId} liberado.`);
-                          }}
-                        />
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Bloqueios"
+            rows={holds.data.holds}
+            rowKey={(hold: Schemas['Hold']) => hold.holdId}
+            columns={[
+              {
+                header: 'Bloqueio',
+                kind: 'title',
+                cell: (hold: Schemas['Hold']) => (
+                  <>
+                    <span className="break-anywhere">{hold.holdId}</span>
+                    {hold.note ? <div className="muted">{hold.note}</div> : null}
+                    {hold.transactionId ? <div className="muted break-anywhere">{hold.transactionId}</div> : null}
+                  </>
+                ),
+              },
+              { header: 'Valor', kind: 'money', cell: (hold: Schemas['Hold']) => <Money cents={hold.amountCents} /> },
+              { header: 'Motivo', cell: (hold: Schemas['Hold']) => HOLD_REASONS.find((reason) => reason.value === hold.reason)?.label },
+              { header: 'Situação', cell: (hold: Schemas['Hold']) => (hold.status === 'active' ? <Status value="pending" label="Ativo" /> : <Status value="approved" label="Liberado" />) },
+              { header: 'Criado em', cell: (hold: Schemas['Hold']) => formatDateTime(hold.createdAt) },
+              may(session, 'releaseHold') && {
+                header: 'Ações',
+                kind: 'actions',
+                cell: (hold: Schemas['Hold']) =>
+                  hold.status === 'active' ? (
+                    <ConfirmButton
+                      label="Liberar"
+                      confirm={`Liberar ${formatBrl(hold.amountCents)}?`}
+                      onConfirm={async () => {
+                        const result = await outcome(() => release.mutateAsync({ params: { path: { accountId, holdId: hold.holdId } } }));
+                        setReleaseProblem(result.problem);
+                        if (!result.problem) await changed(`Bloqueio ${hold.holdId} liberado.`);
+                      }}
+                    />
+                  ) : null,
+              },
+            ]}
+          />
         ) : null}
       </QueryState>
       {may(session, 'placeHold') ? (

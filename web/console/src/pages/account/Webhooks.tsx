@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ApiProblem } from '../../../../shared/api.ts';
 import { deliveryErrorLabel, formatDateTime } from '../../../../shared/format.ts';
+import { DataTable } from '../../../../shared/table.tsx';
 import { ActionButton, FormProblem, QueryState } from '../../../../shared/ui.tsx';
 import { $api, may } from '../../api.ts';
 import { outcome, useInvalidate } from '../../queries.ts';
@@ -31,59 +32,44 @@ export function WebhooksSection({ accountId, session, onChanged }: SectionProps)
       <QueryState isPending={attempts.isPending} error={attempts.error}>
         {attempts.data?.attempts.length === 0 ? <p>Nenhuma entrega registrada até agora.</p> : null}
         {attempts.data && attempts.data.attempts.length > 0 ? (
-          <div className="table-scroll">
-            <table>
-              <caption className="sr-only">Últimas tentativas de entrega</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Quando</th>
-                  <th scope="col">Evento</th>
-                  <th scope="col">URL</th>
-                  <th scope="col" className="num">
-                    HTTP
-                  </th>
-                  <th scope="col" className="num">
-                    Duração
-                  </th>
-                  <th scope="col">Erro</th>
-                  <th scope="col">Ações</th>
-                </tr>
-              </thead>
-              <tbody>
-                {attempts.data.attempts.map((attempt) => (
-                  <tr key={attempt.attemptId}>
-                    <td>{formatDateTime(attempt.createdAt)}</td>
-                    <td>
-                      {attempt.event}
-                      <details>
-                        <summary>Conteúdo</summary>
-                        <pre className="payload">{attempt.requestBody}</pre>
-                      </details>
-                    </td>
-                    <td className="muted">{attempt.url}</td>
-                    <td className="num">{attempt.httpStatus ?? '—'}</td>
-                    <td className="num">{attempt.durationMs} ms</td>
-                    <td>{attempt.error ? deliveryErrorLabel(attempt.error) : '—'}</td>
-                    <td>
-                      {may(session, 'resendEvent') ? (
-                        <ActionButton
-                          label="Reenviar"
-                          className="secondary"
-                          onClick={async () => {
-                            const result = await outcome(() => resend.mutateAsync({ params: { path: { accountId, eventId: attempt.eventId } }, body: {} }));
-                            setProblem(result.problem);
-                            if (result.problem) return;
-                            await invalidate('/admin/v1/accounts/{accountId}/webhook-attempts', '/admin/v1/audit-log');
-                            onChanged(`Evento ${attempt.event} reenviado.`);
-                          }}
-                        />
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Últimas tentativas de entrega"
+            rows={attempts.data.attempts}
+            rowKey={(attempt) => attempt.attemptId}
+            columns={[
+              { header: 'Evento', kind: 'title', cell: (attempt) => `${attempt.event} · ${formatDateTime(attempt.createdAt)}` },
+              { header: 'URL', cell: (attempt) => <span className="muted break-anywhere">{attempt.url}</span> },
+              { header: 'HTTP', cell: (attempt) => attempt.httpStatus ?? '—' },
+              { header: 'Duração', cell: (attempt) => `${attempt.durationMs} ms` },
+              { header: 'Erro', cell: (attempt) => (attempt.error ? deliveryErrorLabel(attempt.error) : '—') },
+              {
+                header: 'Conteúdo',
+                cell: (attempt) => (
+                  <details>
+                    <summary>Ver conteúdo</summary>
+                    <pre className="payload">{attempt.requestBody}</pre>
+                  </details>
+                ),
+              },
+              may(session, 'resendEvent') && {
+                header: 'Ações',
+                kind: 'actions',
+                cell: (attempt) => (
+                  <ActionButton
+                    label="Reenviar"
+                    className="secondary"
+                    onClick={async () => {
+                      const result = await outcome(() => resend.mutateAsync({ params: { path: { accountId, eventId: attempt.eventId } }, body: {} }));
+                      setProblem(result.problem);
+                      if (result.problem) return;
+                      await invalidate('/admin/v1/accounts/{accountId}/webhook-attempts', '/admin/v1/audit-log');
+                      onChanged(`Evento ${attempt.event} reenviado.`);
+                    }}
+                  />
+                ),
+              },
+            ]}
+          />
         ) : null}
       </QueryState>
     </Section>
