@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCnpj, makeCpf, validCustomer } from '../support/gateway.ts';
 import {
   Authenticator,
+  fieldError,
   HttpSession,
   outboxVerificationToken,
   signInOperator,
@@ -33,6 +34,7 @@ let context: BrowserContext;
 let page: Page;
 const authenticator = new Authenticator();
 let merchant: HttpSession;
+let operator: HttpSession;
 let owner: { email: string; cpf: string; accountId: string; totpSecret: string };
 const pageErrors: string[] = [];
 
@@ -52,7 +54,7 @@ async function signUp(email: string, cpf: string): Promise<HttpSession> {
 
 /** The seeded operator signs in (TOTP enrolled, the temporary password changed when asked) and approves the account's KYC. */
 async function approveKyc(accountId: string): Promise<void> {
-  const operator = await signInOperator(gateway, authenticator, OPERATOR_PASSWORD);
+  operator = await signInOperator(gateway, authenticator, OPERATOR_PASSWORD);
   // The file's withdrawals follow each other within a second or a minute; the contract's per-second and
   // per-minute limits (tested in test/withdrawals) would refuse the second by timing alone.
   await operator.ok('PATCH', `/admin/v1/accounts/${accountId}`, { kycStatus: 'approved', withdrawalsPerSecond: 100, withdrawalsPerMinute: 100 });
@@ -269,5 +271,37 @@ describe('the merchant dashboard, page by page (issue 22)', () => {
     expect(header?.height ?? 0).toBeLessThan(70);
     expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(1280);
     await screen(page, 'h1-extrato-foco');
+  });
+
+  it('"Infrações MED" lists an infraction with its deadline; the defence is sent with the code, agreeing asks a confirmation first', async () => {
+    const contested = await createCharge(4_200);
+    await merchant.ok('POST', `/dashboard/api/v1/sandbox/charges/${contested}/pay`);
+    const opened = await operator.ok('POST', `/admin/v1/sandbox/charges/${contested}/infractions`, { reason: 'Pagador não reconhece a compra' });
+    const infractionId = String(opened.infractionId);
+    await open(page, '/infracoes-med', 'Infrações MED');
+    const card = page.getByRole('region', { name: `Infração ${infractionId}` });
+    await card.getByText('Aberta: aguardando a sua defesa').waitFor();
+    await card.getByText('Pagador não reconhece a compra').waitFor();
+    expect(await card.getByRole('link', { name: contested }).getAttribute('href')).toBe(`#/transacoes/${contested}`);
+
+    // Agreeing gives the money back: the button asks to confirm the amount before anything is sent.
+    await card.getByLabel('Sua posição').selectOption('aceito');
+    await card.getByLabel('Justificativa').fill('O cliente pediu o cancelamento e nós concordamos.');
+    await card.getByLabel('Código do aplicativo autenticador').fill('000000');
+    await card.getByRole('button', { name: 'Enviar defesa ao provedor' }).click();
+    await card.getByRole('button', { name: 'Confirmar: devolver R$ 42,00' }).waitFor();
+    await card.getByText('Confirme: R$ 42,00 voltam ao pagador').waitFor();
+    // Changed its mind: contest instead, with a wrong code first (the server's message beside the field).
+    await card.getByLabel('Sua posição').selectOption('rejeitado');
+    await card.getByLabel('Justificativa').fill('A entrega foi feita; segue o comprovante assinado pelo cliente.');
+    await card.getByRole('button', { name: 'Enviar defesa ao provedor' }).click();
+    expect(await fieldError(page, 'Código do aplicativo autenticador')).not.toBe('');
+    await card.getByLabel('Código do aplicativo autenticador').fill(await authenticator.code(owner.totpSecret));
+    await card.getByRole('button', { name: 'Enviar defesa ao provedor' }).click();
+    await page.getByText(`Defesa da infração ${infractionId} enviada ao provedor.`).waitFor();
+    await card.getByText('Em análise pelo provedor').waitFor();
+    await card.getByText(/Contestou em .*: A entrega foi feita/).waitFor();
+    expect(await card.getByRole('button', { name: 'Enviar defesa ao provedor' }).count()).toBe(0);
+    await screen(page, 'h1-infracao-defendida');
   });
 });

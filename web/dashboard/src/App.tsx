@@ -33,11 +33,14 @@ const NAV = [
   ['/entregas', 'Entregas'],
   ['/destinatarios', 'Destinatários'],
   ['/saques', 'Saques'],
-  ['/infracoes-med', 'Infrações MED'],
+  ['/infracoes-med', 'MED'],
   ['/usuarios', 'Usuários'],
   ['/seguranca', 'Segurança'],
   ['/conta', 'Conta'],
 ] as const;
+
+/** What a short header label stands for (shown on hover; the page's heading says it in full). */
+const NAV_TITLES: Record<string, string> = { '/infracoes-med': 'Infrações MED (Mecanismo Especial de Devolução)' };
 
 /**
  * The page's session: GET /session, where 401 means "no session" (null), not an error. So reading it again
@@ -210,7 +213,7 @@ export function App() {
         </a>
         <nav aria-label="Seções do painel">
           {NAV.map(([path, label]) => (
-            <a key={path} href={`#${path}`} aria-current={route.path.startsWith(path) ? 'page' : undefined}>
+            <a key={path} href={`#${path}`} title={NAV_TITLES[path]} aria-current={route.path.startsWith(path) ? 'page' : undefined}>
               {label}
             </a>
           ))}
