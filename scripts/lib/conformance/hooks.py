@@ -8,7 +8,7 @@
    responses (and the links to GET /v1/transactions/{id}) would be exercised only with the spec's examples.
    The other half is left as generated, so the refusals stay covered. The same for POST
    /v1/transactions/{id}/refunds: half of its positive cases refund one of the merchant's paid charges (the
-   charges provisioned for them, PIXGATE_CONFORMANCE_PAID_CHARGES), most of a small amount, so the refund's
+   charges provisioned for them, PIXGATE_CONFORMANCE_PAID_CHARGES), of a small amount, so the refund's
    own logic (the returns rule, the balance, the idempotency of externalRef) is reached, not only its 404.
    Negative cases are never touched
    (changing them could make them valid). Every value is drawn through Hypothesis, so the seed still
@@ -106,9 +106,14 @@ def _document_for(kind: str | None) -> st.SearchStrategy[str] | None:
     return st.tuples(document, st.booleans()).map(lambda pair: format_document(pair[0]) if pair[1] else pair[0])
 
 
-def _with_body(case, body):
-    case.body = body
-    return case
+def _with_body(case, body, path_parameters=None):
+    """A copy of the drawn case with this body (and these path parameters): never the drawn case itself,
+    which flatmap_case's other branch still sends as generated."""
+    fixed = case.derive(keep_auth=True)
+    fixed.body = body
+    if path_parameters is not None:
+        fixed.path_parameters = path_parameters
+    return fixed
 
 
 def _valid_charge(case):
@@ -172,22 +177,23 @@ def _holder_withdrawal(case):
 
 
 def _refund_of_paid_charge(case):
-    """A refund of one of the merchant's paid charges (a generated id is never one), of a small amount half the time."""
+    """A refund of one of the merchant's paid charges (a generated id is never one), of a small amount."""
     if not PAID_CHARGES or not isinstance(case.path_parameters, dict):
         return None
     body = case.body if isinstance(case.body, dict) else None
 
     def apply(pair):
         charge, amount = pair
-        case.path_parameters = {**case.path_parameters, "id": charge}
-        if body is not None and amount is not None:
-            new_body = copy.deepcopy(body)
-            new_body["amountCents"] = amount
-            case.body = new_body
-        return case
+        if body is None:  # no body drawn: a refund of all that is left, as sent
+            return _with_body(case, case.body, {**case.path_parameters, "id": charge})
+        new_body = copy.deepcopy(body)
+        new_body["amountCents"] = amount
+        return _with_body(case, new_body, {**case.path_parameters, "id": charge})
 
-    # Most of a small charge's amount, or (no amountCents) all that is left of it.
-    amounts = st.one_of(st.none(), st.integers(1, 2_000))
+    # A small part of the charge, never all of it (a refund without amountCents is the spec's example's and
+    # the suites'): Hypothesis favours the first charges, which must last the whole run; refunds stop at the
+    # hourly limit (429) long before they are used up.
+    amounts = st.integers(1, 500)
     return st.tuples(st.sampled_from(PAID_CHARGES), amounts).map(apply)
 
 

@@ -35,12 +35,11 @@ export const FUNDING_CHARGES = 50;
 export const FUNDING_CHARGE_CENTS = 100_000_000;
 
 /**
- * Paid charges of their own for Schemathesis's refunds (scripts/lib/conformance/hooks.py): small, so the
- * refunds (120 an hour at most) never take the funding the withdrawals need, and many, so most refunds find
- * something left to give back.
+ * Paid charges of their own for Schemathesis's refunds (scripts/lib/conformance/hooks.py), of R$ 10.000,00:
+ * its refunds (of at most R$ 5,00, 120 an hour) never use one up nor take the funding the withdrawals need.
  */
 export const REFUNDABLE_CHARGES = 40;
-export const REFUNDABLE_CHARGE_CENTS = 10_000;
+export const REFUNDABLE_CHARGE_CENTS = 1_000_000;
 
 /**
  * Outcomes queued in the simulated PSP for withdrawals (the queue is positional: calls are answered from
