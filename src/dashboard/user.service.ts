@@ -28,7 +28,7 @@ import { deleteOtherUserSessions, deleteUserSessions } from './session.repositor
 import type { DashboardPrincipal } from './session.service.ts';
 import { verifyUserTotp } from './twoFactor.service.ts';
 import { setTeamTwoFactorRequired } from './teamTwoFactor.repository.ts';
-import { ownersOfCnpj } from './signupCnpj.repository.ts';
+import { cnpjFreeForSignUp, ownersOfCnpj } from './signupCnpj.repository.ts';
 import { resolveMerchantCity } from './merchantCity.ts';
 import { requireText } from './text.ts';
 import {
@@ -126,9 +126,12 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   // One account per CNPJ (docs/decisions.md, "One merchant account per CNPJ"): answered as any sign-up.
   if (await noticeCnpjTaken(deps, { email, name, companyCnpj: input.companyCnpj })) return;
   const now = new Date(deps.clock.now());
-  let user: DashboardUserRow;
+  const companyCnpj = validateDocument('cnpj', input.companyCnpj);
+  let user: DashboardUserRow | undefined;
   try {
     user = await deps.db.transaction().execute(async (trx) => {
+      // A sign-up of the same CNPJ that got here first (checked above before it committed) wins.
+      if (companyCnpj.ok && !(await cnpjFreeForSignUp(trx, companyCnpj.document))) return undefined;
       const account = await openAccount(trx, { legalName, responsibleCpf: input.responsibleCpf, companyCnpj: input.companyCnpj, email, city }, now);
       return insertUser(trx, {
         id: newId('usr'),
@@ -154,6 +157,11 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
       return;
     }
     throw error;
+  }
+  if (user === undefined) {
+    // Lost the race for the CNPJ: told as any sign-up of a CNPJ that has an account.
+    await noticeCnpjTaken(deps, { email, name, companyCnpj: input.companyCnpj });
+    return;
   }
   await sendVerification(deps, user);
 }

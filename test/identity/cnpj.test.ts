@@ -36,4 +36,21 @@ describe('one merchant account per CNPJ', () => {
     expect(firstOwnerMail.subject).toBe('Pedido de cadastro com o CNPJ da sua empresa');
     expect(firstOwnerMail.text).toContain(email);
   });
+
+  it('opens one account when five sign-ups of one CNPJ arrive at the same instant; the others are told by e-mail', async () => {
+    const companyCnpj = makeCnpj();
+    const emails = [1, 2, 3, 4, 5].map((n) => freshEmail(`corrida${n}`));
+    const answers = await Promise.all(
+      emails.map((email, n) =>
+        dashboardBrowser(gateway).api.POST('/dashboard/api/v1/signup', {
+          body: { legalName: `Loja Corrida ${n} Ltda`, responsibleCpf: makeCpf(), companyCnpj, city: 'Campinas', state: 'SP', name: `Pessoa Corrida ${n}`, email, password: DASHBOARD_PASSWORD },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.response.status)).toEqual([202, 202, 202, 202, 202]);
+    const accounts = await gateway.deps.db.selectFrom('accounts').select('id').where('company_cnpj', '=', companyCnpj).execute();
+    expect(accounts).toHaveLength(1);
+    const subjects = await Promise.all(emails.map(async (email) => (await lastMail(gateway, email)).subject));
+    expect(subjects.filter((subject) => subject === 'Sobre o seu cadastro no PixGate')).toHaveLength(4);
+  });
 });
