@@ -1,31 +1,44 @@
 /**
- * `npm run test:proxy`: the HTTP test suites again, with every merchant response validated by Prism.
+ * `npm run test:psp` and `npm run test:proxy`: the merchant suites again, in another setting (issue 33 put the
+ * two passes and their suite lists here).
  *
- * Runs `vitest run` over the suites that talk to the gateway over HTTP, with PIXGATE_TEST_VIA_PRISM=1.
- * With that variable set, startGateway() (test/support/gateway.ts) puts a Prism validating proxy
- * (scripts/lib/prism-proxy.ts → startPrismProxy) in front of the in-process server and points the
- * merchant clients and `gateway.baseUrl` at it; /admin traffic stays direct. A response that breaks the
- * spec then reaches the test as Prism's 500 problem+json, and the harness fails the file when
- * `proxy.violations()` is not empty (which also catches warnings such as an undocumented status).
+ * - `psp` (CI): the merchant and back-office suites with the gateway on PSP=efi against the fake provider over
+ *   mutual TLS (PIXGATE_TEST_PSP=efi), every merchant response also validated by Prism
+ *   (PIXGATE_TEST_VIA_PRISM=1). This one pass replaces the two CI ran before (the same suites on PSP=efi,
+ *   and the HTTP suites through Prism on the simulated provider): the HTTP suites are a subset of its suites
+ *   and none of them skips a test on PSP=efi, so every response Prism checked before is checked still, now on
+ *   the real rails; the simulated provider's responses are validated in every other pass by the gateway's
+ *   own response validation (express-openapi-validator).
+ * - `proxy` (by hand): the HTTP suites through Prism on the simulated provider, as CI ran them before.
  *
- * Usage: npm run test:proxy [-- <extra vitest arguments>]   e.g. `npm run test:proxy -- test/auth`
+ * With PIXGATE_TEST_VIA_PRISM=1, vitest's global setup starts one Prism for the run and startGateway()
+ * (test/support/gateway.ts) puts a front before each gateway that sends merchant requests through it
+ * (scripts/lib/prism-proxy.ts); a response that breaks the spec fails the file (`proxy.violations()`).
+ *
+ * Usage: node scripts/test-pass.ts psp|proxy [-- <extra vitest arguments>]   e.g. `npm run test:psp -- test/auth`
  * (arguments that look like paths replace the default suite list).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fromRoot, relativeToRoot } from './lib/paths.ts';
 
-/** The suites that exercise the merchant API over HTTP. */
-export const HTTP_SUITES = [
-  'test/charges',
-  'test/transactions',
-  'test/balance',
-  'test/auth',
-  'test/withdrawals',
-  'test/recipients',
-  'test/refunds',
-  'test/http',
-];
+/** The suites that exercise the merchant API over HTTP (the Prism pass on the simulated provider). */
+export const HTTP_SUITES = ['test/charges', 'test/transactions', 'test/balance', 'test/auth', 'test/withdrawals', 'test/recipients', 'test/refunds', 'test/http'];
+
+/** The merchant and back-office suites on PSP=efi: the HTTP suites plus the rails, holds and MED, the back office, the reconciliation. */
+export const PSP_SUITES = ['test/provider', ...HTTP_SUITES, 'test/holds', 'test/backoffice', 'test/reconciliation'];
+
+const PASSES = {
+  psp: { suites: PSP_SUITES, env: { PIXGATE_TEST_PSP: 'efi', PIXGATE_TEST_VIA_PRISM: '1' } },
+  proxy: { suites: HTTP_SUITES, env: { PIXGATE_TEST_VIA_PRISM: '1' } },
+} as const;
+
+const passName = process.argv[2];
+if (passName !== 'psp' && passName !== 'proxy') {
+  console.error('usage: node scripts/test-pass.ts psp|proxy [-- <vitest arguments>]');
+  process.exit(2);
+}
+const pass = PASSES[passName];
 
 const spec = fromRoot('generated', 'openapi.json');
 if (!existsSync(spec)) {
@@ -33,29 +46,27 @@ if (!existsSync(spec)) {
   process.exit(1);
 }
 
-// Without the hook in startGateway the variable changes nothing and this would be a second plain run that
+// Without the hook in startGateway the variable changes nothing and this would be a plain run that
 // validates nothing: refuse to pass in that case.
 const harness = fromRoot('test', 'support', 'gateway.ts');
 if (!readFileSync(harness, 'utf8').includes('PIXGATE_TEST_VIA_PRISM')) {
-  console.error(
-    `test:proxy: ${relativeToRoot(harness)} does not read PIXGATE_TEST_VIA_PRISM yet, so the suites would not go ` +
-      'through Prism. startGateway() must start the proxy when it is set (scripts/lib/prism-proxy.ts).',
-  );
+  console.error(`test:${passName}: ${relativeToRoot(harness)} does not read PIXGATE_TEST_VIA_PRISM, so the suites would not go through Prism.`);
   process.exit(1);
 }
 
-const extra = process.argv.slice(2).filter((arg) => arg !== '--');
+const extra = process.argv.slice(3).filter((arg) => arg !== '--');
 const pathArgs = extra.filter((arg) => arg.startsWith('test/'));
 const otherArgs = extra.filter((arg) => !arg.startsWith('test/'));
-const suites = pathArgs.length > 0 ? pathArgs : HTTP_SUITES.filter((suite) => existsSync(fromRoot(suite)));
-const missing = HTTP_SUITES.filter((suite) => !existsSync(fromRoot(suite)));
-if (pathArgs.length === 0 && missing.length > 0) console.warn(`test:proxy: not present, skipped: ${missing.join(', ')}`);
+const suites = pathArgs.length > 0 ? pathArgs : pass.suites.filter((suite) => existsSync(fromRoot(suite)));
+const missing = pass.suites.filter((suite) => !existsSync(fromRoot(suite)));
+if (pathArgs.length === 0 && missing.length > 0) console.warn(`test:${passName}: not present, skipped: ${missing.join(', ')}`);
 
-console.log(`test:proxy: vitest run ${suites.join(' ')} (PIXGATE_TEST_VIA_PRISM=1)`);
+const envText = Object.entries(pass.env).map(([name, value]) => `${name}=${value}`).join(' ');
+console.log(`test:${passName}: vitest run ${suites.join(' ')} (${envText})`);
 const child = spawn(process.execPath, [fromRoot('node_modules', 'vitest', 'vitest.mjs'), 'run', ...suites, ...otherArgs], {
   cwd: fromRoot(),
   stdio: 'inherit',
-  env: { ...process.env, PIXGATE_TEST_VIA_PRISM: '1' },
+  env: { ...process.env, ...pass.env },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
