@@ -25,9 +25,11 @@ export interface SuiteTimings {
 class Timings implements Reporter {
   private readonly startedAt = performance.now();
   private root = process.cwd();
+  private workers = 1;
 
-  onInit(vitest: { config: { root: string } }): void {
+  onInit(vitest: { config: { root: string; maxWorkers: number; fileParallelism?: boolean } }): void {
     this.root = vitest.config.root;
+    this.workers = vitest.config.fileParallelism === false ? 1 : vitest.config.maxWorkers;
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
@@ -43,7 +45,7 @@ class Timings implements Reporter {
       writeFileSync(path.join(dir, `${tag}.json`), `${JSON.stringify(timings, null, 2)}\n`);
     }
     const seconds = Math.round(wallMs / 1000);
-    console.log(`\nwall time: ${Math.floor(seconds / 60)} min ${seconds % 60} s (${files.length} files, ${testWorkers()} workers)`);
+    console.log(`\nwall time: ${Math.floor(seconds / 60)} min ${seconds % 60} s (${files.length} files, ${this.workers} workers)`);
   }
 }
 
