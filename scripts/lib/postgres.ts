@@ -28,10 +28,15 @@ export async function withClient<T>(serverUrl: string, work: (client: pg.Client)
   }
 }
 
-export async function createTempDatabase(prefix: string, serverUrl: string = DEFAULT_SERVER_URL): Promise<TempDatabase> {
+/**
+ * `template`: the database to copy (`CREATE DATABASE … TEMPLATE`, the tests' migrated template, issue 33);
+ * it must have no open connection while it is copied.
+ */
+export async function createTempDatabase(prefix: string, serverUrl: string = DEFAULT_SERVER_URL, template?: string): Promise<TempDatabase> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  if (template !== undefined && !/^\w+$/.test(template)) throw new Error(`createTempDatabase: not a database name: ${template}`);
   try {
-    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(

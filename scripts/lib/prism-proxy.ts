@@ -75,7 +75,15 @@ export interface PrismProxyOptions {
   readyTimeoutMs?: number;
   /** Longest a request through Prism may take before the front answers 504 and records it (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * The base URL of a Prism started by `startSharedPrism` (one per test run, issue 33): used instead of
+   * starting one per gateway; each request names its gateway in UPSTREAM_HEADER.
+   */
+  sharedPrismUrl?: string;
 }
+
+/** The header by which a front tells the shared Prism's router which gateway a request is for (removed before it). */
+export const UPSTREAM_HEADER = 'x-pixgate-prism-upstream';
 
 interface Violation {
   location?: unknown;
@@ -262,13 +270,79 @@ async function startPrism(spec: string, upstream: string, readyTimeoutMs: number
   }
 }
 
+export interface SharedPrism {
+  /** Prism's own URL, for `startPrismProxy(upstream, { sharedPrismUrl })`. */
+  baseUrl: string;
+  stop(): Promise<void>;
+  log(): string;
+}
+
+/**
+ * One Prism for every gateway of a test run: starting Prism and loading the spec costs seconds of CPU,
+ * once per gateway before (about 60 in the merchant suites). Prism's upstream is a small router here that
+ * forwards each request to the gateway its front named in UPSTREAM_HEADER (a loopback origin only).
+ */
+export async function startSharedPrism(options: PrismProxyOptions = {}): Promise<SharedPrism> {
+  const spec = options.spec ?? fromRoot('generated', 'openapi.json');
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const router = http.createServer((request, response) => {
+    const route = async () => {
+      const target = request.headers[UPSTREAM_HEADER];
+      if (typeof target !== 'string' || !/^http:\/\/127\.0\.0\.1:\d+$/.test(target)) {
+        response.writeHead(421, { 'content-type': 'application/json' }).end(JSON.stringify({ error: `no gateway named in ${UPSTREAM_HEADER}` }));
+        return;
+      }
+      const headers: IncomingHttpHeaders = { ...request.headers };
+      delete headers[UPSTREAM_HEADER];
+      const answer = await send(new URL(target), (request.method ?? 'GET').toUpperCase(), request.url ?? '/', headers, await readBody(request), requestTimeoutMs);
+      const outgoing: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !HOP_BY_HOP.includes(name)) outgoing[name] = value;
+      outgoing['content-length'] = String(answer.body.length);
+      response.writeHead(answer.status, outgoing).end(answer.body);
+    };
+    route().catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error: `prism router: ${error instanceof Error ? error.message : String(error)}` }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    router.once('error', reject);
+    router.listen(0, '127.0.0.1', () => resolve());
+  });
+  const routerUrl = `http://127.0.0.1:${(router.address() as AddressInfo).port}`;
+  const closeRouter = async () => {
+    router.closeAllConnections();
+    await new Promise<void>((resolve) => router.close(() => resolve()));
+  };
+  let prism: Awaited<ReturnType<typeof startPrism>>;
+  try {
+    prism = await startPrism(spec, routerUrl, options.readyTimeoutMs ?? 60_000);
+  } catch (error) {
+    await closeRouter();
+    throw error;
+  }
+  return {
+    baseUrl: prism.baseUrl,
+    log: prism.log,
+    stop: async () => {
+      await prism.stop();
+      await closeRouter();
+    },
+  };
+}
+
 export async function startPrismProxy(upstreamBaseUrl: string, options: PrismProxyOptions = {}): Promise<PrismProxy> {
   const spec = options.spec ?? fromRoot('generated', 'openapi.json');
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const operations = specOperations(spec);
   const upstream = new URL(upstreamBaseUrl);
-  const prism = await startPrism(spec, upstreamBaseUrl, options.readyTimeoutMs ?? 60_000);
+  const shared = options.sharedPrismUrl;
+  const prism = shared
+    ? { baseUrl: shared, log: () => '', stop: async () => undefined }
+    : await startPrism(spec, upstreamBaseUrl, options.readyTimeoutMs ?? 60_000);
   const prismUrl = new URL(prism.baseUrl);
+  // Through a shared Prism, the router behind it forwards to the gateway named here.
+  const viaPrism = (headers: IncomingHttpHeaders): IncomingHttpHeaders => (shared ? { ...headers, [UPSTREAM_HEADER]: upstream.origin } : headers);
   const found: string[] = [];
   const bypassed: string[] = [];
 
@@ -285,7 +359,7 @@ export async function startPrismProxy(upstreamBaseUrl: string, options: PrismPro
       answer = await send(upstream, method, url, request.headers, body, requestTimeoutMs);
     } else {
       try {
-        answer = await send(prismUrl, method, url, request.headers, body, requestTimeoutMs);
+        answer = await send(prismUrl, method, url, viaPrism(request.headers), body, requestTimeoutMs);
       } catch (error) {
         found.push(`${label}: Prism did not answer (${error instanceof Error ? error.message : String(error)})`);
         response.writeHead(504, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'prism proxy did not answer' }));

@@ -93,8 +93,13 @@ export interface ConnectOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */
   dataDir?: string;
-  /** An already-open PGlite instance (tests clone one per case to skip initdb). */
+  /** An already-open PGlite instance (the tests' template is migrated in one, then dumped). */
   pglite?: PGlite;
+  /**
+   * A dump of a data directory (PGlite's `dumpDataDir`) to start from instead of an empty one: the tests load
+   * a migrated template this way, skipping initdb and the migrations (issue 33).
+   */
+  loadDataDir?: Blob;
   poolSize?: number;
   /** How long opening a Postgres connection may take before the query waiting for it fails (default 5 s). */
   connectTimeoutMs?: number;
@@ -194,7 +199,10 @@ export async function connectDatabase(options: ConnectOptions): Promise<Database
   if (!pglite) {
     const dataDir = options.dataDir ?? 'memory://';
     if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-    pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: parseInt8 } });
+    pglite = await PGlite.create(dataDir, {
+      parsers: { [INT8_OID]: parseInt8 },
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), ...statementLog(options) });
   return { db, kind: 'pglite', poolStats: () => undefined, close: () => db.destroy() };

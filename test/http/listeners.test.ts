@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, useGateway } from '../support/gateway.ts';
 
@@ -29,9 +30,11 @@ describe('the merchant host and the service team listener', () => {
 });
 
 describe('the web applications', () => {
-  beforeAll(() => {
-    // What `npm start` does first: build the pages when their sources changed.
-    execFileSync(process.execPath, ['scripts/build-web.ts', '--if-stale'], { stdio: 'ignore' });
+  beforeAll(async () => {
+    // What `npm start` does first: build the pages when their sources changed. Not execFileSync: a build (a
+    // minute on a fresh clone) blocking the event loop held back the gateway's keep-alive timers, which then
+    // closed the idle connections just as the next fetch reused one (ECONNRESET, seen in CI).
+    await promisify(execFile)(process.execPath, ['scripts/build-web.ts', '--if-stale']);
   }, 120_000);
 
   it('serves the dashboard at /dashboard/ on the merchant host, with a strict CSP and immutable assets', async () => {

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import { inject } from 'vitest';
 import { startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { openUnmatchedCents } from '../../src/charges/receivedPix.repository.ts';
 import type { Database } from '../../src/db/schema.ts';
@@ -71,7 +72,16 @@ export async function startEfiTestProvider(
   deps: { clock: Clock; logger: Logger; metrics: Metrics },
   transportOptions: Partial<EfiTransportOptions> = {},
 ): Promise<EfiTestProvider> {
-  const fake = await startFakePsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, pixKey: TEST_PIX_KEY, clock: deps.clock, callbackRetryMs: [20, 50, 100, 200] });
+  // The run's certificates, made once by vitest's global setup (test/support/globalSetup.ts); made here when absent.
+  const certificates = inject('fakePspCertificates');
+  const fake = await startFakePsp({
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    pixKey: TEST_PIX_KEY,
+    clock: deps.clock,
+    callbackRetryMs: [20, 50, 100, 200],
+    ...(certificates ? { certificates } : {}),
+  });
   const dir = mkdtempSync(join(tmpdir(), 'pixgate-efi-'));
   const files = await fake.writeCertificates(dir);
   const config: EfiConfig = {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import createClient, { type Client } from 'openapi-fetch';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { createTempDatabase } from '../../scripts/lib/postgres.ts';
 import type { paths as AdminPaths } from '../../generated/admin-types.ts';
 import type { paths } from '../../generated/api-types.ts';
@@ -20,6 +20,7 @@ import type { EfiTestProvider, SandboxedProvider } from './efiProvider.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 import { RELAXED_LIMITS } from './limits.ts';
+import { pgliteTemplate } from './templates.ts';
 
 /**
  * A real gateway in the test process on an ephemeral port, on PGlite (default) or, when
@@ -54,7 +55,7 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-/** A database of its own for one test (in memory on PGlite, or a temporary database on PIXGATE_TEST_DATABASE_URL). */
+/** An empty database of its own for one test (in memory on PGlite, or a temporary database on PIXGATE_TEST_DATABASE_URL): the migration tests. */
 export async function openDatabase(onStatement?: (sql: string) => void): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
   const serverUrl = process.env.PIXGATE_TEST_DATABASE_URL;
   if (!serverUrl) {
@@ -63,6 +64,23 @@ export async function openDatabase(onStatement?: (sql: string) => void): Promise
   }
   const database = await createTempDatabase('pixgate_test', serverUrl);
   const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 20, onStatement });
+  return { handle, drop: database.drop };
+}
+
+/**
+ * A migrated database of its own for one gateway: a copy of the run's template (test/support/templates.ts,
+ * made by vitest's global setup), or, when the run has no Postgres template, created empty and migrated here.
+ */
+export async function openMigratedDatabase(onStatement?: (sql: string) => void): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  const serverUrl = process.env.PIXGATE_TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const handle = await connectDatabase({ dataDir: 'memory://', onStatement, loadDataDir: await pgliteTemplate(inject('pgliteTemplate')) });
+    return { handle, drop: async () => undefined };
+  }
+  const template = inject('postgresTemplate');
+  const database = await createTempDatabase('pixgate_test', serverUrl, template);
+  const handle = await connectDatabase({ databaseUrl: database.url, poolSize: 20, onStatement });
+  if (template === undefined) await migrateToLatest(handle.db);
   return { handle, drop: database.drop };
 }
 
@@ -85,8 +103,7 @@ export interface GatewayOptions {
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const { handle, drop } = await openDatabase(options.onStatement);
-  await migrateToLatest(handle.db);
+  const { handle, drop } = await openMigratedDatabase(options.onStatement);
   const clock = new ManualClock();
   // The real logger (pino, redaction), writing to memory: errors are collected, nothing is printed.
   const loggedErrors: string[] = [];
@@ -136,7 +153,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // `npm run test:proxy`: every merchant response goes through Prism's validating proxy
   // (scripts/lib/prism-proxy.ts), which bypasses what Prism cannot forward faithfully (admin paths, no
   // bearer, malformed bodies) so every test keeps its own expectations.
-  const proxy = process.env.PIXGATE_TEST_VIA_PRISM === '1' ? await startPrismProxy(directUrl) : undefined;
+  const proxy = process.env.PIXGATE_TEST_VIA_PRISM === '1' ? await startPrismProxy(directUrl, { sharedPrismUrl: inject('sharedPrismUrl') }) : undefined;
   const baseUrl = proxy?.baseUrl ?? directUrl;
   const as = (apiKey: string) => createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${apiKey}` } });
   return {
