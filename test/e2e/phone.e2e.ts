@@ -290,7 +290,8 @@ describe('the dashboard and the console on a phone and under attack (issue 38)',
       await screen(desktop, `issue38-desktop${route.replace(/\//g, '-')}`);
     }
     await open(desktop, dashboard('/transacoes'), 'Transações');
-    expect(await desktop.getByTestId('transactions').getByRole('columnheader', { name: 'Valor' }).isVisible()).toBe(true);
+    // The heading shows before the list has loaded: wait for the header (isVisible() would not wait).
+    await desktop.getByTestId('transactions').getByRole('columnheader', { name: 'Valor' }).waitFor({ state: 'visible' });
     await expectNoSidewaysScroll(desktop);
   });
 
