@@ -8,8 +8,52 @@ interface PathToRegexpModule {
   pathToRegexp?: PathToRegexp;
 }
 
+/** The piece of Ajv that express-openapi-validator's `useAjvCache` touches. */
+interface AjvLike {
+  getSchema(key: string): unknown;
+}
+type UseAjvCache = (ajv: AjvLike, schema: Record<string, unknown>, ajvCacheKey: string) => unknown;
+interface ValidatorUtilModule {
+  useAjvCache?: UseAjvCache;
+}
+
 const MEMOIZED_PATTERNS_MAX = 1000;
 let memoized = false;
+let slimmed = false;
+
+/** True when the schema, as JSON, names no `$ref` (a schema with cycles cannot be told: false). */
+function refFree(schema: object): boolean {
+  try {
+    return !JSON.stringify(schema).includes('"$ref"');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * express-openapi-validator 5 hands Ajv every request and response schema wrapped with the whole document's
+ * `paths` and `components` (so that a `$ref` inside can resolve), and Ajv walks the whole wrapper to collect
+ * `$id`s each time one is added (`getSchemaRefs`, with `allKeys`). Our documents are loaded dereferenced
+ * (`$refParser: { mode: 'dereference' }`), so that walk covered the whole document once per route and status:
+ * 35 % of a back-office test file's CPU (issue 33). A schema that names no `$ref` needs neither, so it is
+ * added without them; one that still names a `$ref` is added exactly as the validator built it. Wraps the
+ * function on the module the validator loads (it calls it through the module's exports); a version that
+ * stops wrapping the document makes this a no-op.
+ */
+function addSchemasWithoutTheDocument(): void {
+  if (slimmed) return;
+  slimmed = true;
+  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
+  const module = requireFromValidator('./middlewares/util.js') as ValidatorUtilModule;
+  const original = module.useAjvCache;
+  if (typeof original !== 'function') return;
+  module.useAjvCache = (ajv, schema, ajvCacheKey) => {
+    if (ajv.getSchema(ajvCacheKey)) return original(ajv, schema, ajvCacheKey);
+    const { paths, components, ...own } = schema;
+    if ((paths === undefined && components === undefined) || !refFree(own)) return original(ajv, schema, ajvCacheKey);
+    return original(ajv, own, ajvCacheKey);
+  };
+}
 
 /**
  * express-openapi-validator 5 compiles every route's path pattern with path-to-regexp on every request
@@ -45,6 +89,7 @@ function memoizePathToRegexp(): void {
  */
 export function openApiValidator(apiSpec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
   memoizePathToRegexp();
+  addSchemasWithoutTheDocument();
   return OpenApiValidator.middleware({
     // The validator's types want its own OpenAPIV3.Document; our bundled JSON is one.
     apiSpec: apiSpec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
