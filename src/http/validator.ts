@@ -16,10 +16,19 @@ type UseAjvCache = (ajv: AjvLike, schema: Record<string, unknown>, ajvCacheKey: 
 interface ValidatorUtilModule {
   useAjvCache?: UseAjvCache;
 }
+interface SchemaValidatorOptions {
+  version: string;
+  validateApiSpec: boolean;
+}
+type SchemaValidatorClass = new (options: SchemaValidatorOptions) => object;
+interface SchemaValidatorModule {
+  OpenAPISchemaValidator?: SchemaValidatorClass;
+}
 
 const MEMOIZED_PATTERNS_MAX = 1000;
 let memoized = false;
 let slimmed = false;
+let sharedMetaSchema = false;
 
 /** True when the schema, as JSON, names no `$ref` (a schema with cycles cannot be told: false). */
 function refFree(schema: object): boolean {
@@ -83,6 +92,38 @@ function memoizePathToRegexp(): void {
 }
 
 /**
+ * Every validator the middleware builds checks its document against the OpenAPI schema, and to do so
+ * compiles the OpenAPI 3.1 meta-schema with Ajv in its constructor: about 0.2 s of CPU, three times per
+ * gateway (one per document), paid again by every test file that starts one (issue 33). The compiled check
+ * depends only on the OpenAPI version and whether documents are checked, and holds no state between calls
+ * (Ajv's `errors` are set by each synchronous call and read right after it), so one is built per process
+ * and shared. The documents are still checked at every start, as before. Wraps the class on the module the
+ * validator loads (it constructs it through the module's exports).
+ */
+function shareMetaSchemaValidator(): void {
+  if (sharedMetaSchema) return;
+  sharedMetaSchema = true;
+  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
+  const module = requireFromValidator('./framework/openapi.schema.validator.js') as SchemaValidatorModule;
+  const found = module.OpenAPISchemaValidator;
+  if (typeof found !== 'function') return;
+  const Original: SchemaValidatorClass = found;
+  const built = new Map<string, object>();
+  // A class whose constructor returns the instance already built for the same options (`new` yields it).
+  module.OpenAPISchemaValidator = class {
+    constructor(options: SchemaValidatorOptions) {
+      const key = `${options.version}\u0000${String(options.validateApiSpec)}`;
+      let validator = built.get(key);
+      if (!validator) {
+        validator = new Original(options);
+        built.set(key, validator);
+      }
+      return validator;
+    }
+  };
+}
+
+/**
  * Request validation always; response validation where `validateResponses` is on (development and tests
  * by default: it catches a handler that drifts from the contract; its cost is measured by the benchmark).
  * Security is checked by our own middleware (exact 401/403 messages), not by the validator.
@@ -90,6 +131,7 @@ function memoizePathToRegexp(): void {
 export function openApiValidator(apiSpec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
   memoizePathToRegexp();
   addSchemasWithoutTheDocument();
+  shareMetaSchemaValidator();
   return OpenApiValidator.middleware({
     // The validator's types want its own OpenAPIV3.Document; our bundled JSON is one.
     apiSpec: apiSpec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],

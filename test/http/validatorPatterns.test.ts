@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { merchantSpec } from '../../src/http/spec.ts';
+import { merchantSpec, type OpenApiDocument } from '../../src/http/spec.ts';
 import { openApiValidator } from '../../src/http/validator.ts';
 
 /**
@@ -53,5 +55,50 @@ describe('schemas the validator adds to Ajv', () => {
     const cyclic: Added = { ...document, properties: {} };
     (cyclic.properties as Added).self = cyclic;
     expect(useAjvCache()(ajv, cyclic, 'cycle')).toBe(cyclic);
+  });
+});
+
+/**
+ * Each validator the middleware builds compiles the OpenAPI meta-schema to check its document;
+ * src/http/validator.ts shares one compiled check per process (issue 33). Documents are still checked.
+ */
+describe('the check of the documents themselves', () => {
+  type Check = { validate(document: object): { errors: unknown[] } };
+  function checks(): new (options: { version: string; validateApiSpec: boolean }) => Check {
+    openApiValidator(merchantSpec(), false);
+    return (createRequire(import.meta.resolve('express-openapi-validator'))('./framework/openapi.schema.validator.js') as { OpenAPISchemaValidator: ReturnType<typeof checks> }).OpenAPISchemaValidator;
+  }
+
+  it('is compiled once per OpenAPI version and mode, and still refuses a broken document', () => {
+    const Check = checks();
+    const first = new Check({ version: '3.1.0', validateApiSpec: true });
+    expect(new Check({ version: '3.1.0', validateApiSpec: true })).toBe(first);
+    expect(new Check({ version: '3.1.0', validateApiSpec: false })).not.toBe(first);
+    expect(first.validate(merchantSpec()).errors).toEqual([]);
+    expect(first.validate({ openapi: '3.1.0', info: { title: 7 }, paths: {} }).errors.length).toBeGreaterThan(0);
+  });
+
+  /** The error a middleware built on `document` passes on at its first request (GET /v1/balance). */
+  async function firstError(document: OpenApiDocument): Promise<string> {
+    const app = express();
+    app.use(openApiValidator(document, false));
+    let message = '';
+    app.use((error: Error, _request: express.Request, response: express.Response, _next: express.NextFunction) => {
+      message = error.message;
+      response.status(500).end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/balance`);
+    } finally {
+      server.close();
+    }
+    return message;
+  }
+
+  it('refuses a broken document at the first request of a middleware built after a valid one', async () => {
+    expect(await firstError(merchantSpec())).not.toMatch(/apiDoc/);
+    expect(await firstError({ openapi: '3.1.0', info: { title: 7 }, paths: {} } as unknown as OpenApiDocument)).toMatch(/args\.apiDoc was invalid/);
   });
 });

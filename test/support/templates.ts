@@ -14,7 +14,7 @@
  * migrating from scratch: they do not come through here.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openAsBlob, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { createTempDatabase, type TempDatabase } from '../../scripts/lib/postgres.ts';
 import { fromRoot } from '../../scripts/lib/paths.ts';
@@ -52,12 +52,12 @@ export async function ensurePgliteTemplate(): Promise<string> {
   return file;
 }
 
-let pgliteDump: Buffer | undefined;
-
-/** The migrated dump as a Blob for `connectDatabase({ loadDataDir })` (read from disk once per process). */
+/**
+ * The migrated dump as a Blob for `connectDatabase({ loadDataDir })`: backed by the file, read when PGlite
+ * reads it. A Blob built from the dump in memory copied its 43 MB twice (0.45 s of CPU per gateway, measured).
+ */
 export async function pgliteTemplate(file?: string): Promise<Blob> {
-  pgliteDump ??= readFileSync(file ?? (await ensurePgliteTemplate()));
-  return new Blob([new Uint8Array(pgliteDump)]);
+  return openAsBlob(file ?? (await ensurePgliteTemplate()));
 }
 
 /** A new database on `serverUrl`, migrated: the template of one run. */
