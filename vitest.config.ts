@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testFilesWithoutDatabase } from './scripts/lib/databaseTests.ts';
 import { outputFile, reporters, testWorkers } from './vitest.reporters.ts';
 
 /**
@@ -12,7 +13,11 @@ const mockingFiles = ['test/dashboard/csvExportFailure.test.ts'];
  * Globs left out of the run, comma-separated (`npm run test:pg` leaves the fault tests to a run of their own,
  * one file at a time). The command line's `--exclude` does not reach the projects below, so it comes this way.
  */
-const excluded = (process.env.PIXGATE_TEST_EXCLUDE ?? '').split(',').filter(Boolean);
+const excluded = [
+  ...(process.env.PIXGATE_TEST_EXCLUDE ?? '').split(',').filter(Boolean),
+  // `npm run test:pg`: the files that reach no database run exactly as they do in `npm test` (scripts/lib/databaseTests.ts).
+  ...(process.env.PIXGATE_TEST_DATABASE_FILES_ONLY === '1' ? testFilesWithoutDatabase() : []),
+];
 
 export default defineConfig({
   test: {
