@@ -63,7 +63,7 @@ export async function signIn(
   const trusted = trustedDeviceOf(deps, input.deviceCookie, user?.id);
   const counted = await beginPasswordSignIn(deps, { email, ip: input.ip, device: trusted });
   if (!counted.ok) throw new SignInThrottled(counted.reason, counted.retryAfterMs);
-  const hash = user?.password_hash ?? (await decoyHash());
+  const hash = user?.password_hash ?? (await decoyHash(deps.config.passwordHashLog2N));
   const passwordOk = await verifyPassword(input.password, hash);
   const source = { ip: input.ip, requestId: input.requestId };
   if (!user || !user.password_hash || user.disabled_at || !passwordOk) {

@@ -117,7 +117,7 @@ export async function signUp(deps: Deps, input: SignUpInput, ip: string): Promis
   const attempt = await beginEmailAction(deps, 'signup', email, ip);
   if (!attempt) throw new EmailActionThrottled('signUp');
   // Hashed before the e-mail is looked up, so a registered e-mail takes as long as a new one.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashLog2N);
   const existing = await findUserByEmail(deps.db, email);
   if (existing) {
     await deps.mailer.send({ to: email, ...mailTexts.alreadyRegistered(`${dashboardBaseUrl(deps)}#/esqueci-a-senha`) });
@@ -229,7 +229,7 @@ export async function choosePassword(deps: Deps, purpose: 'reset_password' | 'in
   if (!user || user.disabled_at) throw new InvalidEmailLink();
   await checkPassword(password, [user.email, user.name]);
   const updated = await updateUser(deps.db, user.id, {
-    password_hash: await hashPassword(password),
+    password_hash: await hashPassword(password, deps.config.passwordHashLog2N),
     email_verified_at: user.email_verified_at ?? now,
     invitation_expires_at: null,
     updated_at: now,
@@ -484,7 +484,7 @@ export async function changePassword(
     await verifyUserTotp(deps, user, input.totpCode);
   }
   await attempt.succeeded();
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashLog2N);
   const now = new Date(deps.clock.now());
   const ended = await deps.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { password_hash: passwordHash, updated_at: now });

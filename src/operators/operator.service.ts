@@ -76,7 +76,7 @@ export async function createOperator(
   const email = input.email.trim().toLowerCase();
   if (await findOperatorByEmail(deps.db, email)) throw new OperatorEmailTaken();
   const password = temporaryPassword();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordHashLog2N);
   const now = new Date(deps.clock.now());
   try {
     const operator = await withAudit(deps.db, audit, (trx) => insertOperator(trx, {
@@ -147,7 +147,7 @@ export async function resetOperatorCredentials(
 ): Promise<{ before: OperatorRow; operator: OperatorRow; temporaryPassword: string }> {
   await requireOperator(deps, id);
   const password = temporaryPassword();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordHashLog2N);
   const changed = await withAudit(deps.db, audit, async (trx) => {
     const before = await requireOperator({ db: trx }, id);
     const operator = await updateOperator(trx, id, {
@@ -172,7 +172,7 @@ export async function operatorSignIn(
   const attempt = await beginSignInAttempt(deps, 'console', email, input.ip);
   if (!attempt) throw new OperatorSignInThrottled();
   const operator = await findOperatorByEmail(deps.db, email);
-  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash()));
+  const passwordOk = await verifyPassword(input.password, operator?.password_hash ?? (await decoyHash(deps.config.passwordHashLog2N)));
   const source = { ip: input.ip, requestId: input.requestId };
   const known = operator ? { id: operator.id, name: operator.name } : undefined;
   if (!operator || operator.disabled_at || !passwordOk) {
@@ -299,7 +299,7 @@ export async function changeOperatorPassword(
   await attempt.succeeded();
   if (input.newPassword.normalize('NFKC') === input.currentPassword.normalize('NFKC')) throw new PasswordUnchanged();
   await requireStrongPassword(input.newPassword, [operator.email, operator.name, 'pixgate'], 'newPassword');
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.config.passwordHashLog2N);
   const wasTemporary = passwordChangeRequired(operator);
   const audit = auditStep(deps, operatorContext(operator, source), () => ({
     action: 'operator.password_changed',

@@ -51,6 +51,8 @@ export interface Config {
   recipientIdSecret: string | undefined;
   /** Create the demo account and print its API key at start-up on an empty database (default: not in production). */
   seedDemo: boolean;
+  /** scrypt's N for new password hashes, as log2 N (PASSWORD_HASH_LOG2N: 15 by default, at least 15 in production). */
+  passwordHashLog2N: number;
   /** How long an API key lookup (key + account status) may be served from cache. */
   authCacheTtlMs: number;
   /** The simulated PSP settles accepted withdrawals this long after acceptance (null: only on command). */
@@ -126,6 +128,12 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 }
+
+/**
+ * scrypt's cost for new password hashes, as log2 N (src/identity/passwords.ts): 2^15 by default, and never
+ * less in production. Tests set less (2^10) to keep hundreds of sign-ups cheap.
+ */
+export const PASSWORD_HASH_LOG2N_PRODUCTION = 15;
 
 /** The minimum length of RECIPIENT_ID_SECRET: 32 characters (e.g. 64 hex digits = 256 bits). */
 const SECRET_MIN_CHARS = 32;
@@ -265,6 +273,11 @@ function specs() {
       requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
     }),
     SEED_DEMO: boolean({ default: undefined, desc: 'true or false', example: 'false' }),
+    PASSWORD_HASH_LOG2N: integer(10, 20)({
+      default: PASSWORD_HASH_LOG2N_PRODUCTION,
+      desc: `an integer 10..20, scrypt's N as a power of two for new password hashes (at least ${PASSWORD_HASH_LOG2N_PRODUCTION} in production)`,
+      example: String(PASSWORD_HASH_LOG2N_PRODUCTION),
+    }),
     AUTH_CACHE_TTL_MS: integer(0, 30_000)({
       default: 5000,
       desc: 'an integer number of milliseconds 0..30000 (the contract caches account checks at most 30 s)',
@@ -330,6 +343,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   });
   const production = clean.NODE_ENV === 'production';
+  if (production && clean.PASSWORD_HASH_LOG2N < PASSWORD_HASH_LOG2N_PRODUCTION) {
+    throw new ConfigError([`PASSWORD_HASH_LOG2N=${JSON.stringify(String(clean.PASSWORD_HASH_LOG2N))} is invalid: expected at least ${PASSWORD_HASH_LOG2N_PRODUCTION} in production (a cheaper hash is for tests only)`]);
+  }
   if (clean.DATABASE_READ_URL !== undefined && clean.DATABASE_URL === undefined) {
     throw new ConfigError(['DATABASE_READ_URL=(value hidden) is invalid: a replica of the DATABASE_URL database, which is not set (the embedded database has no replica)']);
   }
@@ -355,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recipientIdSecret: clean.RECIPIENT_ID_SECRET,
     // No demo account with a live API key in production unless explicitly asked (SEED_DEMO=true).
     seedDemo: clean.SEED_DEMO ?? !production,
+    passwordHashLog2N: clean.PASSWORD_HASH_LOG2N,
     authCacheTtlMs: clean.AUTH_CACHE_TTL_MS,
     simSettleAfterMs: clean.SIM_SETTLE_AFTER_MS === 'never' ? null : clean.SIM_SETTLE_AFTER_MS,
     webhookAllowPrivate: clean.WEBHOOK_ALLOW_PRIVATE ?? !production,

@@ -149,7 +149,7 @@ describe('loadConfig', () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('##', readme.indexOf('## Configuration') + 5));
-    const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]!);
+    const documented = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]!);
     const serverOnly = documented.filter((name) => name !== 'PIXGATE_ADMIN_URL');
     expect(serverOnly.sort()).toEqual([...CONFIG_VARIABLES].sort());
   });
