@@ -13,23 +13,37 @@ function load(name: string): OpenApiDocument {
   return JSON.parse(readFileSync(`${generatedDir}${name}`, 'utf8')) as OpenApiDocument;
 }
 
+/** The bundled file each copy handed out was read from (src/http/validator.ts shares one validator per file). */
+const bundledFrom = new WeakMap<OpenApiDocument, string>();
+
+/** The generated file `document` is a copy of (`openapi.json`, …), or undefined for a document made elsewhere. */
+export function bundledDocumentName(document: OpenApiDocument): string | undefined {
+  return bundledFrom.get(document);
+}
+
+function copyOf(document: OpenApiDocument, name: string): OpenApiDocument {
+  const copy = structuredClone(document);
+  bundledFrom.set(copy, name);
+  return copy;
+}
+
 let merchant: OpenApiDocument | undefined;
 let admin: OpenApiDocument | undefined;
 let dashboard: OpenApiDocument | undefined;
 
 export function merchantSpec(): OpenApiDocument {
   merchant ??= load('openapi.json');
-  return structuredClone(merchant);
+  return copyOf(merchant, 'openapi.json');
 }
 
 export function adminSpec(): OpenApiDocument {
   admin ??= load('admin-openapi.json');
-  return structuredClone(admin);
+  return copyOf(admin, 'admin-openapi.json');
 }
 
 export function dashboardSpec(): OpenApiDocument {
   dashboard ??= load('dashboard-openapi.json');
-  return structuredClone(dashboard);
+  return copyOf(dashboard, 'dashboard-openapi.json');
 }
 
 /** The merchant docs (merchant API, dashboard API and webhooks), served on the merchant listener. */

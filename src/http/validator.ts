@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { RequestHandler } from 'express';
-import type { OpenApiDocument } from './spec.ts';
+import { bundledDocumentName, type OpenApiDocument } from './spec.ts';
 
 type PathToRegexp = (path: string, options?: object) => unknown;
 interface PathToRegexpModule {
@@ -132,6 +132,27 @@ export function openApiValidator(apiSpec: OpenApiDocument, validateResponses: bo
   memoizePathToRegexp();
   addSchemasWithoutTheDocument();
   shareMetaSchemaValidator();
+  const bundled = bundledDocumentName(apiSpec);
+  const key = bundled === undefined ? undefined : `${bundled}\u0000${String(validateResponses)}`;
+  const known = key === undefined ? undefined : sharedValidators.get(key);
+  if (known) return known;
+  const validator = build(apiSpec, validateResponses);
+  if (key !== undefined) sharedValidators.set(key, validator);
+  return validator;
+}
+
+/**
+ * The validators built of the bundled documents, one per document and response mode per process. Each
+ * gateway a process starts used to build its own: loading the document again, adding every component schema
+ * to four Ajv instances and compiling each route's schemas on its first request, about 12 % of a test run's
+ * CPU with several gateways per worker (issue 33). In production a process starts one gateway, so this
+ * changes nothing there. Sharing is safe: the validator keeps no state of one app's (its `app.param` hook,
+ * installed on the first app only, does not reach routes mounted on routers, which all of ours are; the
+ * routing settings it reads from `req.app` are Express's defaults in every app).
+ */
+const sharedValidators = new Map<string, RequestHandler[]>();
+
+function build(apiSpec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
   return OpenApiValidator.middleware({
     // The validator's types want its own OpenAPIV3.Document; our bundled JSON is one.
     apiSpec: apiSpec as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],

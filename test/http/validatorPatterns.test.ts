@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { merchantSpec, type OpenApiDocument } from '../../src/http/spec.ts';
+import { adminSpec, merchantSpec, type OpenApiDocument } from '../../src/http/spec.ts';
 import { openApiValidator } from '../../src/http/validator.ts';
 
 /**
@@ -100,5 +100,18 @@ describe('the check of the documents themselves', () => {
   it('refuses a broken document at the first request of a middleware built after a valid one', async () => {
     expect(await firstError(merchantSpec())).not.toMatch(/apiDoc/);
     expect(await firstError({ openapi: '3.1.0', info: { title: 7 }, paths: {} } as unknown as OpenApiDocument)).toMatch(/args\.apiDoc was invalid/);
+  });
+});
+
+/** One validator per bundled document and response mode per process (src/http/validator.ts, issue 33). */
+describe('validators of the bundled documents', () => {
+  it('are built once per document and response mode, and never shared with a document made elsewhere', () => {
+    const first = openApiValidator(merchantSpec(), true);
+    expect(openApiValidator(merchantSpec(), true)).toBe(first);
+    expect(openApiValidator(merchantSpec(), false)).not.toBe(first);
+    expect(openApiValidator(adminSpec(), true)).not.toBe(first);
+    const madeHere = structuredClone(merchantSpec());
+    expect(openApiValidator(madeHere, true)).not.toBe(first);
+    expect(openApiValidator(madeHere, true)).not.toBe(openApiValidator(madeHere, true));
   });
 });
