@@ -57,17 +57,25 @@ describe('the ledger check', () => {
       sql`UPDATE ledger_entries SET amount_cents = amount_cents - 1
         WHERE id = (SELECT min(id) FROM ledger_entries WHERE account_id = ${available})`.execute(db),
     );
-    // Behind the checkpoint and in a transaction the last check saw, nothing is reread incrementally: a
-    // change made behind the application's back to what was verified is for the full check.
-    expect(await problems(false, merchant.accountId)).toEqual([]);
-    const full = await problems(true, merchant.accountId);
-    expect(full).toContain(`${available} balance 8900 != the sum of its entries 8899`);
-    expect(full.some((problem) => /^transfer \d+ \(charge_paid of tx_[0-9a-f]{24}\) has 2 entries summing to -1$/.test(problem))).toBe(true);
-    expect(full.some((problem) => /^transaction tx_[0-9a-f]{24} \(pix_in paid\): expected net 10000 − returned 0 − refunding 0 credited, fee 0 posted, 0 pending out; the ledger has available 9999,/.test(problem))).toBe(true);
-    await bypassingImmutability(() =>
-      sql`UPDATE ledger_entries SET amount_cents = amount_cents + 1
-        WHERE id = (SELECT min(id) FROM ledger_entries WHERE account_id = ${available})`.execute(db),
-    );
+    try {
+      // Behind the checkpoint, the entries are not reread incrementally: a change made behind the
+      // application's back to what was verified is for the full check. The transactions are reread from
+      // the oldest snapshot any session of the server held at the last check (Postgres's xmin spans every
+      // database of the server: on `test:pg` another worker's open transaction holds it back), so there the
+      // charge's own check may see the lost cent; nothing else may.
+      const incremental = await problems(false, merchant.accountId);
+      expect(incremental.filter((problem) => !/^transaction tx_[0-9a-f]{24} \(pix_in paid\): /.test(problem))).toEqual([]);
+      const full = await problems(true, merchant.accountId);
+      expect(full).toContain(`${available} balance 8900 != the sum of its entries 8899`);
+      expect(full.some((problem) => /^transfer \d+ \(charge_paid of tx_[0-9a-f]{24}\) has 2 entries summing to -1$/.test(problem))).toBe(true);
+      expect(full.some((problem) => /^transaction tx_[0-9a-f]{24} \(pix_in paid\): expected net 10000 − returned 0 − refunding 0 credited, fee 0 posted, 0 pending out; the ledger has available 9999,/.test(problem))).toBe(true);
+    } finally {
+      // Repaired whatever the outcome: the file's other tests share the database.
+      await bypassingImmutability(() =>
+        sql`UPDATE ledger_entries SET amount_cents = amount_cents + 1
+          WHERE id = (SELECT min(id) FROM ledger_entries WHERE account_id = ${available})`.execute(db),
+      );
+    }
     expect(await problems(true)).toEqual([]);
 
     // A new withdrawal, then its entry corrupted before any check: the incremental check finds it.
