@@ -26,9 +26,20 @@ interface SchemaValidatorModule {
 }
 
 const MEMOIZED_PATTERNS_MAX = 1000;
-let memoized = false;
-let slimmed = false;
-let sharedMetaSchema = false;
+let patched = false;
+
+/**
+ * The three changes below to the modules express-openapi-validator loads, made once per process, each through
+ * the module's exports (the validator reads them there at call time).
+ */
+function patchValidatorOnce(): void {
+  if (patched) return;
+  patched = true;
+  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
+  memoizePathToRegexp(requireFromValidator('path-to-regexp') as PathToRegexpModule);
+  addSchemasWithoutTheDocument(requireFromValidator('./middlewares/util.js') as ValidatorUtilModule);
+  shareMetaSchemaValidator(requireFromValidator('./framework/openapi.schema.validator.js') as SchemaValidatorModule);
+}
 
 /** True when the schema, as JSON, names no `$ref` (a schema with cycles cannot be told: false). */
 function refFree(schema: object): boolean {
@@ -49,11 +60,7 @@ function refFree(schema: object): boolean {
  * function on the module the validator loads (it calls it through the module's exports); a version that
  * stops wrapping the document makes this a no-op.
  */
-function addSchemasWithoutTheDocument(): void {
-  if (slimmed) return;
-  slimmed = true;
-  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
-  const module = requireFromValidator('./middlewares/util.js') as ValidatorUtilModule;
+function addSchemasWithoutTheDocument(module: ValidatorUtilModule): void {
   const original = module.useAjvCache;
   if (typeof original !== 'function') return;
   module.useAjvCache = (ajv, schema, ajvCacheKey) => {
@@ -71,11 +78,7 @@ function addSchemasWithoutTheDocument(): void {
  * validator loads is memoized (at most MEMOIZED_PATTERNS_MAX patterns: the documents' routes). The result
  * is only read (`regexp.exec`, `keys`); a version that stops calling it per request makes this a no-op.
  */
-function memoizePathToRegexp(): void {
-  if (memoized) return;
-  memoized = true;
-  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
-  const module = requireFromValidator('path-to-regexp') as PathToRegexpModule;
+function memoizePathToRegexp(module: PathToRegexpModule): void {
   const original = module.pathToRegexp;
   if (typeof original !== 'function') return;
   const compiled = new Map<string, unknown>();
@@ -100,11 +103,7 @@ function memoizePathToRegexp(): void {
  * and shared. The documents are still checked at every start, as before. Wraps the class on the module the
  * validator loads (it constructs it through the module's exports).
  */
-function shareMetaSchemaValidator(): void {
-  if (sharedMetaSchema) return;
-  sharedMetaSchema = true;
-  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
-  const module = requireFromValidator('./framework/openapi.schema.validator.js') as SchemaValidatorModule;
+function shareMetaSchemaValidator(module: SchemaValidatorModule): void {
   const found = module.OpenAPISchemaValidator;
   if (typeof found !== 'function') return;
   const Original: SchemaValidatorClass = found;
@@ -129,9 +128,7 @@ function shareMetaSchemaValidator(): void {
  * Security is checked by our own middleware (exact 401/403 messages), not by the validator.
  */
 export function openApiValidator(apiSpec: OpenApiDocument, validateResponses: boolean): RequestHandler[] {
-  memoizePathToRegexp();
-  addSchemasWithoutTheDocument();
-  shareMetaSchemaValidator();
+  patchValidatorOnce();
   const bundled = bundledDocumentName(apiSpec);
   const key = bundled === undefined ? undefined : `${bundled}\u0000${String(validateResponses)}`;
   const known = key === undefined ? undefined : sharedValidators.get(key);
