@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
-import { testFilesWithoutDatabase } from './scripts/lib/databaseTests.ts';
+import { testFilesMockingModules, testFilesWithoutDatabase } from './scripts/lib/databaseTests.ts';
 import { outputFile, reporters, testWorkers } from './vitest.reporters.ts';
 
 /**
  * The files that replace a module of the gateway with `vi.mock`: a mock applies only to a module not yet
  * loaded, so these run in a process of their own each (isolated); every other file shares its worker's
- * loaded modules with the files run before it there (below).
+ * loaded modules with the files run before it there (below). Found by their text (scripts/lib/databaseTests.ts),
+ * so a new file that mocks is isolated without being listed.
  */
-const mockingFiles = ['test/dashboard/csvExportFailure.test.ts'];
+const mockingFiles = testFilesMockingModules();
 
 /**
  * Globs left out of the run, comma-separated (`npm run test:pg` leaves the fault tests to a run of their own,

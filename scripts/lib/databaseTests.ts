@@ -30,6 +30,17 @@ function testFiles(dir = fromRoot('test')): string[] {
   });
 }
 
+/**
+ * The test files (repository-relative) that replace a module with `vi.mock`: a mock applies only to a module
+ * not loaded yet, so vitest.config.ts runs these isolated (every other file shares its worker's modules).
+ */
+export function testFilesMockingModules(): string[] {
+  return testFiles()
+    .filter((file) => /\bvi\.mock\(/.test(readFileSync(file, 'utf8')))
+    .map(relativeToRoot)
+    .sort();
+}
+
 /** The test files (repository-relative) that reach no database: `npm run test:pg` leaves them out. */
 export function testFilesWithoutDatabase(): string[] {
   const known = new Map<string, boolean>();

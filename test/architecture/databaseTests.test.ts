@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testFilesWithoutDatabase } from '../../scripts/lib/databaseTests.ts';
+import { testFilesMockingModules, testFilesWithoutDatabase } from '../../scripts/lib/databaseTests.ts';
 
 /** `npm run test:pg` leaves to `npm test` the files that reach no database (scripts/lib/databaseTests.ts). */
 describe('the files the Postgres pass leaves out', () => {
@@ -23,5 +23,12 @@ describe('the files the Postgres pass leaves out', () => {
     expect(left.length).toBeGreaterThan(10);
     expect(left.length).toBeLessThan(60);
     for (const file of left) expect(file).toMatch(/^test\/.+\.test\.ts$/);
+  });
+});
+
+/** vitest.config.ts runs isolated the files that `vi.mock` a module (scripts/lib/databaseTests.ts). */
+describe('the files run isolated', () => {
+  it('are the ones that mock a module, and only those', () => {
+    expect(testFilesMockingModules()).toEqual(['test/dashboard/csvExportFailure.test.ts']);
   });
 });
