@@ -34,12 +34,21 @@ function countsOf(xml: string): Counts {
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
+/** The CPU a step used (reports/timings/NAME.cpu, GNU time's `%U %S`), as `, N CPU-s`; empty when not measured. */
+function cpuOf(step: string): string {
+  const file = fromRoot('reports', 'timings', `${step}.cpu`);
+  if (!existsSync(file)) return '';
+  const [user, system] = readFileSync(file, 'utf8').trim().split(/\s+/).map(Number);
+  if (user === undefined || system === undefined || !Number.isFinite(user + system)) return '';
+  return `, ${Math.round(user + system)} CPU-s`;
+}
+
 function printStepTimes(): void {
   const file = fromRoot('reports', 'timings', 'ci-steps.tsv');
   if (!existsSync(file)) return;
   for (const line of readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
     const [step, elapsed, status] = line.split('\t');
-    console.log(`ci-summary: step ${step}: ${elapsed} s${status === '0' ? '' : ` (exit ${status})`}`);
+    console.log(`ci-summary: step ${step}: ${elapsed} s${cpuOf(step ?? '')}${status === '0' ? '' : ` (exit ${status})`}`);
   }
 }
 
