@@ -1,8 +1,6 @@
 /** Owner of the `accounts` table. */
-import type { Kysely, Transaction } from 'kysely';
-import type { AccountRow, AccountUpdate, Database, NewAccount } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { AccountRow, AccountUpdate, Database, Db, NewAccount } from '../db/schema.ts';
 
 export function insertAccount(trx: Transaction<Database>, account: NewAccount): Promise<AccountRow> {
   return trx.insertInto('accounts').values(account).returningAll().executeTakeFirstOrThrow();
@@ -10,10 +8,6 @@ export function insertAccount(trx: Transaction<Database>, account: NewAccount): 
 
 export function findAccount(db: Db, accountId: string): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-}
-
-export async function accountExists(db: Db, accountId: string): Promise<boolean> {
-  return (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
 }
 
 /** Locks the account row: one recipient registration or webhook URL change at a time per account. */

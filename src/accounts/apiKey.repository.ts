@@ -1,9 +1,6 @@
 /** Owner of the `api_keys` table (only SHA-256 hashes of keys are stored, with the public prefix). */
-import type { Kysely, Transaction } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { AccountRow, ApiKeyRow, ApiKeysTable, Database } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { AccountRow, ApiKeyRow, ApiKeysTable, Db } from '../db/schema.ts';
 
 export interface KeyWithAccount {
   key: ApiKeyRow;
@@ -41,10 +38,8 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<KeyW
       created_at: key_created_at,
       revoked_at: key_revoked_at,
       last_used_at: key_last_used_at,
-      created_by: key_created_by,
-    },
-    account,
-  };
+      created_by: key_created_by },
+    account };
 }
 
 export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {

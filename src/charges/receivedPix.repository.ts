@@ -1,7 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, PartyJson, TransactionRow, UnmatchedPixReason, UnmatchedPixTable } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Selectable } from 'kysely';
+import type { Db, PartyJson, TransactionRow, UnmatchedPixReason, UnmatchedPixTable } from '../db/schema.ts';
 
 export type UnmatchedPixRow = Selectable<UnmatchedPixTable>;
 
@@ -26,8 +24,7 @@ export async function recordUnmatchedPix(
       reason: input.reason,
       payer: input.payer === null ? null : JSON.stringify(input.payer),
       status: 'open',
-      created_at: input.at,
-    })
+      created_at: input.at })
     .onConflict((conflict) => conflict.column('end_to_end_id').doNothing())
     .returning('end_to_end_id')
     .executeTakeFirst();

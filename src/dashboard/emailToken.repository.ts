@@ -1,8 +1,5 @@
 /** Owner of `dashboard_email_tokens`: single-use links sent by e-mail (verification, password reset, invitation). */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, EmailTokenPurpose } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db, EmailTokenPurpose } from '../db/schema.ts';
 
 export async function insertEmailToken(
   db: Db,

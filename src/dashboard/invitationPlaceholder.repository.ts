@@ -2,10 +2,8 @@
  * Owner of `dashboard_invitation_placeholders`: invitations of e-mails that already have a user elsewhere,
  * shown to the inviting account as pending invitations (docs/dashboard.md, decision 14).
  */
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database, DashboardInvitationPlaceholdersTable } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { DashboardInvitationPlaceholdersTable, Db } from '../db/schema.ts';
 
 export type InvitationPlaceholderRow = Selectable<DashboardInvitationPlaceholdersTable>;
 

@@ -1,9 +1,7 @@
 /** Owner of `dashboard_sessions`: signed-in browsers of merchant users (only token hashes are stored). */
 import { randomBytes } from 'node:crypto';
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { Database, DashboardSessionRow, DashboardSessionsTable } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Insertable } from 'kysely';
+import type { DashboardSessionRow, DashboardSessionsTable, Db } from '../db/schema.ts';
 
 /** Stores a new session under a fresh public id (`ses_` + 24 hex), which it returns. */
 export async function insertSession(db: Db, session: Omit<Insertable<DashboardSessionsTable>, 'id'>): Promise<string> {
@@ -32,6 +30,7 @@ export async function deleteUserSessions(db: Db, userId: string, except?: string
   await query.execute();
 }
 
+/** Deletes the sessions whose expiry has passed (the hourly purge-history job); answers how many. */
 export async function purgeExpiredSessions(db: Db, now: Date): Promise<number> {
   const result = await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);

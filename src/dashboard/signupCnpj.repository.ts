@@ -2,10 +2,8 @@
  * Sign-up's one-account-per-CNPJ rule (issue 22, defect 12): the accounts that already hold a CNPJ (KYC not
  * rejected) and the e-mails of their active owners. Reads `accounts` and `dashboard_users` only.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db } from '../db/schema.ts';
 
 export async function ownersOfCnpj(db: Db, companyCnpj: string): Promise<{ accountId: string; ownerEmails: string[] } | undefined> {
   const account = await db

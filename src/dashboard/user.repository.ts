@@ -1,8 +1,6 @@
 /** Owner of `dashboard_users` (merchant users, several per account) and `dashboard_recovery_codes`. */
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { Database, DashboardUserRow, DashboardUsersTable } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Insertable, Transaction, Updateable } from 'kysely';
+import type { DashboardUserRow, DashboardUsersTable, Database, Db } from '../db/schema.ts';
 
 export function insertUser(db: Db, user: Insertable<DashboardUsersTable>): Promise<DashboardUserRow> {
   return db.insertInto('dashboard_users').values(user).returningAll().executeTakeFirstOrThrow();

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { AccountsTable, ApiKeysTable } from './tables/accounts.ts';
 import type {
   AuditLogTable,
@@ -44,7 +44,6 @@ export type * from './tables/provider.ts';
 export type * from './tables/refunds.ts';
 export type * from './tables/transactions.ts';
 export type * from './tables/webhooks.ts';
-
 
 /**
  * Row types of every table, in one place. Money is integer cents (bigint columns parsed to number:
@@ -92,6 +91,9 @@ export interface Database {
   operator_sessions: OperatorSessionsTable;
   audit_log: AuditLogTable;
 }
+
+/** What a repository reads and writes through: the database, or the caller's transaction. */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export type RecipientRow = Selectable<RecipientsTable>;
 export type AccountRow = Selectable<AccountsTable>;

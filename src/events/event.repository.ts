@@ -1,9 +1,7 @@
 /** Owner of `outbox_events`: every webhook event, written in the transaction of the change that caused it. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, OutboxEventRow } from '../db/schema.ts';
+import type { Transaction } from 'kysely';
+import type { Database, Db, OutboxEventRow } from '../db/schema.ts';
 import type { EventName } from './catalog.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export async function insertEvent(
   trx: Transaction<Database>,
@@ -17,8 +15,7 @@ export async function insertEvent(
       event: event.name,
       transaction_id: event.transactionId,
       payload: event.payload,
-      created_at: event.at,
-    })
+      created_at: event.at })
     .execute();
 }
 

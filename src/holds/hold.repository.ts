@@ -1,8 +1,6 @@
 /** Owner of the `holds` table (precautionary holds on a balance; their money moves through the ledger). */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, HoldRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { Database, Db, HoldRow } from '../db/schema.ts';
 
 export function insertHold(trx: Transaction<Database>, hold: Omit<HoldRow, 'status' | 'released_at' | 'infraction_id' | 'deadline_at'> & Partial<Pick<HoldRow, 'infraction_id' | 'deadline_at'>>): Promise<HoldRow> {
   return trx

@@ -24,6 +24,3 @@ export const badRequest = (message: string) => new ApiError(400, message);
 export const unauthorized = (message: string) => new ApiError(401, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
-export const unprocessable = (message: string) => new ApiError(422, message);
-export const tooManyRequests = (message: string) => new ApiError(429, message);
-export const badGateway = (message: string) => new ApiError(502, message);

@@ -54,7 +54,3 @@ export function decoyHash(log2N: number): Promise<string> {
 /** The password rules: 10 to 128 characters (long passphrases welcome; the cap keeps hashing bounded). */
 export const PASSWORD_MIN_CHARS = 10;
 export const PASSWORD_MAX_CHARS = 128;
-export function isAcceptablePassword(password: string, email: string): boolean {
-  const length = [...password].length;
-  return length >= PASSWORD_MIN_CHARS && length <= PASSWORD_MAX_CHARS && password.trim().toLowerCase() !== email.trim().toLowerCase();
-}

@@ -2,10 +2,8 @@
  * Owner of `infractions` (migration 018): the provider's MED infractions on received Pix, as PixGate follows
  * them (the hold each placed, the merchant's defence, the outcome).
  */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, InfractionRow, InfractionStatus } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { Database, Db, InfractionRow, InfractionStatus } from '../db/schema.ts';
 
 export type NewInfraction = Omit<InfractionRow, 'defence' | 'defence_analysis' | 'defence_by' | 'defence_sent_at' | 'closed_at' | 'blocked_at' | 'hold_id'> &
   Partial<Pick<InfractionRow, 'blocked_at' | 'hold_id' | 'closed_at'>>;

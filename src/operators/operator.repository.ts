@@ -1,8 +1,6 @@
 /** Owner of `operators` (the service team's people, with roles) and `operator_sessions` (their console sessions). */
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { Database, OperatorRow, OperatorSessionRow, OperatorSessionsTable, OperatorsTable, SessionStage } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Insertable, Updateable } from 'kysely';
+import type { Db, OperatorRow, OperatorSessionRow, OperatorSessionsTable, OperatorsTable, SessionStage } from '../db/schema.ts';
 
 export function insertOperator(db: Db, operator: Insertable<OperatorsTable>): Promise<OperatorRow> {
   return db.insertInto('operators').values(operator).returningAll().executeTakeFirstOrThrow();

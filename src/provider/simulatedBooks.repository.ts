@@ -5,10 +5,8 @@
  * (`sim_psp_refunds`) and sends (`sim_psp_transfers`) have their own owners; this module reads them to keep
  * a Pix's devoluções within its amount and to tell what the provider holds.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, PartyJson, SimPspInfractionRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db, PartyJson, SimPspInfractionRow } from '../db/schema.ts';
 
 export interface SimReceived {
   end_to_end_id: string;

@@ -1,8 +1,5 @@
 /** Owner of `sim_psp_refunds`: the simulated PSP's own record of the refunds it was asked for. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, SimPspRefundRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Db, SimPspRefundRow } from '../db/schema.ts';
 
 /** Records an accepted refund; idempotent by refundId, as the id of API Pix's devolução. */
 export async function insertAcceptedRefund(
@@ -19,8 +16,7 @@ export async function insertAcceptedRefund(
       state: 'accepted',
       settle_at: refund.settleAt,
       created_at: refund.at,
-      updated_at: refund.at,
-    })
+      updated_at: refund.at })
     .onConflict((oc) => oc.column('refund_id').doNothing())
     .execute();
 }

@@ -1,8 +1,6 @@
 /** Owner of the `recipients` table (third-party withdrawal destinations and their review state). */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, RecipientRow, RecipientStatus } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { Database, Db, RecipientRow, RecipientStatus } from '../db/schema.ts';
 
 export function findRecipient(db: Db, accountId: string, recipientId: string): Promise<RecipientRow | undefined> {
   return db
@@ -141,8 +139,7 @@ export function transitionRecipient(
       review_note: change.note,
       reviewed_at: change.at,
       updated_at: change.at,
-      ...(change.to === 'active' ? { approved_at: change.at } : {}),
-    })
+      ...(change.to === 'active' ? { approved_at: change.at } : {}) })
     .where('account_id', '=', key.accountId)
     .where('id', '=', key.recipientId)
     .where('status', '=', change.from)

@@ -2,10 +2,8 @@
  * Owner of `reconciliation_runs` and `reconciliation_breaks` (migration 018): the runs of the comparison of the
  * ledger with the provider, and each difference found (a break), recorded once per kind and key.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { BreakKind, BreakSettlement, Database, ReconciliationBreakRow, ReconciliationRunRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Transaction } from 'kysely';
+import type { BreakKind, BreakSettlement, Database, Db, ReconciliationBreakRow, ReconciliationRunRow } from '../db/schema.ts';
 
 export interface NewBreak {
   id: string;

@@ -3,10 +3,8 @@
  * through PixGate's refunds (MED, or made outside the API), each booked once; and the ones the back office
  * asked for, `claimed` (their amount held in the charge's `refunding_cents`) until booked or released.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, ProviderDevolucaoRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db, ProviderDevolucaoRow } from '../db/schema.ts';
 
 type NewDevolucao = Pick<ProviderDevolucaoRow, 'end_to_end_id' | 'id' | 'transaction_id' | 'hold_id' | 'natureza' | 'amount_cents'> & { at: Date };
 
@@ -36,8 +34,7 @@ export async function insertBooked(
       shortfall_cents: devolucao.shortfallCents,
       returned_at: devolucao.returnedAt,
       created_at: devolucao.at,
-      updated_at: devolucao.at,
-    })
+      updated_at: devolucao.at })
     .onConflict((oc) => oc.columns(['end_to_end_id', 'id']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -51,8 +48,7 @@ function pick(devolucao: NewDevolucao) {
     transaction_id: devolucao.transaction_id,
     hold_id: devolucao.hold_id,
     natureza: devolucao.natureza,
-    amount_cents: devolucao.amount_cents,
-  };
+    amount_cents: devolucao.amount_cents };
 }
 
 export function lockDevolucao(trx: Transaction<Database>, endToEndId: string, id: string): Promise<ProviderDevolucaoRow | undefined> {

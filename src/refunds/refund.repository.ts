@@ -1,11 +1,9 @@
 /**
  * Owner of `refunds` and `refund_idempotency_keys`: every query on them lives here.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, NewRefund, RefundRow } from '../db/schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db, NewRefund, RefundRow } from '../db/schema.ts';
 import { HIDDEN_REFUND_STATUSES, IN_FLIGHT_REFUND_STATUSES } from './refund.states.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export function insertRefund(trx: Transaction<Database>, row: NewRefund): Promise<RefundRow> {
   return trx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();

@@ -5,11 +5,9 @@
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
-import type { CustomerJson, Database, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
+import type { CustomerJson, Database, Db, NewTransaction, StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
 import { SHOWN_COLUMNS, type ShownTransaction } from './transaction.mapper.ts';
 import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS, WITHDRAWAL } from '../withdrawals/withdrawal.states.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** externalRefs are kept 7 days after creation; afterwards the same externalRef creates a new transaction. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 86_400_000;
@@ -506,6 +504,5 @@ export async function openWithdrawalFigures(
     failedUnknownOverdue: Number(row?.overdue ?? 0),
     processing: Number(row?.processing ?? 0),
     oldestDueCheckAt: row?.oldest_due ? new Date(row.oldest_due) : null,
-    stuckSends: Number(row?.stuck ?? 0),
-  };
+    stuckSends: Number(row?.stuck ?? 0) };
 }

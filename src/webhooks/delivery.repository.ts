@@ -3,11 +3,9 @@
  * 60-day history, one row per attempt). An attempt's history row and its delivery's new state are written
  * in one statement, which is why both tables have one owner.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, DeliveryTrigger, WebhookAttemptRow } from '../db/schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { Database, Db, DeliveryTrigger, WebhookAttemptRow } from '../db/schema.ts';
 import type { EventEnvelope } from '../events/event.types.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 export interface NewDelivery {
   id: string;
@@ -34,8 +32,7 @@ export async function insertDeliveries(db: Db, deliveries: NewDelivery[]): Promi
         next_attempt_at: delivery.at,
         locked_until: null,
         created_at: delivery.at,
-        updated_at: delivery.at,
-      })),
+        updated_at: delivery.at })),
     )
     .execute();
 }

@@ -1,8 +1,6 @@
 /** Owner of `webhook_endpoints`: a merchant's webhook URLs (up to 6), their filters and signing secrets. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, WebhookEndpointRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { Database, Db, WebhookEndpointRow } from '../db/schema.ts';
 
 export type EndpointChanges = Partial<
   Pick<WebhookEndpointRow, 'url' | 'description' | 'enabled'> & { events: string; event_names: string }
@@ -100,8 +98,7 @@ export async function replaceSecret(
       secret_prefix: secrets.secretPrefix,
       previous_secret: secrets.previousSecret,
       previous_secret_expires_at: secrets.previousExpiresAt,
-      updated_at: secrets.at,
-    })
+      updated_at: secrets.at })
     .where('id', '=', endpointId)
     .execute();
 }

@@ -1,8 +1,6 @@
 /** Owner of `withdrawal_alerts`: the internal alert every third-party (Mode 2) withdrawal raises. */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, WithdrawalAlertRow } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Transaction } from 'kysely';
+import type { Database, Db, WithdrawalAlertRow } from '../db/schema.ts';
 
 export async function insertWithdrawalAlert(
   trx: Transaction<Database>,
@@ -16,8 +14,7 @@ export async function insertWithdrawalAlert(
       recipient_id: alert.recipientId,
       amount_cents: alert.amountCents,
       pix_key_type: alert.pixKeyType,
-      created_at: alert.at,
-    })
+      created_at: alert.at })
     .execute();
 }
 
