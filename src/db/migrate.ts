@@ -22,6 +22,7 @@ import * as merchantCity from './migrations/020_merchant_city.ts';
 import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
 import * as transactionSearch from './migrations/022_transaction_search.ts';
 import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
+import * as systemBuckets from './migrations/024_system_buckets.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '021_sign_in_backoff': signInBackoff,
   '022_transaction_search': transactionSearch,
   '023_invitation_expiry': invitationExpiry,
+  '024_system_buckets': systemBuckets,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -8,20 +8,19 @@
  * Accounts: `<accountId>:available` (what the merchant has; holds are not taken out of it),
  * `<accountId>:held` (the memo of its active holds), `<accountId>:pending_out` (withdrawals in flight);
  * `system:psp_settlement` (the money at the PSP, negative), `system:fee_revenue`, `system:holds_contra`,
- * `system:suspense`.
+ * `system:suspense`. A system account is made of buckets (migration 024: no row every merchant's payment
+ * locks): movements name the account, the database books each leg on a bucket no other transaction holds,
+ * and the account's balance is the sum of its buckets (`systemBalance`, `systemLeg`).
  */
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import { compiledOnce } from '../db/compiledOnce.ts';
-import type { Database, LedgerAccountKind, TransferReason } from '../db/schema.ts';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import type { Database, Db, LedgerAccountKind, TransferReason } from '../db/schema.ts';
 
 export const SYSTEM_ACCOUNTS = {
   pspSettlement: 'system:psp_settlement',
   feeRevenue: 'system:fee_revenue',
   holdsContra: 'system:holds_contra',
-  suspense: 'system:suspense',
-} as const;
+  suspense: 'system:suspense' } as const;
 
 export const MERCHANT_ACCOUNT_KINDS = ['available', 'held', 'pending_out'] as const satisfies readonly LedgerAccountKind[];
 
@@ -143,8 +142,7 @@ export function reserveWithdrawal(trx: Transaction<Database>, withdrawal: Withdr
     withinHolds: true,
     to: merchantAccount(withdrawal.account_id, 'pending_out'),
     pending: true,
-    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at },
-  });
+    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at } });
 }
 
 /** The withdrawal was paid: its pending transfer is posted (the amount left the PSP, the fee is earned). */
@@ -284,10 +282,24 @@ export function settleWithProvider(trx: Transaction<Database>, balanceCents: num
   return settleAgainst(trx, SYSTEM_ACCOUNTS.pspSettlement, -balanceCents, 'provider_adjustment', how);
 }
 
+type SystemAccount = (typeof SYSTEM_ACCOUNTS)[keyof typeof SYSTEM_ACCOUNTS];
+
+/** A system account's balance: the sum of its buckets. */
+export async function systemBalance(db: Db, account: SystemAccount): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('balance_cents'), sql<number>`0`).as('cents'))
+    .where('system_account', '=', account)
+    .executeTakeFirst();
+  return Number(row?.cents ?? 0);
+}
+
+/** Whether the entry `le` is on (a bucket of) the system account: its id is the account's, or `account#n`. */
+const systemLeg = (account: SystemAccount) => sql`split_part(le.account_id, '#', 1) = ${account}`;
+
 /** The balance of `system:psp_settlement` (negative: what the ledger says the provider holds). */
-export async function pspSettlementCents(db: Db): Promise<number> {
-  const row = await db.selectFrom('ledger_accounts').select('balance_cents').where('id', '=', SYSTEM_ACCOUNTS.pspSettlement).executeTakeFirst();
-  return Number(row?.balance_cents ?? 0);
+export function pspSettlementCents(db: Db): Promise<number> {
+  return systemBalance(db, SYSTEM_ACCOUNTS.pspSettlement);
 }
 
 /**
@@ -588,9 +600,12 @@ const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status,
   EXISTS (SELECT 1 FROM reconciliation_breaks b WHERE b.transaction_id = tx.id AND b.kind IN ('sent_booked_failed', 'booked_paid_not_sent')) AS explained`;
 
 /** The returns of a charge that took money to the PSP: its psp_settlement leg is what went back to the payer. */
-const RETURNED_TO_PSP = sql`le.account_id = 'system:psp_settlement' AND lt.reason IN ('chargeback', 'charge_refunded', 'refund_posted')`;
+const RETURNED_TO_PSP = sql`${systemLeg(SYSTEM_ACCOUNTS.pspSettlement)} AND lt.reason IN ('chargeback', 'charge_refunded', 'refund_posted')`;
 /** What a chargeback or a devolução made outside the API could not take from the merchant (booked to suspense). */
-const UNCOVERED = sql`le.account_id = 'system:suspense' AND lt.reason IN ('chargeback', 'charge_refunded')`;
+const UNCOVERED = sql`${systemLeg(SYSTEM_ACCOUNTS.suspense)} AND lt.reason IN ('chargeback', 'charge_refunded')`;
+
+/** PixGate's fee of a transaction: its legs on fee_revenue. */
+const FEE_REVENUE = systemLeg(SYSTEM_ACCOUNTS.feeRevenue);
 
 /** A refund whose amount is still reserved (its pending transfer open). */
 const IN_FLIGHT_REFUND = sql`r.status IN ('initiating', 'processing')`;
@@ -610,7 +625,7 @@ async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<Transac
       SELECT tx.id,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue,
+        sum(le.amount_cents) FILTER (WHERE ${FEE_REVENUE}) AS fee_revenue,
         sum(le.amount_cents) FILTER (WHERE ${RETURNED_TO_PSP}) AS returned_booked,
         -sum(le.amount_cents) FILTER (WHERE ${UNCOVERED}) AS uncovered
       FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
@@ -656,7 +671,7 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
     CROSS JOIN LATERAL (
       SELECT sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
         sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = 'system:fee_revenue') AS fee_revenue,
+        sum(le.amount_cents) FILTER (WHERE ${FEE_REVENUE}) AS fee_revenue,
         sum(le.amount_cents) FILTER (WHERE ${RETURNED_TO_PSP}) AS returned_booked,
         -sum(le.amount_cents) FILTER (WHERE ${UNCOVERED}) AS uncovered
       FROM ledger_transfers lt JOIN LATERAL (SELECT * FROM ledger_entries e WHERE e.transfer_id = lt.id OFFSET 0) le ON true

@@ -179,8 +179,10 @@ describe('migration 009: single-entry balances to the double-entry ledger', () =
     // A's figures by hand: 9_901 + 4_950 − 1_000 + 2_970 − 1_500 − 2_100 − 1_100 − 600 − 900 + 900 − 700 + 600 − 500 = 10_921.
     expect((await readBalance(db, A)).availableCents).toBe(10_921);
 
+    // Each system account is the sum of its buckets (migration 024).
     const { rows: system } = await sql<{ id: string; balance_cents: number }>`
-      SELECT id, balance_cents FROM ledger_accounts WHERE owner_id IS NULL ORDER BY id`.execute(db);
+      SELECT system_account AS id, sum(balance_cents)::bigint AS balance_cents FROM ledger_accounts WHERE owner_id IS NULL
+      GROUP BY system_account ORDER BY system_account`.execute(db);
     // Fees earned: charges 99 + 50 + 30, withdrawals paid and returned 100 + 100. The PSP holds everything else.
     expect(Object.fromEntries(system.map((row) => [row.id, Number(row.balance_cents)]))).toEqual({
       'system:fee_revenue': 379,

@@ -12,6 +12,7 @@ import { inject } from 'vitest';
 import { startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { openUnmatchedCents } from '../../src/charges/receivedPix.repository.ts';
 import type { Database } from '../../src/db/schema.ts';
+import { pspSettlementCents } from '../../src/ledger/ledger.repository.ts';
 import { startProviderCallbacks } from '../../src/jobs/providerFacts.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { EfiConfig } from '../../src/platform/config.ts';
@@ -148,8 +149,7 @@ export async function startEfiTestProvider(
     moneyDifference: async (database) => {
       await fake.flushCallbacks();
       await listener?.idle();
-      const row = await database.selectFrom('ledger_accounts').select('balance_cents').where('id', '=', 'system:psp_settlement').executeTakeFirst();
-      return { ledgerCents: -Number(row?.balance_cents ?? 0), unmatchedCents: await openUnmatchedCents(database), providerCents: fake.balanceCents() };
+      return { ledgerCents: -(await pspSettlementCents(database)), unmatchedCents: await openUnmatchedCents(database), providerCents: fake.balanceCents() };
     },
     close: async () => {
       await listener?.close();

@@ -18,6 +18,12 @@ export interface LedgerAccountsTable {
   /** How many entries the account has: its last entry's `account_version`. */
   version: Generated<number>;
   created_at: Date;
+  /**
+   * A system account's buckets (migration 024): the system account they make up (`system:<kind>`), and which
+   * bucket this row is (0: the account itself). Null for a merchant's accounts.
+   */
+  system_account: Generated<string | null>;
+  bucket: Generated<number | null>;
 }
 
 /** Why money moved. */
