@@ -62,6 +62,7 @@ import {
   computeRatios,
   computeTargets,
   findProblems,
+  ledgerTargets,
   findWarnings,
   renderReport,
   type CaseRecord,
@@ -70,6 +71,8 @@ import {
   type TargetId,
 } from './lib/bench/report.ts';
 import { startCeiling, startDbFloor, startGateway, startPrismMock, type GatewayProcess, type ServerProcess } from './lib/bench/servers.ts';
+import { measureLedgerContention, type LedgerContentionResult } from './lib/bench/ledgerContention.ts';
+import { startCluster } from './lib/cluster.ts';
 import { explainHotQueries, renderPlans, type PlanFinding } from './lib/bench/plans.ts';
 import { preloadScale, preloadWithdrawalsToday, type ScaleLoad } from './lib/bench/preload.ts';
 import {
@@ -113,6 +116,10 @@ const { values: flags } = parseArgs({
     'scale-deliveries': { type: 'string', default: '100000' },
     'scale-events': { type: 'string', default: '2000' },
     'explain-verbose': { type: 'boolean', default: false },
+    ledger: { type: 'boolean', default: false },
+    'ledger-cluster': { type: 'boolean', default: false },
+    'ledger-seconds': { type: 'string', default: '5' },
+    'ledger-schema': { type: 'string' },
   },
 });
 
@@ -138,6 +145,9 @@ const scaleSizes = {
   deliveries: Math.round(positive('scale-deliveries', flags['scale-deliveries'], 1_000_000)),
 };
 const scaleEvents = Math.round(positive('scale-events', flags['scale-events'], 20_000));
+/** `--ledger`: the ledger case alone; `--ledger-cluster`: also on a Patroni cluster the bench starts (npm run cluster's). */
+const ledgerOnly = flags.ledger;
+const ledgerSeconds = positive('ledger-seconds', flags['ledger-seconds'], 120);
 
 const REPORTS = fromRoot('reports');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
@@ -626,6 +636,28 @@ async function scaleRun(databaseUrl: string): Promise<void> {
   }
 }
 
+/**
+ * The ledger case (scripts/lib/bench/ledgerContention.ts) on the local server, and with --ledger-cluster on
+ * the synchronous primary of a three-node Patroni cluster started for it (as `npm run cluster`).
+ */
+async function ledgerRun(): Promise<LedgerContentionResult[]> {
+  const migrateTo = flags['ledger-schema'];
+  log(`\nLedger: credits over 64 merchants by 32 clients, system accounts vs accounts of their own (${ledgerSeconds} s per case${migrateTo ? `, schema up to ${migrateTo}` : ''})`);
+  const results = [await measureLedgerContention(process.env['PIXGATE_BENCH_PG_URL'] || 'postgres://postgres@127.0.0.1:5432/postgres', { seconds: ledgerSeconds, server: 'one server', migrateTo, log })];
+  if (flags['ledger-cluster']) {
+    log('  starting a three-node Patroni cluster (synchronous mode) for the ledger case');
+    const cluster = await startCluster();
+    onCleanup('the ledger case\'s cluster', () => cluster.stop());
+    try {
+      await cluster.waitHealthy();
+      results.push(await measureLedgerContention(cluster.primaryUrl, { seconds: ledgerSeconds, server: 'synchronous cluster primary', migrateTo, log }));
+    } finally {
+      await cluster.stop();
+    }
+  }
+  return results;
+}
+
 async function main(): Promise<number> {
   installCleanupHandlers();
   const started = new Date();
@@ -642,14 +674,15 @@ async function main(): Promise<number> {
     `PixGate benchmark (${scaleMode ? 'scale mode' : profileMode ? 'profile mode' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
       `${load.durationS} s per case (at most ${load.maxRequests} requests), Node ${process.version}, database ${database.name}`,
   );
-  const webhooks = scaleMode ? undefined : profileMode ? await profileRun(database.url) : await fullRun(database.url);
+  const webhooks = scaleMode || ledgerOnly ? undefined : profileMode ? await profileRun(database.url) : await fullRun(database.url);
   if (scaleMode) await scaleRun(database.url);
+  const ledger = scaleMode || profileMode ? [] : await ledgerRun();
 
   const ratios = computeRatios(cases);
   const finished = new Date();
-  const report: Report & { mode: string; profiles?: Record<string, ProfileSummary>; scale?: unknown } = {
+  const report: Report & { mode: string; profiles?: Record<string, ProfileSummary>; scale?: unknown; ledger: LedgerContentionResult[] } = {
     version: 1,
-    mode: scaleMode ? 'scale' : profileMode ? 'profile' : 'full',
+    mode: scaleMode ? 'scale' : profileMode ? 'profile' : ledgerOnly ? 'ledger' : 'full',
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     totalSeconds: Math.round((finished.getTime() - started.getTime()) / 1000),
@@ -667,7 +700,12 @@ async function main(): Promise<number> {
     ratios,
     memory,
     webhooks,
-    targets: scaleMode ? scaleTargets(scaleRecords, planFindings) : profileMode ? [] : computeTargets(cases, ratios, webhooks),
+    targets: scaleMode
+      ? scaleTargets(scaleRecords, planFindings)
+      : profileMode
+        ? []
+        : [...(ledgerOnly ? [] : computeTargets(cases, ratios, webhooks)), ...ledgerTargets(ledger)],
+    ledger,
     problems: [...findProblems(cases, webhooks, errorLines), ...scaleProblems(scaleRecords)],
     warnings: findWarnings(cases),
     valid: false,
@@ -677,7 +715,7 @@ async function main(): Promise<number> {
   };
   report.valid = report.problems.length === 0;
 
-  const name = scaleMode ? 'bench-scale' : profileMode ? 'bench-profile' : 'bench';
+  const name = scaleMode ? 'bench-scale' : profileMode ? 'bench-profile' : ledgerOnly ? 'bench-ledger' : 'bench';
   const file = join(REPORTS, `${name}-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(REPORTS, `${name}-latest.json`), `${JSON.stringify(report, null, 2)}\n`);

@@ -5,6 +5,7 @@
  */
 import type { CaseResult } from './load.ts';
 import type { CpuShares, MemoryReading } from './procfs.ts';
+import type { LedgerContentionResult } from './ledgerContention.ts';
 import type { WebhookResult } from './webhooks.ts';
 
 export const OPERATIONS = {
@@ -102,6 +103,24 @@ export function verdict(name: string, measured: number | null | undefined, compa
   const value = measured ?? NaN;
   const pass = Number.isFinite(value) && (comparison === '>=' ? value >= threshold : comparison === '<=' ? value <= threshold : value < threshold);
   return { name, measured: value, threshold, unit, comparison, pass };
+}
+
+/** Payments credited across 64 merchants through the system accounts, against the same on accounts of their own. */
+export const LEDGER_SHARED_OVER_OWN = 0.8;
+
+/** The ledger case's targets (issue 34): one per server and hold time. */
+export function ledgerTargets(results: LedgerContentionResult[]): TargetVerdict[] {
+  return results.flatMap((result) =>
+    result.ratios.map((entry) =>
+      verdict(
+        `Ledger: credits over 64 merchants, system / own accounts (${result.server}${result.migrateTo ? `, schema to ${result.migrateTo}` : ''}, +${entry.holdMs} ms held)`,
+        entry.ratio,
+        '>=',
+        LEDGER_SHARED_OVER_OWN,
+        '×',
+      ),
+    ),
+  );
 }
 
 /** Withdrawals at constant cost: 50,000 earlier withdrawals the same day change neither req/s nor Postgres CPU. */
