@@ -671,7 +671,7 @@ async function main(): Promise<number> {
   databaseName = database.name;
   onCleanup(`database ${database.name}`, () => database.drop());
   log(
-    `PixGate benchmark (${scaleMode ? 'scale mode' : profileMode ? 'profile mode' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
+    `PixGate benchmark (${scaleMode ? 'scale mode' : profileMode ? 'profile mode' : ledgerOnly ? 'the ledger case alone' : 'full run'}): ${load.connections} connections, ${load.warmupS} s warm-up + ` +
       `${load.durationS} s per case (at most ${load.maxRequests} requests), Node ${process.version}, database ${database.name}`,
   );
   const webhooks = scaleMode || ledgerOnly ? undefined : profileMode ? await profileRun(database.url) : await fullRun(database.url);

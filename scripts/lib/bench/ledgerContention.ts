@@ -117,6 +117,12 @@ export async function measureLedgerContention(
   try {
     const merchants = await provision(database.url, options.migrateTo);
     const pool = new pg.Pool({ connectionString: database.url, max: LEDGER_CLIENTS });
+    // An idle client the server ends (a failover, the database dropped at the end) must not crash the bench:
+    // the case that was using it fails with its own error instead.
+    let measuring = true;
+    pool.on('error', (error) => {
+      if (measuring) options.log?.(`  ledger ${options.server}: an idle connection ended: ${error.message}`);
+    });
     try {
       const cases: LedgerCase[] = [];
       for (const holdMs of [0, 2]) {
@@ -136,6 +142,7 @@ export async function measureLedgerContention(
       });
       return { server: options.server, migrateTo: options.migrateTo, seconds: options.seconds, cases, ratios };
     } finally {
+      measuring = false;
       await pool.end();
     }
   } finally {

@@ -236,7 +236,8 @@ export function renderReport(report: Report): string {
   const header =
     `${pad('Operation', 42)}${pad('Server', 30)}${pad('req/s', 7, true)}${pad('p50 ms', 8, true)}${pad('p99 ms', 8, true)}` +
     `${pad('non-2xx', 8, true)}${pad('errors', 7, true)}${pad('µs CPU/req srv+pg', 19, true)}${pad('CPU % srv/pg/load/other', 25, true)}   ratios`;
-  lines.push(header, '-'.repeat(header.length + 24));
+  // The ledger case alone (`--ledger`) measures no HTTP operation: no table, no memory line.
+  if (report.cases.length > 0) lines.push(header, '-'.repeat(header.length + 24));
   for (const operation of Object.keys(OPERATIONS) as OperationId[]) {
     let first = true;
     for (const target of Object.keys(TARGETS) as TargetId[]) {
@@ -271,11 +272,11 @@ export function renderReport(report: Report): string {
       first = false;
     }
   }
-  lines.push('');
+  if (report.cases.length > 0) lines.push('');
   const memory = Object.entries(report.memory)
     .map(([server, reading]) => `${server} ${reading ? `${num(reading.rssMb, 1)} MB (peak ${num(reading.peakRssMb, 1)} MB)` : '—'}`)
     .join('; ');
-  lines.push(`Memory (RSS after the load): ${memory}`);
+  if (memory) lines.push(`Memory (RSS after the load): ${memory}`);
   for (const [server, reading] of Object.entries(report.memory)) {
     if (reading?.heapTotalMb === undefined) continue;
     lines.push(
