@@ -30,6 +30,32 @@ const routesDoNotTouchTheDatabase = {
   message: 'Route handlers do not touch the database handle: call a service.',
 };
 
+/** The wiring sits at the top (issue 34): only the entry points import it. */
+const wiringAtTheTop = {
+  group: ['**/runtime.ts'],
+  message: 'src/runtime.ts is the wiring at the top of the layers: only the entry points (src/main.ts, src/worker.ts) import it.',
+};
+/** Above the provider port nothing knows which provider runs (issue 34). */
+const noProviderAboveThePort = {
+  group: ['**/provider/efi/**', '**/provider/simulated*'],
+  message: 'Above the provider port (src/provider/port.ts) nothing knows which provider runs: only src/provider/ and the wiring (src/runtime.ts) import an adapter.',
+};
+/** Repositories sit below the services (issue 34). */
+const repositoriesBelowServices = {
+  group: ['**/*.service.ts', '**/*.routes.ts', '**/*.dispatch.ts', '**/*.settlement.ts', '**/*.sandbox.ts', '**/*.review.ts', '**/jobs/**', '**/http/**', '**/backoffice/**', '**/dashboard/*.service.ts'],
+  message: 'A repository sits below the services: it imports kysely, row types, the state modules and other repositories, never a service, a route, a job or HTTP.',
+};
+/** The database layer sits below every feature (issue 34): row and status types live in src/db/tables/. */
+const databaseBelowFeatures = (depth) => ({
+  regex: `^${'\\.\\./'.repeat(depth)}(?!db/|primitives/|platform/metrics\\.ts$|events/event\\.types\\.ts$)`,
+  message: 'src/db/ sits below the features: it imports only src/db/, src/primitives/, the metrics types and the contract\'s event types (statuses live in src/db/tables/statuses.ts).',
+});
+/** A migration records what it did: it imports no live code (issue 34). */
+const migrationsStandAlone = {
+  regex: '^\\.\\./',
+  message: 'A migration records what it did: it imports kysely and earlier migrations only, never live code (name the values it uses).',
+};
+
 /** The integration kit (src/sdk/, exported as pixgate/client and pixgate/webhooks) ships alone: generated types only. */
 const sdkStandsAlone = {
   regex: '^\\.\\./(?!\\.\\./generated/)',
@@ -56,7 +82,38 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     ignores: ['src/http/**', 'src/sdk/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, gatewayDoesNotUseSdk, wiringAtTheTop, noProviderAboveThePort] }] },
+  },
+  {
+    files: ['src/http/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [gatewayDoesNotUseSdk, wiringAtTheTop, noProviderAboveThePort] }] },
+  },
+  {
+    // The provider's own modules may name its adapters; the entry points and the wiring may name anything.
+    files: ['src/provider/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, gatewayDoesNotUseSdk, wiringAtTheTop] }] },
+  },
+  {
+    files: ['src/main.ts', 'src/worker.ts', 'src/runtime.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, gatewayDoesNotUseSdk] }] },
+  },
+  {
+    files: ['src/**/*.repository.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, gatewayDoesNotUseSdk, wiringAtTheTop, noProviderAboveThePort, repositoriesBelowServices] }],
+    },
+  },
+  {
+    files: ['src/db/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [databaseBelowFeatures(1)] }] },
+  },
+  {
+    files: ['src/db/tables/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [databaseBelowFeatures(2)] }] },
+  },
+  {
+    files: ['src/db/migrations/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [migrationsStandAlone] }] },
   },
   {
     files: ['src/sdk/**/*.ts'],
@@ -70,7 +127,7 @@ export default tseslint.config(
   {
     files: ['src/**/*.routes.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices, gatewayDoesNotUseSdk] }],
+      'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices, gatewayDoesNotUseSdk, wiringAtTheTop, noProviderAboveThePort] }],
       'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
     },
   },

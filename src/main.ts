@@ -5,13 +5,12 @@ import { createAdminApp, createApp } from './app.ts';
 import { outboxLink } from './dashboard/outbox.service.ts';
 import { outboxAvailable } from './dashboard/sandbox.service.ts';
 import { startJobs } from './jobs/jobs.ts';
-import { startProviderCallbacks } from './jobs/providerFacts.ts';
 import { createOperator, hasOperators, renewExpiredTemporaryPassword } from './operators/operator.service.ts';
 import { ConfigError, loadConfig, type Config } from './platform/config.ts';
 import type { Deps } from './platform/deps.ts';
 import { Lifecycle } from './platform/lifecycle.ts';
 import { createLogger } from './platform/logger.ts';
-import { buildRuntime } from './platform/runtime.ts';
+import { buildRuntime, startProviderCallbacks } from './runtime.ts';
 import { operatorToken, recipientIdSecret } from './platform/serverSecrets.ts';
 
 /** On a fresh database: a demo account with approved KYC and one API key, printed once. */

@@ -1,17 +1,25 @@
-import { Authenticator } from '../accounts/auth.ts';
-import { systemClock } from './clock.ts';
-import type { Config } from './config.ts';
-import { connectDatabase, type DatabaseHandle } from '../db/connect.ts';
-import { startReplicaReads, type ReplicaReads } from '../db/replica.ts';
-import { migrateToLatest } from '../db/migrate.ts';
-import { describeDatabase, whileDatabaseStarts } from '../db/startup.ts';
-import type { Deps } from './deps.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { Metrics } from './metrics.ts';
-import { buildProvider, type ProviderRuntime } from '../provider/factory.ts';
-import { createMailer } from '../mail/mailer.ts';
-import { secretsKey } from './serverSecrets.ts';
-import { sealPlainWebhookSecrets } from '../webhooks/endpoint.service.ts';
+/**
+ * The wiring, at the top of the layers (issue 34): connects and migrates the database, builds the provider
+ * and every dependency the server and the worker share, and on PSP=efi starts the provider's callback
+ * listener. Only the entry points (src/main.ts, src/worker.ts) import it; nothing below knows which provider
+ * runs (eslint.config.js).
+ */
+import { Authenticator } from './accounts/auth.ts';
+import { systemClock } from './platform/clock.ts';
+import type { Config } from './platform/config.ts';
+import { connectDatabase, type DatabaseHandle } from './db/connect.ts';
+import { startReplicaReads, type ReplicaReads } from './db/replica.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { describeDatabase, whileDatabaseStarts } from './db/startup.ts';
+import type { Deps } from './platform/deps.ts';
+import { createLogger, type Logger } from './platform/logger.ts';
+import { Metrics } from './platform/metrics.ts';
+import { buildProvider, callbackListenerPems, type ProviderRuntime } from './provider/factory.ts';
+import { startCallbackListener, type CallbackListener } from './provider/efi/efi.callbacks.ts';
+import { applyCallback } from './jobs/providerFacts.ts';
+import { createMailer } from './mail/mailer.ts';
+import { secretsKey } from './platform/serverSecrets.ts';
+import { sealPlainWebhookSecrets } from './webhooks/endpoint.service.ts';
 
 /** The read replica of DATABASE_READ_URL, its lag measured every second into /metrics (none without it). */
 function withReplica(
@@ -110,4 +118,26 @@ export async function buildRuntime(
   };
   await whileDatabaseStarts(() => sealPlainWebhookSecrets(deps), startup);
   return { deps, database, providers };
+}
+
+/**
+ * PSP=efi, in the server process: the mutual-TLS callback listener, then the registration of its public
+ * address at the provider (which probes it and appends `/pix`). Callbacks are applied one body at a time.
+ */
+export async function startProviderCallbacks(deps: Deps, efi: NonNullable<ProviderRuntime['efi']>): Promise<CallbackListener> {
+  const { config } = efi;
+  const publicUrl = config.webhook.url;
+  const listener = await startCallbackListener(
+    { host: config.webhook.host, port: config.webhook.port, ...callbackListenerPems(config) },
+    deps,
+    (body) => applyCallback(deps, body),
+  );
+  try {
+    await efi.provider.registerWebhook(publicUrl ?? listener.url);
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+  deps.logger.info('provider callbacks registered', { webhookUrl: publicUrl ?? listener.url, pixKey: config.pixKey });
+  return listener;
 }

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { startJobs } from './jobs/jobs.ts';
 import { createLogger } from './platform/logger.ts';
-import { buildRuntime } from './platform/runtime.ts';
+import { buildRuntime } from './runtime.ts';
 
 /**
  * A background worker without HTTP, for scaling out: run the servers with RUN_JOBS=false and one or more

@@ -9,8 +9,9 @@
  */
 import { IllegalTransition } from '../transactions/transaction.errors.ts';
 
-export const CHARGE_STATUSES = ['pending', 'paid', 'partially_refunded', 'refunded', 'expired', 'cancelled', 'failed'] as const;
-export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
+import { CHARGE_STATUSES, type ChargeStatus } from '../db/tables/statuses.ts';
+
+export { CHARGE_STATUSES, type ChargeStatus };
 
 export type ChargeLedgerStep = 'credit' | 'debit' | 'none';
 

@@ -7,8 +7,6 @@
  */
 import { applyReceivedPix } from '../charges/receivedPix.service.ts';
 import type { Deps } from '../platform/deps.ts';
-import { startCallbackListener, type CallbackListener } from '../provider/efi/efi.callbacks.ts';
-import { callbackListenerPems, type ProviderRuntime } from '../provider/factory.ts';
 import type { ProviderFact } from '../provider/port.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { syncRefund } from '../refunds/refund.service.ts';
@@ -61,26 +59,4 @@ export async function pollReceivedPix(deps: Deps, windowMs = RECEIVED_PIX_WINDOW
     await applyProviderDevolucoes(deps, pix);
   }
   return seen;
-}
-
-/**
- * PSP=efi, in the server process: the mutual-TLS callback listener, then the registration of its public
- * address at the provider (which probes it and appends `/pix`). Callbacks are applied one body at a time.
- */
-export async function startProviderCallbacks(deps: Deps, efi: NonNullable<ProviderRuntime['efi']>): Promise<CallbackListener> {
-  const { config } = efi;
-  const publicUrl = config.webhook.url;
-  const listener = await startCallbackListener(
-    { host: config.webhook.host, port: config.webhook.port, ...callbackListenerPems(config) },
-    deps,
-    (body) => applyCallback(deps, body),
-  );
-  try {
-    await efi.provider.registerWebhook(publicUrl ?? listener.url);
-  } catch (error) {
-    await listener.close();
-    throw error;
-  }
-  deps.logger.info('provider callbacks registered', { webhookUrl: publicUrl ?? listener.url, pixKey: config.pixKey });
-  return listener;
 }

@@ -5,6 +5,7 @@ import { refundLedgerPosition } from '../refunds/refund.states.ts';
 import { totalsThatDiffer } from '../withdrawals/withdrawalTotals.repository.ts';
 import { stateOf, withdrawalLedgerPosition } from '../withdrawals/withdrawal.states.ts';
 import { openSuspenseCents } from '../reconciliation/reconciliation.repository.ts';
+import { SYSTEM_ACCOUNTS, systemBalance } from './ledger.repository.ts';
 import {
   advanceCheckpoints,
   auditAccounts,
@@ -13,15 +14,13 @@ import {
   ledgerTotal,
   planForLookups,
   refundLedgers,
-  SYSTEM_ACCOUNTS,
-  systemBalance,
   takeCheckSnapshot,
   transactionLedgers,
   type AccountAudit,
   type CheckScope,
   type RefundLedger,
   type TransactionLedger,
-} from './ledger.repository.ts';
+} from './ledgerCheck.repository.ts';
 
 export interface LedgerViolation {
   accountId: string;

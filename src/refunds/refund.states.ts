@@ -15,8 +15,9 @@
  */
 import { IllegalTransition } from '../transactions/transaction.errors.ts';
 
-export const REFUND_STATUSES = ['initiating', 'processing', 'refunded', 'failed', 'aborted'] as const;
-export type RefundStatus = (typeof REFUND_STATUSES)[number];
+import { REFUND_STATUSES, type RefundStatus } from '../db/tables/statuses.ts';
+
+export { REFUND_STATUSES, type RefundStatus };
 
 /** Statuses the merchant never sees. */
 export const HIDDEN_REFUND_STATUSES = ['initiating', 'aborted'] as const satisfies readonly RefundStatus[];

@@ -16,19 +16,9 @@
  */
 import { IllegalTransition } from '../transactions/transaction.errors.ts';
 
-export const WITHDRAWAL_STATUSES = [
-  'initiating',
-  'pending_approval',
-  'processing',
-  'failed_unknown',
-  'paid',
-  'partially_refunded',
-  'refunded',
-  'failed',
-  'cancelled',
-  'aborted',
-] as const;
-export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+import { HIDDEN_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES, type WithdrawalStatus } from '../db/tables/statuses.ts';
+
+export { HIDDEN_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES, type WithdrawalStatus };
 
 /** Where the order is at the PSP: not sent (null), the call in flight (`sending`), taken (`sent`). */
 export type ProviderState = 'sending' | 'sent' | null;
@@ -39,9 +29,6 @@ export interface WithdrawalState {
 }
 
 export type LedgerStep = 'reserve' | 'post' | 'void' | 'return' | 'none';
-
-/** The internal states the merchant never sees: in flight before the first answer, or refused at once. */
-export const HIDDEN_WITHDRAWAL_STATUSES = ['initiating', 'aborted'] as const satisfies readonly WithdrawalStatus[];
 
 /**
  * Statuses whose amount the daily and monthly caps count: everything that took or may take money (in

@@ -1,5 +1,7 @@
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { CAP_COUNTED_BY_TRIGGER } from '../../src/db/migrations/009_double_entry.ts';
+import { CAP_COUNTED_STATUSES } from '../../src/withdrawals/withdrawal.states.ts';
 
 /**
  * The layering of docs/architecture.md is enforced by eslint.config.js. These tests show each rule firing
@@ -71,6 +73,67 @@ describe('layering rules (eslint.config.js)', () => {
       const found = await problems(file, `import { x } from '${source}';\nexport const y = x;\n`);
       expect(found.some((problem) => problem.includes('does not depend on its own integration kit')), file).toBe(true);
     }
+  });
+
+  // Issue 34: upward imports fail the lint.
+  it('refuses the wiring (src/runtime.ts) anywhere but the entry points', async () => {
+    for (const file of ['src/charges/charge.service.ts', 'src/jobs/probe.ts', 'src/http/probe.ts', 'src/charges/charge.repository.ts']) {
+      const found = await problems(file, `import { buildRuntime } from '../runtime.ts';\nexport const y = buildRuntime;\n`);
+      expect(found.some((problem) => problem.includes('wiring at the top')), file).toBe(true);
+    }
+    const main = await problems('src/main.ts', "import { buildRuntime } from './runtime.ts';\nexport const y = buildRuntime;\n");
+    expect(main.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses a provider adapter above the port, and accepts it in src/provider/ and the wiring', async () => {
+    for (const [file, source] of [
+      ['src/jobs/probe.ts', '../provider/efi/efi.callbacks.ts'],
+      ['src/charges/charge.service.ts', '../provider/simulated.ts'],
+      ['src/http/probe.ts', '../provider/efi/efi.provider.ts'],
+    ] as const) {
+      const found = await problems(file, `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.some((problem) => problem.includes('nothing knows which provider runs')), file).toBe(true);
+    }
+    for (const [file, source] of [
+      ['src/provider/factory.ts', './efi/efi.provider.ts'],
+      ['src/runtime.ts', './provider/efi/efi.callbacks.ts'],
+    ] as const) {
+      const found = await problems(file, `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.filter((problem) => problem.startsWith('no-restricted')), file).toEqual([]);
+    }
+  });
+
+  it('refuses a repository that imports a service, a job or HTTP', async () => {
+    for (const source of ['./charge.service.ts', '../jobs/jobs.ts', '../http/merchantApi.ts', './withdrawal.settlement.ts']) {
+      const found = await problems('src/charges/charge.repository.ts', `import { x } from '${source}';\nexport const y = x;\n`);
+      expect(found.some((problem) => problem.includes('repository sits below the services')), source).toBe(true);
+    }
+    const states = await problems('src/withdrawals/withdrawalTotals.repository.ts', "import { CAP_COUNTED_STATUSES } from './withdrawal.states.ts';\nexport const y = CAP_COUNTED_STATUSES;\n");
+    expect(states.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses a feature module in src/db/ (row and status types live below the features)', async () => {
+    for (const [file, source] of [
+      ['src/db/tables/transactions.ts', '../../charges/charge.states.ts'],
+      ['src/db/connect.ts', '../platform/config.ts'],
+      ['src/db/tables/refunds.ts', '../../refunds/refund.states.ts'],
+    ] as const) {
+      const found = await problems(file, `import type { x } from '${source}';\nexport type Y = x;\n`);
+      expect(found.some((problem) => problem.includes('src/db/ sits below the features')), file).toBe(true);
+    }
+    const allowed = await problems('src/db/tables/transactions.ts', "import type { ChargeStatus } from './statuses.ts';\nimport type { Json } from './json.ts';\nexport type Y = [ChargeStatus, Json];\n");
+    expect(allowed.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('refuses live code in a migration, and accepts an earlier migration', async () => {
+    const found = await problems('src/db/migrations/099_probe.ts', "import { CAP_COUNTED_STATUSES } from '../../withdrawals/withdrawal.states.ts';\nexport const y = CAP_COUNTED_STATUSES;\n");
+    expect(found.some((problem) => problem.includes('A migration records what it did'))).toBe(true);
+    const earlier = await problems('src/db/migrations/099_probe.ts', "import { totalsFollowFunction } from './007_withdrawal_totals.ts';\nexport const y = totalsFollowFunction;\n");
+    expect(earlier.filter((problem) => problem.startsWith('no-restricted'))).toEqual([]);
+  });
+
+  it('keeps the statuses the caps count in code equal to those migration 009 wrote into the database trigger', () => {
+    expect([...CAP_COUNTED_STATUSES].sort()).toEqual([...CAP_COUNTED_BY_TRIGGER].sort());
   });
 
   it('finds no violation in src/', async () => {

@@ -13,7 +13,7 @@ import { startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { openUnmatchedCents } from '../../src/charges/receivedPix.repository.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { pspSettlementCents } from '../../src/ledger/ledger.repository.ts';
-import { startProviderCallbacks } from '../../src/jobs/providerFacts.ts';
+import { startProviderCallbacks } from '../../src/runtime.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { EfiConfig } from '../../src/platform/config.ts';
 import type { Deps } from '../../src/platform/deps.ts';

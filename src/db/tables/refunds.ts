@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { RefundStatus } from '../../refunds/refund.states.ts';
+import type { RefundStatus } from './statuses.ts';
 
 /** Refunds (devoluções) of paid charges, their externalRefs, and the simulated provider's record of them. */
 

@@ -1,6 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { ChargeStatus } from '../../charges/charge.states.ts';
-import type { HIDDEN_WITHDRAWAL_STATUSES, WithdrawalStatus } from '../../withdrawals/withdrawal.states.ts';
+import type { ChargeStatus, HIDDEN_WITHDRAWAL_STATUSES, WithdrawalStatus } from './statuses.ts';
 import type { Json } from './json.ts';
 
 /** Charges and withdrawals, and the externalRefs that name them. */
