@@ -38,8 +38,10 @@ export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<KeyW
       created_at: key_created_at,
       revoked_at: key_revoked_at,
       last_used_at: key_last_used_at,
-      created_by: key_created_by },
-    account };
+      created_by: key_created_by,
+    },
+    account,
+  };
 }
 
 export function insertApiKey(db: Db, key: Insertable<ApiKeysTable>): Promise<ApiKeyRow> {

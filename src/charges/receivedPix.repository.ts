@@ -24,7 +24,8 @@ export async function recordUnmatchedPix(
       reason: input.reason,
       payer: input.payer === null ? null : JSON.stringify(input.payer),
       status: 'open',
-      created_at: input.at })
+      created_at: input.at,
+    })
     .onConflict((conflict) => conflict.column('end_to_end_id').doNothing())
     .returning('end_to_end_id')
     .executeTakeFirst();

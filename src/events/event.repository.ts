@@ -15,7 +15,8 @@ export async function insertEvent(
       event: event.name,
       transaction_id: event.transactionId,
       payload: event.payload,
-      created_at: event.at })
+      created_at: event.at,
+    })
     .execute();
 }
 

@@ -20,7 +20,8 @@ export const SYSTEM_ACCOUNTS = {
   pspSettlement: 'system:psp_settlement',
   feeRevenue: 'system:fee_revenue',
   holdsContra: 'system:holds_contra',
-  suspense: 'system:suspense' } as const;
+  suspense: 'system:suspense',
+} as const;
 
 export const MERCHANT_ACCOUNT_KINDS = ['available', 'held', 'pending_out'] as const satisfies readonly LedgerAccountKind[];
 
@@ -142,7 +143,8 @@ export function reserveWithdrawal(trx: Transaction<Database>, withdrawal: Withdr
     withinHolds: true,
     to: merchantAccount(withdrawal.account_id, 'pending_out'),
     pending: true,
-    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at } });
+    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at },
+  });
 }
 
 /** The withdrawal was paid: its pending transfer is posted (the amount left the PSP, the fee is earned). */

@@ -16,7 +16,8 @@ export async function insertAcceptedRefund(
       state: 'accepted',
       settle_at: refund.settleAt,
       created_at: refund.at,
-      updated_at: refund.at })
+      updated_at: refund.at,
+    })
     .onConflict((oc) => oc.column('refund_id').doNothing())
     .execute();
 }

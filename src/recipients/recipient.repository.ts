@@ -139,7 +139,8 @@ export function transitionRecipient(
       review_note: change.note,
       reviewed_at: change.at,
       updated_at: change.at,
-      ...(change.to === 'active' ? { approved_at: change.at } : {}) })
+      ...(change.to === 'active' ? { approved_at: change.at } : {}),
+    })
     .where('account_id', '=', key.accountId)
     .where('id', '=', key.recipientId)
     .where('status', '=', change.from)

@@ -34,7 +34,8 @@ export async function insertBooked(
       shortfall_cents: devolucao.shortfallCents,
       returned_at: devolucao.returnedAt,
       created_at: devolucao.at,
-      updated_at: devolucao.at })
+      updated_at: devolucao.at,
+    })
     .onConflict((oc) => oc.columns(['end_to_end_id', 'id']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -48,7 +49,8 @@ function pick(devolucao: NewDevolucao) {
     transaction_id: devolucao.transaction_id,
     hold_id: devolucao.hold_id,
     natureza: devolucao.natureza,
-    amount_cents: devolucao.amount_cents };
+    amount_cents: devolucao.amount_cents,
+  };
 }
 
 export function lockDevolucao(trx: Transaction<Database>, endToEndId: string, id: string): Promise<ProviderDevolucaoRow | undefined> {

@@ -504,5 +504,6 @@ export async function openWithdrawalFigures(
     failedUnknownOverdue: Number(row?.overdue ?? 0),
     processing: Number(row?.processing ?? 0),
     oldestDueCheckAt: row?.oldest_due ? new Date(row.oldest_due) : null,
-    stuckSends: Number(row?.stuck ?? 0) };
+    stuckSends: Number(row?.stuck ?? 0),
+  };
 }

@@ -32,7 +32,8 @@ export async function insertDeliveries(db: Db, deliveries: NewDelivery[]): Promi
         next_attempt_at: delivery.at,
         locked_until: null,
         created_at: delivery.at,
-        updated_at: delivery.at })),
+        updated_at: delivery.at,
+      })),
     )
     .execute();
 }

@@ -98,7 +98,8 @@ export async function replaceSecret(
       secret_prefix: secrets.secretPrefix,
       previous_secret: secrets.previousSecret,
       previous_secret_expires_at: secrets.previousExpiresAt,
-      updated_at: secrets.at })
+      updated_at: secrets.at,
+    })
     .where('id', '=', endpointId)
     .execute();
 }

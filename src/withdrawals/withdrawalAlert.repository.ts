@@ -14,7 +14,8 @@ export async function insertWithdrawalAlert(
       recipient_id: alert.recipientId,
       amount_cents: alert.amountCents,
       pix_key_type: alert.pixKeyType,
-      created_at: alert.at })
+      created_at: alert.at,
+    })
     .execute();
 }
 
