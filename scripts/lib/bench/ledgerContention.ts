@@ -72,15 +72,11 @@ async function provision(url: string, migrateTo: string | undefined): Promise<st
 }
 
 async function measure(pool: pg.Pool, merchants: string[], accounts: LedgerCase['accounts'], holdMs: number, seconds: number): Promise<LedgerCase> {
+  // The statement's legs in its order: settlement −1000, available +990, fees +10.
   const legs = (merchant: string) =>
     accounts === 'system'
-      ? [`${merchant}:available`, 'system:psp_settlement', 'system:fee_revenue']
-      : [`${merchant}:available`, `${merchant}:psp_settlement`, `${merchant}:fee_revenue`];
-  const order = (merchant: string) => {
-    const [available, settlement, fees] = legs(merchant);
-    // ledger_transfer's legs: (settlement −1000, available +990, fees +10), in the statement's order.
-    return [settlement, available, fees] as [string, string, string];
-  };
+      ? ['system:psp_settlement', `${merchant}:available`, 'system:fee_revenue']
+      : [`${merchant}:psp_settlement`, `${merchant}:available`, `${merchant}:fee_revenue`];
   let transfers = 0;
   const deadline = Date.now() + seconds * 1000;
   const client = async () => {
@@ -89,7 +85,7 @@ async function measure(pool: pg.Pool, merchants: string[], accounts: LedgerCase[
       while (Date.now() < deadline) {
         const merchant = merchants[Math.floor(Math.random() * merchants.length)] ?? merchants[0]!;
         await connection.query('BEGIN');
-        await connection.query({ name: 'credit', text: CREDIT, values: order(merchant) });
+        await connection.query({ name: 'credit', text: CREDIT, values: legs(merchant) });
         if (holdMs > 0) await connection.query(`SELECT pg_sleep(${holdMs / 1000})`);
         await connection.query('COMMIT');
         transfers += 1;
