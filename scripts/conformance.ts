@@ -21,6 +21,7 @@
  * Extra arguments after `--` are passed to `st run` (e.g. `npm run conformance -- --phases fuzzing`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createTempDatabase } from './lib/conformance/postgres.ts';
@@ -180,12 +181,14 @@ async function main(): Promise<number> {
   const code = await new Promise<number>((resolve, reject) => {
     schemathesis = spawn(st, [...prefix, ...args, '--header', `Authorization: Bearer ${merchant.apiKey}`], {
       cwd: fromRoot(),
-      stdio: 'inherit',
+      stdio: ['inherit', 'pipe', 'pipe'],
       // Its own process group: a Ctrl-C in the terminal reaches only this script, which forwards exactly
       // one SIGINT (a second one makes Schemathesis quit without writing its report).
       detached: true,
       env: { ...process.env, NO_COLOR: '1', HYPOTHESIS_STORAGE_DIRECTORY: HYPOTHESIS_DIR, PIXGATE_CONFORMANCE_PAID_CHARGES: paidCharges },
     });
+    passThrough(schemathesis.stdout, process.stdout);
+    passThrough(schemathesis.stderr, process.stderr);
     schemathesis.on('error', reject);
     schemathesis.on('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 1 : 0)));
   });
@@ -202,6 +205,21 @@ async function main(): Promise<number> {
       `JUnit report: ${relativeToRoot(JUNIT_REPORT)}`,
   );
   return interrupted ? 130 : code;
+}
+
+/**
+ * Schemathesis's output, line by line, with its banners (`===== No issues found in 295.11s =====`) drawn
+ * with `─` instead of `=`: CI's log readers take a line framed by `=` and ending "in N s" for pytest's
+ * closing line, and would read this one as a test run that executed no test.
+ */
+function passThrough(from: NodeJS.ReadableStream | null, to: NodeJS.WritableStream): void {
+  if (!from) return;
+  createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`${unframed(line)}\n`));
+}
+
+function unframed(line: string): string {
+  const banner = /^(=+)( .* )(=+)$/.exec(line);
+  return banner ? `${'─'.repeat(banner[1]!.length)}${banner[2]}${'─'.repeat(banner[3]!.length)}` : line;
 }
 
 const exitCode = await main().catch((error: unknown) => {
