@@ -25,6 +25,11 @@ const sqlOnlyInRepositories = [
   },
   { selector: "TaggedTemplateExpression[tag.name='sql']", message: 'SQL lives in the repository that owns the table (*.repository.ts).' },
 ];
+/** A status of `transactions` or `refunds` changes only through its state machine's transition, which books its money. */
+const statusOnlyInTransitions = {
+  selector: "CallExpression[callee.name=/^(updateTransaction|updateRefund)$/] > ObjectExpression > Property[key.name='status']",
+  message: "A status changes only through its state machine's transition (withdrawal.machine.ts, refund.machine.ts, charge.machine.ts), which books the money the table names.",
+};
 const routesDoNotTouchTheDatabase = {
   selector: "MemberExpression[property.name='db']",
   message: 'Route handlers do not touch the database handle: call a service.',
@@ -121,14 +126,18 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.repository.ts', 'src/db/**'],
+    ignores: ['src/**/*.repository.ts', 'src/db/**', 'src/**/*.machine.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, statusOnlyInTransitions] },
+  },
+  {
+    files: ['src/**/*.machine.ts'],
     rules: { 'no-restricted-syntax': ['error', ...sqlOnlyInRepositories] },
   },
   {
     files: ['src/**/*.routes.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [httpErrorsOnlyInHttp, routesCallServices, gatewayDoesNotUseSdk, wiringAtTheTop, noProviderAboveThePort] }],
-      'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, routesDoNotTouchTheDatabase],
+      'no-restricted-syntax': ['error', ...sqlOnlyInRepositories, statusOnlyInTransitions, routesDoNotTouchTheDatabase],
     },
   },
   {

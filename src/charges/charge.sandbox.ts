@@ -1,68 +1,21 @@
-import { randomInt } from 'node:crypto';
 import { randomHex } from '../primitives/random.ts';
 import { requireSandbox } from '../provider/sandbox.ts';
 import { applyProviderDevolucoes, claimDevolucao, releaseUnmade } from '../refunds/providerDevolucao.service.ts';
 import { findTransactionById } from '../transactions/transaction.repository.ts';
 import type { Deps } from '../platform/deps.ts';
-import type { PartyJson, TransactionRow } from '../db/schema.ts';
-import { creditCharge, readBalance } from '../ledger/ledger.repository.ts';
-import { chargeStep, isReturnable } from './charge.states.ts';
+import type { TransactionRow } from '../db/schema.ts';
+import { readBalance } from '../ledger/ledger.repository.ts';
+import { isReturnable } from './charge.states.ts';
+import { moveCharge } from './charge.machine.ts';
 import { stillReturnable } from './chargeReturns.repository.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { generateEndToEndId } from '../primitives/endToEndId.ts';
-import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { lockTransaction } from '../transactions/transaction.repository.ts';
 import { ChargeInWrongStatus, ChargeNotFound, RefundExceedsCharge, RefundNotCovered } from './charge.errors.ts';
-
-/** A payer for sandbox payments when none is given: a valid CPF at a fictitious bank. */
-const SANDBOX_PAYER: PartyJson = {
-  name: 'PAGADOR SANDBOX',
-  document: '52998224725',
-  documentType: 'cpf',
-  bankAccount: { ispb: '99999004', branch: '0001', account: '123456-7' },
-};
 
 async function lockCharge(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
   if (!row || row.type !== 'pix_in') throw new ChargeNotFound();
   return row;
-}
-
-/**
- * The payer pays a charge (what the PSP reports through its own webhook in production): the charge
- * becomes `paid`, the balance is credited with `netCents`, and `transaction.paid` goes to the outbox, all
- * in one database transaction. A charge can be paid once, and only while pending and not past expiry.
- */
-export async function payCharge(
-  deps: Deps,
-  transactionId: string,
-  input: {
-    payer?: PartyJson | undefined;
-    endToEndId?: string | undefined;
-    /** When the provider received the payment (a callback may arrive later): the expiry is judged then. */
-    receivedAtMs?: number | undefined;
-  },
-): Promise<TransactionRow> {
-  const nowMs = deps.clock.now();
-  const now = new Date(nowMs);
-  return deps.db.transaction().execute(async (trx) => {
-    const row = await lockCharge(trx, transactionId);
-    if (row.status !== 'pending') throw new ChargeInWrongStatus('pay', row.status);
-    // Past its expiresAt a charge is expired, even before the expiry job has marked it.
-    if (row.expires_at && row.expires_at.getTime() <= (input.receivedAtMs ?? nowMs)) throw new ChargeInWrongStatus('pay', 'expired');
-    chargeStep(row.status, 'paid');
-    const endToEndId =
-      input.endToEndId ?? generateEndToEndId({ ispb: (input.payer ?? SANDBOX_PAYER).bankAccount.ispb, atMs: nowMs, kind: 'E' });
-    const paid = await updateTransaction(trx, row.id, {
-      status: 'paid',
-      paid_at: now,
-      updated_at: now,
-      end_to_end_id: endToEndId,
-      payer: JSON.stringify(input.payer ?? { ...SANDBOX_PAYER, bankAccount: { ...SANDBOX_PAYER.bankAccount, account: `${randomInt(100000, 999999)}-${randomInt(0, 9)}` } }),
-    });
-    await creditCharge(trx, paid, now);
-    await enqueueEvent(trx, 'transaction.paid', paid, now);
-    return paid;
-  });
 }
 
 /** Ends a pending charge as `expired` or `cancelled`, with its event; nothing is credited. */
@@ -75,8 +28,7 @@ export async function endCharge(
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
-    chargeStep(row.status, status);
-    const ended = await updateTransaction(trx, row.id, { status, paid_at: now, updated_at: now });
+    const ended = await moveCharge(trx, row, status, now, { paid_at: now, updated_at: now });
     await enqueueEvent(trx, status === 'expired' ? 'transaction.expired' : 'transaction.cancelled', ended, now);
     return ended;
   });
@@ -123,8 +75,7 @@ export async function failCharge(deps: Deps, transactionId: string): Promise<Tra
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockCharge(trx, transactionId);
     if (row.status !== 'pending') throw new ChargeInWrongStatus('end', row.status);
-    chargeStep(row.status, 'failed');
-    const failed = await updateTransaction(trx, row.id, { status: 'failed', paid_at: now, updated_at: now });
+    const failed = await moveCharge(trx, row, 'failed', now, { paid_at: now, updated_at: now });
     await enqueueEvent(trx, 'transaction.failed', failed, now);
     return failed;
   });

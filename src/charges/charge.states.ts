@@ -1,8 +1,8 @@
 /**
  * The charge (PIX in) state machine: its statuses, the transitions allowed with the ledger step of each,
- * and what the ledger holds in each status. The payment, expiry, refund and chargeback paths move a charge
- * only through `chargeStep`, which throws on a transition not in the table; the ledger check reads
- * `chargeLedgerPosition`.
+ * and what the ledger holds in each status. A charge moves only through its transitions (charge.machine.ts:
+ * `moveCharge`, `giveBack`), which read each move's step here (`chargeStep` throws on a transition not in
+ * the table) and book it with the status; the ledger check reads `chargeLedgerPosition`.
  *
  * Ledger steps: `credit` (paid: psp_settlement → the merchant's net amount and PixGate's fee), `debit`
  * (a refund or chargeback gives part of the amount back: available → psp_settlement), `none`.

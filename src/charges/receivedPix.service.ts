@@ -10,7 +10,7 @@ import type { Deps } from '../platform/deps.ts';
 import type { ReceivedPix } from '../provider/port.ts';
 import type { TransactionRow, UnmatchedPixReason } from '../db/schema.ts';
 import { ChargeInWrongStatus, UnmatchedPixAlreadyResolved, UnmatchedPixNotFound } from './charge.errors.ts';
-import { payCharge } from './charge.sandbox.ts';
+import { payCharge } from './charge.payment.ts';
 import {
   findChargeByProviderRef,
   findUnmatchedPix,

@@ -23,6 +23,7 @@ import * as signInBackoff from './migrations/021_sign_in_backoff.ts';
 import * as transactionSearch from './migrations/022_transaction_search.ts';
 import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
 import * as systemBuckets from './migrations/024_system_buckets.ts';
+import * as transitionsBookMoney from './migrations/025_transitions_book_money.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '022_transaction_search': transactionSearch,
   '023_invitation_expiry': invitationExpiry,
   '024_system_buckets': systemBuckets,
+  '025_transitions_book_money': transitionsBookMoney,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

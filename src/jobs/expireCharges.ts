@@ -1,8 +1,8 @@
 import { removeAtProvider } from '../charges/charge.sandboxPayment.ts';
-import { chargeStep } from '../charges/charge.states.ts';
+import { moveCharge } from '../charges/charge.machine.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import type { Deps } from '../platform/deps.ts';
-import { findDueCharges, lockDueCharges, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findDueCharges, lockDueCharges } from '../transactions/transaction.repository.ts';
 
 const BATCH_SIZE = 200;
 
@@ -34,8 +34,7 @@ export async function expireDueCharges(deps: Deps): Promise<number> {
     // Those the provider had paid are paid now, no longer pending: they are not locked here.
     const due = await lockDueCharges(trx, now, BATCH_SIZE);
     for (const row of due) {
-      chargeStep(row.status, 'expired');
-      const expired = await updateTransaction(trx, row.id, { status: 'expired', paid_at: now, updated_at: now });
+      const expired = await moveCharge(trx, row, 'expired', now, { paid_at: now, updated_at: now });
       await enqueueEvent(trx, 'transaction.expired', expired, now);
     }
     return due.length;

@@ -1,6 +1,9 @@
 /**
- * Owner of `ledger_accounts`, `ledger_transfers` and `ledger_entries` (migration 009), and the only module
- * that moves money (the check's reads are in ledgerCheck.repository.ts). Every movement is one call of
+ * Owner of `ledger_accounts`, `ledger_transfers` and `ledger_entries` (migration 009): the movements that
+ * are no step of a state machine (take-backs, holds, settlements, adjustments) and the balances' reads (the
+ * check's reads are in ledgerCheck.repository.ts). The steps of the state machines (a withdrawal's or a
+ * refund's reserve, post, void and return, a charge's credit) are booked by their transitions, in the
+ * database (`withdrawal_book`, `refund_book`, `charge_book`, migration 025). Every movement is one call of
  * the database's `ledger_transfer` (or a function built on it) in the caller's database transaction: an
  * immutable transfer whose entries sum to zero, each recording the balance it left. A merchant account
  * can never go below zero: the database refuses the statement (`ledger_accounts_non_negative`).
@@ -76,47 +79,22 @@ async function takeAvailable(
   return result.rows[0]?.id !== null && result.rows[0]?.id !== undefined;
 }
 
-/** Completes the transaction's open pending transfer with `legs` (a post or a void). */
-async function completePending(trx: Transaction<Database>, movement: Movement & { transactionId: string }, legs: Leg[]): Promise<void> {
-  await sql`SELECT ledger_complete_pending(${movement.transactionId}, ${movement.reason}, ${movement.at},
-    ${accountsOf(legs)}, ${amountsOf(legs)})`.execute(trx);
-}
-
-interface ChargeMoney {
-  id: string;
-  account_id: string;
-  amount_cents: number;
-  fee_cents: number;
-  net_cents: number;
-}
-
-/** A charge was paid: the payer's amount arrived at the PSP; the merchant gets the net, PixGate the fee. */
-export async function creditCharge(trx: Transaction<Database>, charge: ChargeMoney, at: Date): Promise<void> {
-  await transfer(trx, { reason: 'charge_paid', transactionId: charge.id, at }, [
-    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -charge.amount_cents },
-    { account: merchantAccount(charge.account_id, 'available'), amountCents: charge.net_cents },
-    { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: charge.fee_cents },
-  ]);
-}
-
 /**
  * Money of a paid charge that went back to its payer without a reservation: a chargeback, or a devolução
  * the provider made outside the API. It leaves the merchant's available balance for the PSP, held money
- * included (a hold exists to keep it for this). `cover: 'all'` (an operator's action): undefined, moving
- * nothing, when available does not cover it. `cover: 'what_there_is'` (the provider's word: the money is
- * gone already): what available cannot cover is booked to `suspense` (a reconciliation break records it) and
- * answered as the shortfall. One statement locks the balance first, as every movement of the account does.
+ * included (a hold exists to keep it for this); the provider's word is a fact, the money is gone already, so
+ * what available cannot cover is booked to `suspense` (a reconciliation break records it) and answered as the
+ * shortfall. One statement locks the balance first, as every movement of the account does.
  */
 export async function takeBack(
   trx: Transaction<Database>,
   charge: { id: string; account_id: string },
   amountCents: number,
-  how: { reason: 'charge_refunded' | 'chargeback'; holdId?: string | null | undefined; at: Date; cover: 'all' | 'what_there_is' },
-): Promise<{ shortfallCents: number } | undefined> {
+  how: { reason: 'charge_refunded' | 'chargeback'; holdId?: string | null | undefined; at: Date },
+): Promise<{ shortfallCents: number }> {
   assertPositive(amountCents);
   const available = await lockAvailable(trx, charge.account_id);
   const covered = Math.min(Math.max(available, 0), amountCents);
-  if (how.cover === 'all' && covered < amountCents) return undefined;
   const shortfallCents = amountCents - covered;
   await transfer(trx, { reason: how.reason, transactionId: charge.id, holdId: how.holdId ?? null, at: how.at }, [
     { account: merchantAccount(charge.account_id, 'available'), amountCents: -covered },
@@ -124,101 +102,6 @@ export async function takeBack(
     { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents },
   ]);
   return { shortfallCents };
-}
-
-interface WithdrawalMoney {
-  id: string;
-  account_id: string;
-  amount_cents: number;
-  fee_cents: number;
-  net_cents: number;
-}
-
-/**
- * Reserves amount + fee of a withdrawal about to be sent: the pending transfer available → pending_out,
- * when available less holds covers it. False, moving nothing, when it does not.
- */
-export function reserveWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<boolean> {
-  return takeAvailable(trx, withdrawal.account_id, withdrawal.net_cents, {
-    withinHolds: true,
-    to: merchantAccount(withdrawal.account_id, 'pending_out'),
-    pending: true,
-    movement: { reason: 'withdrawal_reserved', transactionId: withdrawal.id, at },
-  });
-}
-
-/** The withdrawal was paid: its pending transfer is posted (the amount left the PSP, the fee is earned). */
-export function postWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<void> {
-  return completePending(trx, { reason: 'withdrawal_posted', transactionId: withdrawal.id, at }, [
-    { account: merchantAccount(withdrawal.account_id, 'pending_out'), amountCents: -withdrawal.net_cents },
-    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: withdrawal.amount_cents },
-    { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: withdrawal.fee_cents },
-  ]);
-}
-
-/** The withdrawal did not happen: its pending transfer is voided, amount + fee are available again. */
-export function voidWithdrawal(trx: Transaction<Database>, withdrawal: WithdrawalMoney, at: Date): Promise<void> {
-  return completePending(trx, { reason: 'withdrawal_voided', transactionId: withdrawal.id, at }, [
-    { account: merchantAccount(withdrawal.account_id, 'pending_out'), amountCents: -withdrawal.net_cents },
-    { account: merchantAccount(withdrawal.account_id, 'available'), amountCents: withdrawal.net_cents },
-  ]);
-}
-
-/** The beneficiary's bank returned part of a paid withdrawal: it arrives at the PSP, credited to the merchant. */
-export async function returnWithdrawal(trx: Transaction<Database>, withdrawal: { id: string; account_id: string }, amountCents: number, at: Date): Promise<void> {
-  assertPositive(amountCents);
-  await transfer(trx, { reason: 'withdrawal_returned', transactionId: withdrawal.id, at }, [
-    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -amountCents },
-    { account: merchantAccount(withdrawal.account_id, 'available'), amountCents },
-  ]);
-}
-
-interface RefundMoney {
-  id: string;
-  account_id: string;
-  /** The refunded charge. */
-  transaction_id: string;
-  amount_cents: number;
-}
-
-/**
- * Reserves a refund's amount: the pending transfer available → pending_out of its charge and refund, when
- * available less holds covers it (no fee on refunds). False, moving nothing, when it does not.
- */
-export async function reserveRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<boolean> {
-  assertPositive(refund.amount_cents);
-  const result = await sql<{ id: number | null }>`
-    SELECT ledger_take_withdrawable(${refund.account_id}, ${refund.amount_cents}, true,
-      ${merchantAccount(refund.account_id, 'pending_out')}, 'refund_reserved', ${refund.transaction_id}, NULL, true, ${at},
-      ${refund.id}) AS id`.execute(trx);
-  return result.rows[0]?.id !== null && result.rows[0]?.id !== undefined;
-}
-
-/** Completes the refund's open pending transfer with `legs` (a post or a void). */
-async function completeRefund(trx: Transaction<Database>, refundId: string, reason: 'refund_posted' | 'refund_voided', at: Date, legs: Leg[]): Promise<void> {
-  await sql`SELECT ledger_complete_refund(${refundId}, ${reason}, ${at}, ${accountsOf(legs)}, ${amountsOf(legs)})`.execute(trx);
-}
-
-/** The payer's bank confirmed the refund: the reserved amount leaves for the PSP. */
-export function postRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
-  return completeRefund(trx, refund.id, 'refund_posted', at, [
-    { account: merchantAccount(refund.account_id, 'pending_out'), amountCents: -refund.amount_cents },
-    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: refund.amount_cents },
-  ]);
-}
-
-/**
- * The provider confirmed a refund its charge could no longer give (a chargeback took the rest while it was in
- * flight): the payer was repaid twice, by the provider. The merchant is not debited twice (its reservation
- * is voided back) and the money that left the provider is PixGate's loss, booked to `suspense` until a
- * reconciliation break about it is settled.
- */
-export async function bookRefundBeyondCharge(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
-  await voidRefund(trx, refund, at);
-  await transfer(trx, { reason: 'refund_beyond_charge', transactionId: refund.transaction_id, refundId: refund.id, at }, [
-    { account: SYSTEM_ACCOUNTS.suspense, amountCents: -refund.amount_cents },
-    { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: refund.amount_cents },
-  ]);
 }
 
 /**
@@ -314,14 +197,6 @@ export async function bookProviderAdjustment(trx: Transaction<Database>, provide
   await transfer(trx, { reason: 'provider_adjustment', at }, [
     { account: SYSTEM_ACCOUNTS.pspSettlement, amountCents: -providerMinusLedgerCents },
     { account: SYSTEM_ACCOUNTS.feeRevenue, amountCents: providerMinusLedgerCents },
-  ]);
-}
-
-/** The refund did not happen: its amount is available again. */
-export function voidRefund(trx: Transaction<Database>, refund: RefundMoney, at: Date): Promise<void> {
-  return completeRefund(trx, refund.id, 'refund_voided', at, [
-    { account: merchantAccount(refund.account_id, 'pending_out'), amountCents: -refund.amount_cents },
-    { account: merchantAccount(refund.account_id, 'available'), amountCents: refund.amount_cents },
   ]);
 }
 

@@ -60,6 +60,15 @@ export async function release(db: Kysely<Database>, accountId: string, slot: Slo
     .execute();
 }
 
+/** Gives back one slot of each window named (a withdrawal the PSP refused before the merchant was told). */
+export async function releaseSlots(db: Kysely<Database>, accountId: string, slots: { bucket: string; windowIndex: number }[]): Promise<void> {
+  if (slots.length === 0) return;
+  await sql`
+    UPDATE rate_limit_counters c SET count = c.count - 1
+    FROM unnest(${slots.map((slot) => slot.bucket)}::text[], ${slots.map((slot) => String(slot.windowIndex))}::bigint[]) AS slot(bucket, window_index)
+    WHERE c.account_id = ${accountId} AND c.bucket = slot.bucket AND c.window_index = slot.window_index AND c.count > 0`.execute(db);
+}
+
 /** How many slots of the window containing `nowMs` are taken (0 when none). */
 export async function takenSlots(db: Kysely<Database>, accountId: string, window: Omit<Window, 'limit'>, nowMs: number): Promise<number> {
   const row = await db

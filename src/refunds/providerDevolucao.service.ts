@@ -16,14 +16,15 @@
  * A claim whose process died is settled from the provider's record by `settleStaleClaims`.
  */
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
-import { bookReturn, releaseReturn, reserveReturn } from '../charges/chargeReturns.repository.ts';
-import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
+import { releaseReturn, reserveReturn } from '../charges/chargeReturns.repository.ts';
+import { giveBack } from '../charges/charge.machine.ts';
+import { isReturnable, refundedStatus } from '../charges/charge.states.ts';
 import { findUnmatchedPix, resolveUnmatched } from '../charges/receivedPix.repository.ts';
 import { retryDeadlocks } from '../db/deadlock.ts';
 import type { Database, HoldRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import { lockHold, lockInfractionHolds, markHoldReleased } from '../holds/hold.repository.ts';
-import { bookDevolucaoBeyondCharge, changeHeld, takeBack } from '../ledger/ledger.repository.ts';
+import { bookDevolucaoBeyondCharge, changeHeld } from '../ledger/ledger.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import { newId } from '../primitives/ids.ts';
 import type { DevolucaoNature, ReceivedDevolucao, ReceivedPix } from '../provider/port.ts';
@@ -131,9 +132,15 @@ async function bookOnCharge(
   const chargeback = isMedNature(devolucao.nature);
   const total = Number(charge.refunded_cents ?? 0) + amountCents;
   const status = refundedStatus(total, Number(charge.amount_cents));
-  const booked = isReturnable(charge.status)
-    ? await bookReturn(trx, charge.id, { amountCents, status, reservedCents: at.reservedCents, countInFlight: false, at: now })
-    : undefined;
+  // The holds this devolução ends are locked before the balance (the order every path takes).
+  const holds = isReturnable(charge.status) ? await holdsToEnd(trx, charge, at.holdId, chargeback) : [];
+  const given = await giveBack(
+    trx,
+    charge,
+    { amountCents, status, reservedCents: at.reservedCents, countInFlight: false, at: now },
+    { kind: 'take_back', reason: chargeback ? 'chargeback' : 'charge_refunded', holdId: at.holdId },
+  );
+  const booked = given.charge;
   if (!booked) {
     // Past what the charge could still give back: the provider paid it all the same. PixGate's loss, in
     // suspense, until the break is settled (recovered from the provider or the merchant, or written off).
@@ -155,11 +162,7 @@ async function bookOnCharge(
     deps.logger.error('devolução past what its charge could give back: booked to suspense (reconciliation break)', { transactionId: charge.id, devolucaoId: devolucao.id, amountCents });
     return { bookedAs: 'suspense', shortfallCents: amountCents, charge: undefined };
   }
-  chargeStep(charge.status, status);
-  // The holds this devolução ends are locked before the balance (the order every path takes).
-  const holds = await holdsToEnd(trx, charge, at.holdId, chargeback);
-  const taken = await takeBack(trx, charge, amountCents, { reason: chargeback ? 'chargeback' : 'charge_refunded', holdId: at.holdId, at: now, cover: 'what_there_is' });
-  const shortfallCents = taken?.shortfallCents ?? 0;
+  const shortfallCents = given.shortfallCents;
   for (const hold of holds) {
     await changeHeld(trx, charge.account_id, -Number(hold.amount_cents), { reason: 'hold_released', holdId: hold.id, transactionId: charge.id, at: now });
     await markHoldReleased(trx, hold.id, now);

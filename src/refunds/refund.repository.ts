@@ -3,10 +3,29 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db, NewRefund, RefundRow } from '../db/schema.ts';
-import { HIDDEN_REFUND_STATUSES, IN_FLIGHT_REFUND_STATUSES } from './refund.states.ts';
+import { HIDDEN_REFUND_STATUSES, IN_FLIGHT_REFUND_STATUSES, type RefundLedgerStep, type RefundStatus } from './refund.states.ts';
 
 export function insertRefund(trx: Transaction<Database>, row: NewRefund): Promise<RefundRow> {
   return trx.insertInto('refunds').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Books a ledger step of a refund just inserted in its first state (`refund_book`, migration 025); false when a reservation is not covered. */
+export async function bookRefundStep(trx: Transaction<Database>, id: string, step: RefundLedgerStep, at: Date): Promise<boolean> {
+  const result = await sql<{ ok: boolean }>`SELECT refund_book(${id}, ${step}, ${at}, false) AS ok`.execute(trx);
+  return result.rows[0]?.ok === true;
+}
+
+/**
+ * A refund's state change in one statement (`refund_move`, migration 025): locked, checked to be in `from`
+ * (else SQLSTATE PXM01), the step's money booked (`beyondCharge`: a post the provider paid past what the
+ * charge could give, booked to suspense), the status written. Undefined when a reservation is not covered.
+ */
+export async function refundMove(
+  trx: Transaction<Database>,
+  move: { id: string; from: RefundStatus; to: RefundStatus; step: RefundLedgerStep; at: Date; beyondCharge: boolean },
+): Promise<RefundRow | undefined> {
+  const result = await sql<RefundRow>`SELECT * FROM refund_move(${move.id}, ${move.from}, ${move.to}, ${move.step}, ${move.at}, ${move.beyondCharge})`.execute(trx);
+  return result.rows[0];
 }
 
 export function refundsByIds(db: Db, ids: string[]): Promise<RefundRow[]> {

@@ -9,12 +9,13 @@
 import type { Transaction } from 'kysely';
 import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
-import { chargeStep, isReturnable, refundedStatus } from '../charges/charge.states.ts';
+import { isReturnable, refundedStatus } from '../charges/charge.states.ts';
+import { giveBack } from '../charges/charge.machine.ts';
 import { isDatabaseUnavailable, neverApplied, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Database, RefundRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { bookRefundBeyondCharge, postRefund, reserveRefund, voidRefund } from '../ledger/ledger.repository.ts';
-import { bookReturn, releaseReturn, reserveReturn, stillReturnable } from '../charges/chargeReturns.repository.ts';
+import { releaseReturn, reserveReturn, stillReturnable } from '../charges/chargeReturns.repository.ts';
+import { moveRefund, startRefund } from './refund.machine.ts';
 import { retryDeadlocks } from '../db/deadlock.ts';
 import { recordBreak } from '../reconciliation/reconciliation.repository.ts';
 import { messages } from '../messages/merchant.ts';
@@ -29,7 +30,6 @@ import { recheckDelayMs } from '../withdrawals/withdrawal.settlement.ts';
 import {
   RefundAboveRefundable,
   RefundChargeNotPaid,
-  RefundInsufficientBalance,
   RefundNotCharge,
   RefundProviderFailure,
   RefundRateLimited,
@@ -39,14 +39,13 @@ import {
   claimRefundKey,
   findLiveRefundByKey,
   findRefund,
-  insertRefund,
   listRefundsDue,
   listVisibleRefunds,
   lockRefund,
   releaseRefundKey,
   updateRefund,
 } from './refund.repository.ts';
-import { isHiddenRefundStatus, isInFlightRefund, refundStep } from './refund.states.ts';
+import { isHiddenRefundStatus, isInFlightRefund } from './refund.states.ts';
 
 export type CreateRefundRequest = components['schemas']['CreateRefundRequest'];
 export type RefundCreated = components['schemas']['RefundCreated'];
@@ -223,8 +222,7 @@ async function acknowledge(deps: Deps, refundId: string): Promise<RefundRow> {
     if (!row) throw new Error(`refund ${refundId} vanished`);
     if (row.status === 'aborted' || (row.acknowledged_at !== null && row.status !== 'initiating')) return row;
     if (row.status === 'initiating') {
-      refundStep(row.status, 'processing');
-      return updateRefund(trx, row.id, { status: 'processing', acknowledged_at: new Date(nowMs), updated_at: new Date(nowMs), next_check_at: new Date(nowMs + recheckDelayMs(0)) });
+      return moveRefund(trx, row, 'processing', new Date(nowMs), { acknowledged_at: new Date(nowMs), updated_at: new Date(nowMs), next_check_at: new Date(nowMs + recheckDelayMs(0)) });
     }
     return updateRefund(trx, row.id, { acknowledged_at: new Date(nowMs) });
   });
@@ -256,22 +254,23 @@ async function reserve(deps: Deps, auth: AccountContext, transactionId: string, 
     const slot = await tryConsume(trx, auth.accountId, REFUND_RATE_LIMIT, nowMs);
     if (!slot) throw new RefundRateLimited();
 
-    refundStep(undefined, 'initiating');
-    const refund = await insertRefund(trx, {
-      id,
-      account_id: auth.accountId,
-      transaction_id: charge.id,
-      amount_cents: amountCents,
-      status: 'initiating',
-      external_ref: body.externalRef ?? null,
-      description: body.description ?? null,
-      next_check_at: new Date(nowMs + STUCK_REFUND_MS),
-      created_at: now,
-      updated_at: now,
-    });
     // The rule, in the statement itself: confirmed + in flight + this never pass the charge's amount.
     if (!(await reserveReturn(trx, charge.id, amountCents))) throw new RefundAboveRefundable(remaining);
-    if (!(await reserveRefund(trx, refund, now))) throw new RefundInsufficientBalance();
+    const refund = await startRefund(
+      trx,
+      {
+        id,
+        account_id: auth.accountId,
+        transaction_id: charge.id,
+        amount_cents: amountCents,
+        external_ref: body.externalRef ?? null,
+        description: body.description ?? null,
+        next_check_at: new Date(nowMs + STUCK_REFUND_MS),
+        created_at: now,
+        updated_at: now,
+      },
+      now,
+    );
     return { kind: 'reserved', refund, charge, slot };
   });
 }
@@ -326,9 +325,7 @@ async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswe
       if (!row) throw new Error(`refund ${refund.id} vanished`);
       if (row.status !== 'initiating') return row;
       if (answer.kind === 'refused') return abortRefund(trx, row, now);
-      refundStep(row.status, 'processing');
-      return updateRefund(trx, row.id, {
-        status: 'processing',
+      return moveRefund(trx, row, 'processing', now, {
         provider_ref: answer.providerRef,
         acknowledged_at: now,
         updated_at: now,
@@ -352,11 +349,9 @@ async function recordAnswer(deps: Deps, refund: RefundRow, answer: ProviderAnswe
 
 /** The provider refused the refund at once: nothing happened; amount and externalRef are given back. */
 async function abortRefund(trx: Transaction<Database>, row: RefundRow, now: Date): Promise<RefundRow> {
-  refundStep(row.status, 'aborted');
-  await voidRefund(trx, row, now);
   await releaseReturn(trx, row.transaction_id, Number(row.amount_cents));
   if (row.external_ref !== null) await releaseRefundKey(trx, row.account_id, row.id);
-  return updateRefund(trx, row.id, { status: 'aborted', updated_at: now, next_check_at: null });
+  return moveRefund(trx, row, 'aborted', now, { updated_at: now, next_check_at: null });
 }
 
 // ---- Settling ------------------------------------------------------------------------------------------
@@ -396,8 +391,7 @@ async function applyObservation(trx: Transaction<Database>, row: RefundRow, char
       return failRefund(trx, row, now, 'RECONCILED_NOT_SENT', messages.refundNotSentReason);
     case 'accepted':
       if (row.status !== 'initiating') return row;
-      refundStep(row.status, 'processing');
-      return updateRefund(trx, row.id, { status: 'processing', provider_ref: observed.providerRef, updated_at: now });
+      return moveRefund(trx, row, 'processing', now, { provider_ref: observed.providerRef, updated_at: now });
     case 'rejected':
       return failRefund(trx, row, now, observed.refusedCode, observed.refusedReason, observed.providerRef);
     case 'refunded':
@@ -407,11 +401,8 @@ async function applyObservation(trx: Transaction<Database>, row: RefundRow, char
 
 /** The provider refused it: `failed`, its amount available again, the charge unchanged (no event). */
 async function failRefund(trx: Transaction<Database>, row: RefundRow, now: Date, refusedCode: string, refusedReason: string, providerRef?: string): Promise<RefundRow> {
-  refundStep(row.status, 'failed');
-  await voidRefund(trx, row, now);
   await releaseReturn(trx, row.transaction_id, Number(row.amount_cents));
-  return updateRefund(trx, row.id, {
-    status: 'failed',
+  return moveRefund(trx, row, 'failed', now, {
     refused_code: refusedCode,
     refused_reason: refusedReason,
     ...(providerRef !== undefined ? { provider_ref: providerRef } : {}),
@@ -434,26 +425,22 @@ async function confirmRefund(
   observed: Extract<ProviderRefundStatus, { state: 'refunded' }>,
   now: Date,
 ): Promise<RefundRow> {
-  refundStep(row.status, 'refunded');
   const amountCents = Number(row.amount_cents);
   const refundedAt = new Date(Math.min(observed.refundedAtMs, now.getTime()));
-  const refunded = await updateRefund(trx, row.id, {
-    status: 'refunded',
-    provider_ref: observed.providerRef,
-    refund_end_to_end_id: observed.refundEndToEndId,
-    refunded_at: refundedAt,
-    updated_at: now,
-    next_check_at: null,
-  });
   const status = refundedStatus(Number(charge.refunded_cents ?? 0) + amountCents, Number(charge.amount_cents));
-  const returnable = isReturnable(charge.status);
-  if (returnable) chargeStep(charge.status, status);
-  const updated = returnable
-    ? await bookReturn(trx, charge.id, { amountCents, status, reservedCents: amountCents, countInFlight: false, refundEndToEndId: observed.refundEndToEndId, at: now })
-    : undefined;
-  if (!updated) {
+  const given = await giveBack(
+    trx,
+    charge,
+    { amountCents, status, reservedCents: amountCents, countInFlight: false, refundEndToEndId: observed.refundEndToEndId, at: now },
+    {
+      kind: 'refund',
+      refund: row,
+      changes: { provider_ref: observed.providerRef, refund_end_to_end_id: observed.refundEndToEndId, refunded_at: refundedAt, updated_at: now, next_check_at: null },
+    },
+  );
+  const refunded = given.refund!;
+  if (!given.charge) {
     await releaseReturn(trx, charge.id, amountCents);
-    await bookRefundBeyondCharge(trx, row, now);
     await recordBreak(trx, {
       id: newId('brk'),
       kind: 'refund_beyond_charge',
@@ -470,8 +457,7 @@ async function confirmRefund(
     });
     return refunded;
   }
-  await postRefund(trx, row, now);
-  await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', updated, now, { refundId: row.id });
+  await enqueueEvent(trx, status === 'refunded' ? 'transaction.refunded' : 'transaction.partially_refunded', given.charge, now, { refundId: row.id });
   return refunded;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The refund (devolução) state machine: its statuses, the transitions allowed with the ledger step of each,
- * and what the ledger holds in each status. A refund moves only through `refundStep`, which throws on a
- * transition not in the table; the ledger check reads `refundLedgerPosition`.
+ * and what the ledger holds in each status. A refund moves only through its transitions (refund.machine.ts:
+ * `startRefund`, `moveRefund`), which read each move's step here (`refundStep` throws on a transition not
+ * in the table) and book it with the status; the ledger check reads `refundLedgerPosition`.
  *
  * Ledger steps: `reserve` (accepted here: a pending transfer available → pending_out of the amount, within
  * the holds), `post` (the payer's bank confirmed: pending_out → psp_settlement), `void` (refused or never

@@ -2,13 +2,14 @@ import { logFailure } from '../db/unavailable.ts';
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { voidWithdrawal } from '../ledger/ledger.repository.ts';
-import { enqueueEvent } from '../events/outbox.ts';
 import { ProviderConfirmationLost, ProviderFailure, ProviderRejected, ProviderTimeout } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
-import { lockTransaction, releaseIdempotencyKey, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
+import { releaseSlots } from '../ratelimit/rateLimit.repository.ts';
+import { lockTransaction, releaseIdempotencyKey } from '../transactions/transaction.repository.ts';
 import { deleteWithdrawalAlerts } from './withdrawalAlert.repository.ts';
-import { stateOf, WITHDRAWAL, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
+import { moveWithdrawal, type WithdrawalChanges, type WithdrawalEvent } from './withdrawal.machine.ts';
+import type { SlotRequest } from './withdrawalPath.repository.ts';
+import { WITHDRAWAL, type WithdrawalState } from './withdrawal.states.ts';
 
 /** What sending a withdrawal to the PSP produced. */
 export type SendOutcome =
@@ -56,68 +57,76 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
  * - accepted / confirmation lost: `processing`; its pending transfer stands until the PSP settles it.
  * - indeterminate: `failed_unknown`, left to reconciliation; its pending transfer stands.
  * - refused: the pending transfer is voided, nothing is debited. A withdrawal the merchant never saw
- *   (`initiating`, answered 502) becomes `aborted`, drops its third-party alert and frees its externalRef
- *   for the retry; an approved one becomes `failed`.
+ *   (`initiating`, answered 502) becomes `aborted`, drops its third-party alert, frees its externalRef for
+ *   the retry and gives back the rate-limit `slots` it took (when the caller knows them); an approved one
+ *   becomes `failed`.
  * A withdrawal no longer in flight (reconciliation finished it first) is returned unchanged.
  */
-export async function finishSend(deps: Deps, transactionId: string, outcome: SendOutcome): Promise<TransactionRow> {
+export async function finishSend(deps: Deps, transactionId: string, outcome: SendOutcome, slots: SlotRequest[] = []): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockTransaction(trx, transactionId);
     if (!row) throw new Error(`withdrawal ${transactionId} vanished`);
     if (row.provider_state !== 'sending') return row;
-    return applySendOutcome(trx, row, outcome, now);
+    const finished = await applySendOutcome(trx, row, outcome, now);
+    if (finished.status === WITHDRAWAL.aborted.status) await releaseSlots(trx, row.account_id, slots);
+    return finished;
   });
 }
 
+/** The move a send outcome makes of a withdrawal in flight: its state, what it writes, its events. */
+export function sendOutcomeMove(
+  row: TransactionRow,
+  outcome: SendOutcome,
+  now: Date,
+): { to: WithdrawalState; changes: WithdrawalChanges; events: WithdrawalEvent[]; abort: boolean } {
+  // Approved by the back office (or announced to a retry): transfer.created went out then.
+  const created: WithdrawalEvent[] = row.status === WITHDRAWAL.announcedInFlight.status ? [] : ['transfer.created'];
+  switch (outcome.kind) {
+    case 'rejected':
+      return {
+        to: WITHDRAWAL.failed,
+        changes: { refused_code: outcome.refusedCode, refused_reason: outcome.refusedReason, paid_at: now, updated_at: now },
+        events: [...created, 'transfer.failed'],
+        abort: false,
+      };
+    case 'refused':
+      // Never announced: rolled back as if never requested (502), no event.
+      if (created.length > 0) return { to: WITHDRAWAL.aborted, changes: { updated_at: now }, events: [], abort: true };
+      return {
+        to: WITHDRAWAL.failed,
+        changes: {
+          refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
+          refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
+          paid_at: now,
+          updated_at: now,
+        },
+        events: ['transfer.failed'],
+        abort: false,
+      };
+    case 'indeterminate':
+      return { to: WITHDRAWAL.unknown, changes: { updated_at: now }, events: created, abort: false };
+    case 'accepted':
+    case 'confirmation_lost':
+      return { to: WITHDRAWAL.sent, changes: { provider_ref: outcome.providerRef, updated_at: now }, events: [...created, 'transfer.processing'], abort: false };
+  }
+}
+
+/** Applies a send outcome to a withdrawal in flight, locked by the caller (see `finishSend`). */
 export async function applySendOutcome(
   trx: Transaction<Database>,
   row: TransactionRow,
   outcome: SendOutcome,
   now: Date,
 ): Promise<TransactionRow> {
-  // Approved by the back office (or announced to a retry): transfer.created went out then.
-  const announced = row.status === WITHDRAWAL.announcedInFlight.status;
-  const from = stateOf(row);
-  const move = async (to: WithdrawalState, changes: TransactionChanges) => {
-    if (withdrawalStep(from, to) === 'void') await voidWithdrawal(trx, row, now);
-    return updateTransaction(trx, row.id, { ...changes, status: to.status, provider_state: to.providerState });
-  };
-  if (outcome.kind === 'rejected') {
-    const failed = await move(WITHDRAWAL.failed, { refused_code: outcome.refusedCode, refused_reason: outcome.refusedReason, paid_at: now, updated_at: now });
-    if (!announced) await enqueueEvent(trx, 'transfer.created', failed, now);
-    await enqueueEvent(trx, 'transfer.failed', failed, now);
-    return failed;
+  const move = sendOutcomeMove(row, outcome, now);
+  if (move.abort) {
+    // No alert of a third-party withdrawal that never existed, and the externalRef is free for the retry,
+    // which raises its own alert.
+    await deleteWithdrawalAlerts(trx, row.id);
+    if (row.external_ref !== null) await releaseIdempotencyKey(trx, row.account_id, 'withdrawal', row.id);
   }
-  if (outcome.kind === 'refused') {
-    if (!announced) {
-      // Rolled back as if never requested (502): no alert of a third-party withdrawal that never existed,
-      // and the externalRef is free for the retry, which raises its own alert.
-      await deleteWithdrawalAlerts(trx, row.id);
-      if (row.external_ref !== null) await releaseIdempotencyKey(trx, row.account_id, 'withdrawal', row.id);
-      return move(WITHDRAWAL.aborted, { updated_at: now });
-    }
-    const failed = await move(
-      WITHDRAWAL.failed,
-      {
-        refused_code: outcome.notReceived ? 'RECONCILED_NOT_SENT' : 'PROVIDER_REJECTED',
-        refused_reason: outcome.notReceived ? messages.notReceivedReason : messages.providerRefusedReason,
-        paid_at: now,
-        updated_at: now,
-      },
-    );
-    await enqueueEvent(trx, 'transfer.failed', failed, now);
-    return failed;
-  }
-  if (outcome.kind === 'indeterminate') {
-    const unknown = await move(WITHDRAWAL.unknown, { updated_at: now });
-    if (!announced) await enqueueEvent(trx, 'transfer.created', unknown, now);
-    return unknown;
-  }
-  const processing = await move(WITHDRAWAL.sent, { provider_ref: outcome.providerRef, updated_at: now });
-  if (!announced) await enqueueEvent(trx, 'transfer.created', processing, now);
-  await enqueueEvent(trx, 'transfer.processing', processing, now);
-  return processing;
+  return moveWithdrawal(trx, row, move.to, now, move.changes, { events: move.events });
 }
 
 /**
@@ -132,9 +141,6 @@ export async function announceInFlight(deps: Deps, transactionId: string): Promi
   return deps.db.transaction().execute(async (trx) => {
     const row = await lockTransaction(trx, transactionId);
     if (!row || row.status !== WITHDRAWAL.inFlight.status) return row;
-    withdrawalStep(stateOf(row), WITHDRAWAL.announcedInFlight);
-    const announced = await updateTransaction(trx, row.id, { status: WITHDRAWAL.announcedInFlight.status });
-    await enqueueEvent(trx, 'transfer.created', announced, now);
-    return announced;
+    return moveWithdrawal(trx, row, WITHDRAWAL.announcedInFlight, now, {}, { events: ['transfer.created'] });
   });
 }

@@ -1,6 +1,5 @@
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
-import { enqueueEvent } from '../events/outbox.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
 import { findTransactionById, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -60,7 +59,7 @@ export async function resolveWithdrawal(
       const paid = await markPaid(trx, current, { endToEndId: request.endToEndId, beneficiary: { ...beneficiary, bankAccount: request.beneficiaryBankAccount } }, now);
       return updateTransaction(trx, paid.id, { ...audit, resolved_by: 'operator' });
     }
-    const failed = await failWithdrawal(trx, current, now, {
+    return failWithdrawal(trx, current, now, {
       ...audit,
       resolved_by: 'operator',
       refused_code: 'RESOLVED_BY_OPERATOR',
@@ -68,7 +67,5 @@ export async function resolveWithdrawal(
       paid_at: now,
       updated_at: now,
     });
-    await enqueueEvent(trx, 'transfer.failed', failed, now);
-    return failed;
   });
 }

@@ -1,16 +1,15 @@
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { TransactionRow, WithdrawalAlertRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
-import { enqueueEvent } from '../events/outbox.ts';
 import { findRecipient } from '../recipients/recipient.repository.ts';
-import { findTransactionById, listWithdrawals, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
+import { findTransactionById, listWithdrawals, lockTransaction } from '../transactions/transaction.repository.ts';
 import { listWithdrawalAlerts } from './withdrawalAlert.repository.ts';
 import { finishSend, sendToProvider } from './withdrawal.dispatch.ts';
 import { findAccount } from '../accounts/account.repository.ts';
-import { WithdrawalNotFound, WithdrawalNotPendingApproval } from './withdrawal.errors.ts';
-import { isHiddenWithdrawalStatus, stateOf, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
+import { InsufficientBalance, WithdrawalNotFound, WithdrawalNotPendingApproval } from './withdrawal.errors.ts';
+import { isHiddenWithdrawalStatus, WITHDRAWAL } from './withdrawal.states.ts';
+import { moveWithdrawal } from './withdrawal.machine.ts';
 
 async function lockPending(trx: Parameters<typeof lockTransaction>[0], id: string): Promise<TransactionRow> {
   const row = await lockTransaction(trx, id);
@@ -29,25 +28,20 @@ export async function approveWithdrawal(deps: Deps, transactionId: string, audit
   // The decision (approved and reserved, or failed for want of balance) is audited with it; the send after.
   const approved = await withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
-    await lockBalance(trx, row.account_id);
-    const covered = await reserveWithdrawal(trx, row, now);
-    if (!covered) {
-      withdrawalStep(stateOf(row), WITHDRAWAL.failed);
-      const failed = await updateTransaction(trx, row.id, {
-        status: WITHDRAWAL.failed.status,
-        refused_code: 'INSUFFICIENT_BALANCE',
-        refused_reason: messages.insufficientAtApprovalReason,
-        paid_at: now,
-        updated_at: now,
-      });
-      await enqueueEvent(trx, 'transfer.failed', failed, now);
-      return failed;
+    try {
+      return await moveWithdrawal(trx, row, WITHDRAWAL.announcedInFlight, now, { updated_at: now }, { events: ['transfer.approved'] });
+    } catch (error) {
+      // The reservation was not covered: nothing moved (the statement changed nothing), so it fails instead.
+      if (!(error instanceof InsufficientBalance)) throw error;
     }
-    withdrawalStep(stateOf(row), WITHDRAWAL.announcedInFlight);
-    const { status, providerState } = WITHDRAWAL.announcedInFlight;
-    const processing = await updateTransaction(trx, row.id, { status, provider_state: providerState, updated_at: now });
-    await enqueueEvent(trx, 'transfer.approved', processing, now);
-    return processing;
+    return moveWithdrawal(
+      trx,
+      row,
+      WITHDRAWAL.failed,
+      now,
+      { refused_code: 'INSUFFICIENT_BALANCE', refused_reason: messages.insufficientAtApprovalReason, paid_at: now, updated_at: now },
+      { events: ['transfer.failed'] },
+    );
   });
   if (approved.status !== WITHDRAWAL.announcedInFlight.status) return approved;
   const outcome = await sendToProvider(deps, approved, await intendedBeneficiary(deps, approved));
@@ -76,16 +70,14 @@ export async function rejectWithdrawal(deps: Deps, transactionId: string, reason
   const now = new Date(deps.clock.now());
   return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
-    withdrawalStep(stateOf(row), WITHDRAWAL.failed);
-    const rejected = await updateTransaction(trx, row.id, {
-      status: WITHDRAWAL.failed.status,
-      refused_code: 'REJECTED_BY_COMPLIANCE',
-      refused_reason: reason ?? messages.rejectedByReviewReason,
-      paid_at: now,
-      updated_at: now,
-    });
-    await enqueueEvent(trx, 'transfer.rejected', rejected, now);
-    return rejected;
+    return moveWithdrawal(
+      trx,
+      row,
+      WITHDRAWAL.failed,
+      now,
+      { refused_code: 'REJECTED_BY_COMPLIANCE', refused_reason: reason ?? messages.rejectedByReviewReason, paid_at: now, updated_at: now },
+      { events: ['transfer.rejected'] },
+    );
   });
 }
 
@@ -102,16 +94,14 @@ export async function cancelWithdrawal(
   const now = new Date(deps.clock.now());
   return withAudit(deps.db, audit, async (trx) => {
     const row = await lockPending(trx, transactionId);
-    withdrawalStep(stateOf(row), WITHDRAWAL.cancelled);
-    const cancelled = await updateTransaction(trx, row.id, {
-      status: WITHDRAWAL.cancelled.status,
-      refused_code: refusal.code,
-      refused_reason: refusal.reason,
-      paid_at: now,
-      updated_at: now,
-    });
-    await enqueueEvent(trx, 'transfer.cancelled', cancelled, now);
-    return cancelled;
+    return moveWithdrawal(
+      trx,
+      row,
+      WITHDRAWAL.cancelled,
+      now,
+      { refused_code: refusal.code, refused_reason: refusal.reason, paid_at: now, updated_at: now },
+      { events: ['transfer.cancelled'] },
+    );
   });
 }
 

@@ -3,9 +3,9 @@ import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import type { Database, NewTransaction, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { lockBalance, reserveWithdrawal } from '../ledger/ledger.repository.ts';
+import { lockBalance } from '../ledger/ledger.repository.ts';
 import { messages } from '../messages/merchant.ts';
-import { enqueueEvent, renderEvent } from '../events/outbox.ts';
+import { enqueueEvent } from '../events/outbox.ts';
 import { stripDocument } from '../primitives/documents.ts';
 import { newId } from '../primitives/ids.ts';
 import { normalizePixKey, normalizePixKeyType } from '../primitives/keys.ts';
@@ -17,15 +17,15 @@ import {
   findLiveIdempotentTransaction,
   findTransactionById,
   IDEMPOTENCY_RETENTION_MS,
-  insertTransaction,
   releaseIdempotencyKey,
 } from '../transactions/transaction.repository.ts';
 import { reportIdempotencyMismatch } from '../transactions/idempotencyMismatch.ts';
 import { isDatabaseUnavailable, retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
-import { announceInFlight, finishSend, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
+import { announceInFlight, finishSend, sendOutcomeMove, sendToProvider, type SendOutcome } from './withdrawal.dispatch.ts';
 import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSlots } from './withdrawal.limits.ts';
-import { needsGeneralPath, recordOutcomeAtOnce, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
-import { isHiddenWithdrawalStatus, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep, type WithdrawalState } from './withdrawal.states.ts';
+import { movedMeanwhile, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
+import { isHiddenWithdrawalStatus, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
+import { insertWithdrawal, moveWithdrawal } from './withdrawal.machine.ts';
 import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
 import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
@@ -47,6 +47,8 @@ export type CreateWithdrawalOutcome =
 /** How long a retry waits for a concurrent identical request that is still talking to the PSP. */
 const IN_FLIGHT_WAIT_MS = 15_000;
 const IN_FLIGHT_POLL_MS = 25;
+/** How many times a cap's refusal that the general path no longer confirms is tried again. */
+const MAX_CAP_RETRIES = 3;
 
 function withdrawalBody(row: TransactionRow) {
   return {
@@ -114,7 +116,9 @@ async function recordAlert(trx: Transaction<Database>, row: TransactionRow, dest
 type Phase1 =
   | { kind: 'existing'; row: TransactionRow }
   | { kind: 'answered'; row: TransactionRow }
-  | { kind: 'sending'; row: TransactionRow };
+  | { kind: 'sending'; row: TransactionRow }
+  /** The cap that refused the one-statement reservation no longer does: it is tried again. */
+  | { kind: 'retry' };
 
 /**
  * POST /v1/withdraw, in two phases so no money is lost or doubled, even if the process dies mid-way:
@@ -125,15 +129,17 @@ type Phase1 =
  *    Any refusal rolls the statement back whole: slots and externalRef are returned by the rollback. A
  *    withdrawal waiting for approval, or refused by a cap (201 `failed`, with its events), takes the
  *    general path: the same steps in one database transaction of several statements.
- * 2. send it to the PSP, then record the outcome in ONE statement (`withdrawal_send_outcome`): `processing`
- *    (201) or `failed_unknown` (202), the pending transfer standing until the PSP settles it, with their
- *    events; or `aborted` (502, nothing debited): the pending transfer voided, slots and externalRef given
- *    back. A withdrawal left `initiating` by a crash is finished by reconciliation, which asks the PSP.
+ * 2. send it to the PSP, then record the outcome through the withdrawal's transition (withdrawal.dispatch.ts
+ *    `finishSend`, one database transaction): `processing` (201) or `failed_unknown` (202), the pending
+ *    transfer standing until the PSP settles it, with their events; or `aborted` (502, nothing debited): the
+ *    pending transfer voided, slots and externalRef given back. A withdrawal left `initiating` by a crash is
+ *    finished by reconciliation, which asks the PSP.
  */
 export async function createWithdrawal(
   deps: Deps,
   auth: AccountContext,
   body: CreateWithdrawalRequest,
+  capRetries = 0,
 ): Promise<CreateWithdrawalOutcome> {
   const { account } = auth;
   const recipientId = requestedRecipientId(body);
@@ -183,7 +189,7 @@ export async function createWithdrawal(
   if (needsApproval(account, body.amountCents)) {
     phase1 = await reserveInSteps(deps, auth, base, destination, now);
   } else {
-    withdrawalStep(undefined, WITHDRAWAL.inFlight);
+    const step = withdrawalStep(undefined, WITHDRAWAL.inFlight);
     const periods = capPeriodsAt(nowMs);
     try {
       const reserve = () => reserveAtOnce(deps.db, {
@@ -200,6 +206,7 @@ export async function createWithdrawal(
         at: now,
         slots,
         caps: { day: periods.day, month: periods.month, dailyCents: account.withdrawal_daily_cap_cents, monthlyCents: account.withdrawal_monthly_cap_cents },
+        step,
       });
       // The reservation is one statement that inserts the withdrawal under its own id. When the connection
       // breaks under it (a failover), whether it committed is read by that id before it is sent again; a
@@ -245,6 +252,11 @@ export async function createWithdrawal(
     }
   }
 
+  if (phase1.kind === 'retry') {
+    // Two readings of the caps disagreeing for good would loop: after a few, it is a fault, not a race.
+    if (capRetries >= MAX_CAP_RETRIES) throw new Error(`withdrawal caps of ${account.id}: the reservation and the general path disagree`);
+    return createWithdrawal(deps, auth, body, capRetries + 1);
+  }
   if (phase1.kind === 'existing') return answerExisting(deps, auth, body, phase1.row);
   if (phase1.kind === 'answered') {
     return { kind: 'created', body: { ...withdrawalBody(phase1.row), status: phase1.row.status as WithdrawalCreated['status'] } };
@@ -302,9 +314,9 @@ function initiatingRow(base: NewTransaction): TransactionRow {
 }
 
 /**
- * The reservation as several statements in one database transaction (holding the account's balance):
- * for a withdrawal waiting for approval, and to record a cap's refusal. Slots and externalRef taken here
- * are returned by the rollback when anything fails.
+ * The general path, several statements in one database transaction (holding the account's balance): a
+ * withdrawal waiting for approval, and a cap's refusal recorded; neither reserves money (the approval does,
+ * later). Slots and externalRef taken here are returned by the rollback when anything fails.
  */
 async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransaction, destination: Destination, now: Date): Promise<Phase1> {
   const { account } = auth;
@@ -332,14 +344,7 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
     }
     const cap = await checkCaps(trx, account, base.amount_cents, nowMs);
     if (cap) {
-      withdrawalStep(undefined, { status: 'failed', providerState: null });
-      const refused = await insertTransaction(trx, {
-        ...base,
-        status: 'failed',
-        refused_code: cap.code,
-        refused_reason: cap.reason,
-        paid_at: now,
-      });
+      const refused = await insertWithdrawal(trx, { ...base, refused_code: cap.code, refused_reason: cap.reason, paid_at: now }, WITHDRAWAL.failed);
       await recordAlert(trx, refused, destination, now);
       await enqueueEvent(trx, 'transfer.created', refused, now);
       await enqueueEvent(trx, 'transfer.failed', refused, now);
@@ -349,21 +354,23 @@ async function reserveInSteps(deps: Deps, auth: AccountContext, base: NewTransac
       return { kind: 'answered', row: refused };
     }
     if (needsApproval(account, base.amount_cents)) {
-      withdrawalStep(undefined, WITHDRAWAL.awaitingApproval);
-      const pending = await insertTransaction(trx, { ...base, status: WITHDRAWAL.awaitingApproval.status });
+      const pending = await insertWithdrawal(trx, base, WITHDRAWAL.awaitingApproval);
       await recordAlert(trx, pending, destination, now);
       await enqueueEvent(trx, 'transfer.created', pending, now);
       await enqueueEvent(trx, 'transfer.pending_approval', pending, now);
       return { kind: 'answered', row: pending };
     }
-    // The cap that refused a moment ago no longer does: reserve and send it after all.
-    withdrawalStep(undefined, WITHDRAWAL.inFlight);
-    const initiating = await insertTransaction(trx, { ...base, provider_state: WITHDRAWAL.inFlight.providerState });
-    if (!(await reserveWithdrawal(trx, initiating, now))) throw new InsufficientBalance();
-    await recordAlert(trx, initiating, destination, now);
-    return { kind: 'sending', row: initiating };
+    // The cap that refused a moment ago no longer does: this transaction ends (its slots and externalRef
+    // given back by the rollback) and the one-statement reservation is tried again.
+    throw new CapNoLongerRefuses();
+  }).catch((error: unknown) => {
+    if (error instanceof CapNoLongerRefuses) return { kind: 'retry' as const };
+    throw error;
   });
 }
+
+/** Ends the general path's transaction when a cap that refused the one-statement reservation no longer does. */
+class CapNoLongerRefuses extends Error {}
 
 /** How long recording a send outcome keeps trying on fresh connections while the database is out of reach. */
 const OUTCOME_RETRY_MS = 5_000;
@@ -394,36 +401,24 @@ async function recordSendOutcome(deps: Deps, row: TransactionRow, outcome: SendO
 }
 
 /**
- * The outcome of a send the merchant has not been told about, in one statement with its events (rendered
- * here from the row it will be); a withdrawal announced or approved meanwhile takes the general path.
+ * The outcome of a send, through the withdrawal's transition. The common case is one statement: a
+ * withdrawal nobody announced meanwhile, taken by the PSP or unanswered, moved with its events. Anything else
+ * (a refusal, which also gives back the externalRef, the alert and the rate-limit slots; a withdrawal a retry
+ * or reconciliation moved meanwhile) takes `finishSend`'s database transaction.
  */
 async function recordOutcome(deps: Deps, row: TransactionRow, outcome: SendOutcome, slots: SlotRequest[]): Promise<TransactionRow> {
-  if (row.status !== WITHDRAWAL.inFlight.status || outcome.kind === 'rejected') return finishSend(deps, row.id, outcome);
-  const now = new Date(deps.clock.now());
-  const to: WithdrawalState = outcome.kind === 'refused' ? WITHDRAWAL.aborted : outcome.kind === 'indeterminate' ? WITHDRAWAL.unknown : WITHDRAWAL.sent;
-  withdrawalStep(stateOf(row), to);
-  const providerRef = outcome.kind === 'accepted' || outcome.kind === 'confirmation_lost' ? outcome.providerRef : null;
-  const after: TransactionRow = { ...row, status: to.status, provider_state: to.providerState, provider_ref: providerRef ?? row.provider_ref, updated_at: now };
-  const events =
-    to.status === WITHDRAWAL.aborted.status
-      ? []
-      : to.status === UNKNOWN_STATUS
-        ? [renderEvent('transfer.created', after, now)]
-        : [renderEvent('transfer.created', after, now), renderEvent('transfer.processing', after, now)];
-  try {
-    return await recordOutcomeAtOnce(deps.db, {
-      id: row.id,
-      status: to.status,
-      providerState: to.providerState === 'sent' ? 'sent' : null,
-      providerRef,
-      at: now,
-      events,
-      slots,
-    });
-  } catch (error) {
-    if (needsGeneralPath(error)) return finishSend(deps, row.id, outcome);
-    throw error;
+  if (row.status === WITHDRAWAL.inFlight.status) {
+    const now = new Date(deps.clock.now());
+    const move = sendOutcomeMove(row, outcome, now);
+    if (!move.abort) {
+      try {
+        return await moveWithdrawal(deps.db, row, move.to, now, move.changes, { events: move.events });
+      } catch (error) {
+        if (!movedMeanwhile(error)) throw error;
+      }
+    }
   }
+  return finishSend(deps, row.id, outcome, slots);
 }
 
 /**

@@ -1,14 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { Database, PartyJson, ProviderSendStatus, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { postWithdrawal, returnWithdrawal, voidWithdrawal } from '../ledger/ledger.repository.ts';
-import { enqueueEvent } from '../events/outbox.ts';
 import type { BeneficiaryFacts, ProviderWithdrawalStatus } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { findTransactionById, lockTransaction, scheduleNextCheck, updateTransaction, type TransactionChanges } from '../transactions/transaction.repository.ts';
 import { applySendOutcome } from './withdrawal.dispatch.ts';
 import { refundedStatus } from '../charges/charge.states.ts';
-import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, stateOf, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
+import { isOpenAtProvider, PAID_STATUS, RETURNABLE_WITHDRAWAL_STATUSES, UNKNOWN_STATUS, WITHDRAWAL } from './withdrawal.states.ts';
+import { moveWithdrawal } from './withdrawal.machine.ts';
 import { intendedBeneficiary } from './withdrawal.review.ts';
 
 /**
@@ -157,14 +156,12 @@ async function applyObservation(
       return row;
     case 'not_found': {
       if (row.status !== UNKNOWN_STATUS) return row;
-      const failed = await failWithdrawal(trx, row, now, {
+      return failWithdrawal(trx, row, now, {
         refused_code: 'RECONCILED_NOT_SENT',
         refused_reason: messages.notSentReturnedReason,
         paid_at: now,
         updated_at: now,
       });
-      await enqueueEvent(trx, 'transfer.failed', failed, now);
-      return failed;
     }
     case 'accepted': {
       // The contract allows `failed_unknown` only to `paid` or `failed`: the PSP holding the order is not
@@ -174,15 +171,13 @@ async function applyObservation(
     }
     case 'rejected': {
       if (!isOpenAtProvider(row.status)) return row;
-      // The amount goes back to the balance in the same transaction that writes the event.
-      const failed = await failWithdrawal(trx, row, now, {
+      // The amount goes back to the balance in the statement that writes the event.
+      return failWithdrawal(trx, row, now, {
         refused_code: observed.refusedCode,
         refused_reason: observed.refusedReason,
         paid_at: now,
         updated_at: now,
       });
-      await enqueueEvent(trx, 'transfer.failed', failed, now);
-      return failed;
     }
     case 'paid':
       return isOpenAtProvider(row.status) ? markPaid(trx, row, observed, new Date(observed.paidAtMs)) : row;
@@ -194,23 +189,21 @@ async function applyObservation(
       if (returned <= already) return row;
       // A return gives back what the beneficiary's bank returned; PixGate's fee is not returned.
       const status = refundedStatus(returned, row.amount_cents);
-      withdrawalStep(stateOf(row), { status, providerState: row.provider_state });
-      await returnWithdrawal(trx, row, returned - already, now);
-      const updated = await updateTransaction(trx, row.id, {
-        status,
-        refunded_cents: returned,
-        refund_end_to_end_id: observed.refundEndToEndId,
-        updated_at: now,
-      });
-      await enqueueEvent(trx, status === 'refunded' ? 'transfer.refunded' : 'transfer.partially_refunded', updated, now);
-      return updated;
+      return moveWithdrawal(
+        trx,
+        row,
+        { status, providerState: row.provider_state },
+        now,
+        { refunded_cents: returned, refund_end_to_end_id: observed.refundEndToEndId, updated_at: now },
+        { returnedCents: returned - already, events: [status === 'refunded' ? 'transfer.refunded' : 'transfer.partially_refunded'] },
+      );
     }
   }
 }
 
 /**
  * Ends an open withdrawal as `failed`: its pending transfer is voided (amount + fee available again) in the
- * transaction that writes the status; the caller writes the event.
+ * statement that writes the status and `transfer.failed`.
  */
 export async function failWithdrawal(
   trx: Transaction<Database>,
@@ -218,9 +211,7 @@ export async function failWithdrawal(
   now: Date,
   changes: Pick<TransactionChanges, 'refused_code' | 'refused_reason' | 'paid_at' | 'updated_at' | 'resolved_by' | 'resolution_note' | 'resolved_at'>,
 ): Promise<TransactionRow> {
-  withdrawalStep(stateOf(row), { status: WITHDRAWAL.failed.status, providerState: row.provider_state });
-  await voidWithdrawal(trx, row, now);
-  return updateTransaction(trx, row.id, { ...changes, status: WITHDRAWAL.failed.status });
+  return moveWithdrawal(trx, row, { status: WITHDRAWAL.failed.status, providerState: row.provider_state }, now, changes, { events: ['transfer.failed'] });
 }
 
 export async function markPaid(
@@ -229,16 +220,13 @@ export async function markPaid(
   observed: { endToEndId: string; beneficiary: TransactionRow['beneficiary'] },
   paidAt: Date,
 ): Promise<TransactionRow> {
-  withdrawalStep(stateOf(row), { status: PAID_STATUS, providerState: row.provider_state });
-  await postWithdrawal(trx, row, paidAt);
-  const paid = await updateTransaction(trx, row.id, {
-    status: PAID_STATUS,
-    end_to_end_id: observed.endToEndId,
-    beneficiary: JSON.stringify(observed.beneficiary),
-    paid_at: paidAt,
-    updated_at: paidAt,
-  });
-  await enqueueEvent(trx, 'transfer.paid', paid, paidAt);
-  return paid;
+  return moveWithdrawal(
+    trx,
+    row,
+    { status: PAID_STATUS, providerState: row.provider_state },
+    paidAt,
+    { end_to_end_id: observed.endToEndId, beneficiary: JSON.stringify(observed.beneficiary), paid_at: paidAt, updated_at: paidAt },
+    { events: ['transfer.paid'] },
+  );
 }
 

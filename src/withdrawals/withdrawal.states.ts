@@ -1,9 +1,9 @@
 /**
  * The withdrawal state machine, in one place: every state a withdrawal can be in (its status and where it is
  * at the PSP, `provider_state`), every transition allowed between them with the ledger step it takes, the
- * statuses the daily and monthly caps count, and which states are final. Dispatch, settlement, review,
- * resolution and reconciliation move a withdrawal only through `withdrawalStep`, which throws on a
- * transition not in the table; the ledger check and migration 009's cap trigger read the same lists.
+ * statuses the daily and monthly caps count, and which states are final. A withdrawal moves only through
+ * its transition (withdrawal.machine.ts), which reads each move's ledger step here (`withdrawalStep` throws
+ * on a transition not in the table) and books it with the state; the ledger check reads the positions.
  *
  * The ledger steps (two-phase, docs/decisions.md "The double-entry ledger"):
  * - `reserve`: the pending transfer available → pending_out of amount + fee (the money is no longer the
@@ -53,10 +53,7 @@ export const UNKNOWN_STATUS = 'failed_unknown' satisfies WithdrawalStatus;
 /** Statuses no PSP outcome changes any more. */
 export const FINAL_STATUSES = ['failed', 'cancelled', 'aborted', 'refunded'] as const satisfies readonly WithdrawalStatus[];
 
-/**
- * The states the services move a withdrawal into and the statuses they test, by name: the status literals
- * live in this module (here and in the table below), not in the services.
- */
+/** The states the services move a withdrawal into, by name (the table below lists every move between them). */
 export const WITHDRAWAL = {
   /** Reserved, its PSP call in flight, the merchant not told yet (internal: never listed or answered). */
   inFlight: { status: 'initiating', providerState: 'sending' },

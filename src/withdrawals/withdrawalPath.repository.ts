@@ -1,13 +1,13 @@
 /**
- * Owner of the calls of the database functions `withdrawal_reserve` and `withdrawal_send_outcome`
- * (migration 010): a withdrawal's reservation and its send outcome, each one statement and one round trip
- * (they write `transactions`, `idempotency_keys`, `rate_limit_counters`, the ledger, `withdrawal_alerts`
- * and `outbox_events` through those functions, on behalf of their owners).
+ * Owner of the calls of the database functions `withdrawal_reserve` (migrations 010 and 025: a new
+ * withdrawal's reservation, one statement and one round trip; it writes `transactions`, `idempotency_keys`,
+ * `rate_limit_counters`, the ledger and `withdrawal_alerts` on behalf of their owners) and `withdrawal_move`
+ * (migration 025: every later state change of a withdrawal, with the money of its step).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { RenderedEvent } from '../events/outbox.ts';
-import type { WithdrawalStatus } from './withdrawal.states.ts';
+import type { LedgerStep, WithdrawalState } from './withdrawal.states.ts';
 
 export interface SlotRequest {
   bucket: string;
@@ -32,6 +32,8 @@ export interface Reservation {
   at: Date;
   slots: SlotRequest[];
   caps: { day: string; month: string; dailyCents: number; monthlyCents: number };
+  /** The ledger step of a new withdrawal's move to `initiating` (the state machine's table names it). */
+  step: LedgerStep;
 }
 
 /** Why the database refused a reservation (the statement rolled back whole, slots and claim included). */
@@ -69,36 +71,36 @@ export async function reserveAtOnce(db: Kysely<Database>, r: Reservation): Promi
     ${r.slots.map((slot) => slot.bucket)}::text[], ${r.slots.map((slot) => String(slot.windowIndex))}::bigint[],
     ${r.slots.map((slot) => slot.expiresAt.toISOString())}::timestamptz[], ${r.slots.map((slot) => slot.limit)}::integer[],
     ${r.slots.map((slot) => slot.name)}::text[],
-    ${r.caps.day}::date, ${r.caps.month}::date, ${r.caps.dailyCents}, ${r.caps.monthlyCents})`.execute(db);
-}
-
-/** The general path must apply this outcome (the withdrawal was announced or approved meanwhile). */
-export function needsGeneralPath(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'PXW06';
+    ${r.caps.day}::date, ${r.caps.month}::date, ${r.caps.dailyCents}, ${r.caps.monthlyCents}, ${r.step})`.execute(db);
 }
 
 /**
- * The send outcome of a withdrawal the merchant has not been told about, one statement: its new status,
- * the events rendered for it, and on `aborted` the void of its pending transfer with the slots given back.
- * Returns the row (unchanged when it was no longer in flight).
+ * A withdrawal's state change in one statement (`withdrawal_move`, migration 025): locked, checked to be in
+ * the state `from` (else SQLSTATE PXM01), the step's money booked (`withdrawal_book`), the status written.
+ * Undefined, nothing changed, when the step is a reservation the balance does not cover.
  */
-export async function recordOutcomeAtOnce(
+export async function withdrawalMove(
   db: Kysely<Database>,
-  outcome: {
+  move: {
     id: string;
-    status: WithdrawalStatus;
-    providerState: 'sent' | null;
-    providerRef: string | null;
+    from: WithdrawalState;
+    to: WithdrawalState;
+    step: LedgerStep;
     at: Date;
+    cents: number | null;
+    /** The columns the move writes besides the state, as JSON (`jsonb_populate_record`). */
+    changes: Record<string, unknown>;
     events: RenderedEvent[];
-    slots: Pick<SlotRequest, 'bucket' | 'windowIndex'>[];
   },
-): Promise<TransactionRow> {
-  const result = await sql<TransactionRow>`SELECT * FROM withdrawal_send_outcome(${outcome.id}, ${outcome.status}, ${outcome.providerState},
-    ${outcome.providerRef}, ${outcome.at}, ${outcome.events.map((event) => event.id)}::text[], ${outcome.events.map((event) => event.name)}::text[],
-    ${outcome.events.map((event) => event.payload)}::text[], ${outcome.slots.map((slot) => slot.bucket)}::text[],
-    ${outcome.slots.map((slot) => String(slot.windowIndex))}::bigint[])`.execute(db);
-  const row = result.rows[0];
-  if (!row) throw new Error(`withdrawal ${outcome.id}: no outcome row`);
-  return row;
+): Promise<TransactionRow | undefined> {
+  const result = await sql<TransactionRow>`SELECT * FROM withdrawal_move(${move.id}, ${move.from.status}, ${move.from.providerState},
+    ${move.to.status}, ${move.to.providerState}, ${move.step}, ${move.at}, ${move.cents}, ${JSON.stringify(move.changes)}::jsonb,
+    ${move.events.map((event) => event.id)}::text[], ${move.events.map((event) => event.name)}::text[],
+    ${move.events.map((event) => event.payload)}::text[])`.execute(db);
+  return result.rows[0];
+}
+
+/** The move found the withdrawal in another state than the one read (SQLSTATE PXM01): nothing changed. */
+export function movedMeanwhile(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'PXM01';
 }

@@ -36,6 +36,16 @@ describe('layering rules (eslint.config.js)', () => {
     expect(found.filter((problem) => problem.startsWith('no-restricted-syntax')).length).toBe(2);
   });
 
+  it("refuses a status written outside its state machine's transition, and accepts it in one", async () => {
+    const write = "export const f = (trx: any, id: string) => updateTransaction(trx, id, { status: 'paid', updated_at: new Date() });\n";
+    const outside = await problems('src/withdrawals/withdrawal.settlement.ts', write);
+    expect(outside.some((problem) => problem.startsWith('no-restricted-syntax') && problem.includes("state machine's transition"))).toBe(true);
+    const refund = await problems('src/refunds/refund.service.ts', "export const g = (trx: any, id: string) => updateRefund(trx, id, { ...{}, status: 'failed' });\n");
+    expect(refund.some((problem) => problem.includes("state machine's transition"))).toBe(true);
+    const inside = await problems('src/withdrawals/withdrawal.machine.ts', write);
+    expect(inside.filter((problem) => problem.includes("state machine's transition"))).toEqual([]);
+  });
+
   it('accepts SQL in a repository', async () => {
     const found = await problems(
       'src/charges/charge.repository.ts',

@@ -48,7 +48,7 @@ describe('statements per request', () => {
       });
       expect(withdrawal, withdrawal.join('\n')).toHaveLength(2);
       expect(withdrawal[0]).toMatch(/^select withdrawal_reserve\(/i);
-      expect(withdrawal[1]).toMatch(/^select \* from withdrawal_send_outcome\(/i);
+      expect(withdrawal[1]).toMatch(/^select \* from withdrawal_move\(/i);
 
       const charge = await counted(async () => {
         const answer = await merchant.client.POST('/v1/pix', { body: { amountCents: 2_000, customer: validCustomer, externalRef: 'cobranca-contada-1' } });

@@ -26,9 +26,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`ALTER TABLE outbox_events ALTER COLUMN fanned_out SET DEFAULT false`.execute(db);
   await sql`CREATE INDEX outbox_events_to_fan_out ON outbox_events (created_at) WHERE NOT fanned_out`.execute(db);
 
-  await sql
-    .raw(
-      `CREATE FUNCTION withdrawal_reserve(
+  await sql.raw(WITHDRAWAL_RESERVE_010).execute(db);
+  await sql.raw(WITHDRAWAL_SEND_OUTCOME_010).execute(db);
+}
+
+/** `withdrawal_reserve` as this migration wrote it (migration 025 replaces it, and restores it on the way down). */
+export const WITHDRAWAL_RESERVE_010 = `CREATE FUNCTION withdrawal_reserve(
         p_id text, p_account_id text, p_amount bigint, p_fee bigint, p_external_ref text, p_key_expires_at timestamptz,
         p_pix_key text, p_pix_key_type text, p_description text, p_recipient_id text, p_at timestamptz,
         p_buckets text[], p_window_indexes bigint[], p_window_expires timestamptz[], p_limits integer[], p_window_names text[],
@@ -104,13 +107,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           INSERT INTO withdrawal_alerts (account_id, transaction_id, recipient_id, amount_cents, pix_key_type, created_at)
           VALUES (p_account_id, p_id, p_recipient_id, p_amount, p_pix_key_type, p_at);
         END IF;
-      END $$`,
-    )
-    .execute(db);
+      END $$`;
 
-  await sql
-    .raw(
-      `CREATE FUNCTION withdrawal_send_outcome(
+/** `withdrawal_send_outcome` as this migration wrote it (migration 025 drops it, and restores it on the way down). */
+export const WITHDRAWAL_SEND_OUTCOME_010 = `CREATE FUNCTION withdrawal_send_outcome(
         p_id text, p_status text, p_provider_state text, p_provider_ref text, p_at timestamptz,
         p_event_ids text[], p_event_names text[], p_payloads text[],
         p_buckets text[], p_window_indexes bigint[]) RETURNS SETOF transactions LANGUAGE plpgsql AS $$
@@ -149,10 +149,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         FROM unnest(p_event_ids, p_event_names, p_payloads) AS event(id, name, payload);
 
         RETURN NEXT v_row;
-      END $$`,
-    )
-    .execute(db);
-}
+      END $$`;
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP FUNCTION IF EXISTS withdrawal_send_outcome(text, text, text, text, timestamptz, text[], text[], text[], text[], bigint[])`.execute(db);

@@ -22,6 +22,8 @@ export interface RefundsTable {
   refunded_at: Date | null;
   /** When the merchant was first told of it (201, or an idempotent 200): it never ends `aborted` after that. */
   acknowledged_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The pending transfer of its reservation (migration 025), written by the ledger step that makes it. */
+  pending_transfer_id: ColumnType<string | null, never, never>;
 }
 
 export interface RefundIdempotencyKeysTable {

@@ -80,6 +80,8 @@ export interface TransactionsTable {
   provider_status_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The database transaction that last changed the status (xid8, set by a trigger): the incremental ledger check reads it. */
   status_changed_xid: ColumnType<string | null, never, never>;
+  /** Withdrawals: the pending transfer of its reservation (migration 025), written by the ledger step that makes it. */
+  pending_transfer_id: ColumnType<string | null, never, never>;
 }
 
 export interface IdempotencyKeysTable {
