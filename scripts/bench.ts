@@ -78,6 +78,7 @@ import { preloadScale, preloadWithdrawalsToday, type ScaleLoad } from './lib/ben
 import {
   recordOf,
   renderScale,
+  scaleMemoryTarget,
   scaleProblems,
   scaleRequest,
   scaleTargets,
@@ -701,7 +702,7 @@ async function main(): Promise<number> {
     memory,
     webhooks,
     targets: scaleMode
-      ? scaleTargets(scaleRecords, planFindings)
+      ? [...scaleTargets(scaleRecords, planFindings), scaleMemoryTarget(memory['gateway-scale'])]
       : profileMode
         ? []
         : [...(ledgerOnly ? [] : computeTargets(cases, ratios, webhooks)), ...ledgerTargets(ledger)],

@@ -92,9 +92,11 @@ export async function checkLedger(db: Kysely<Database>, options: { accountId?: s
       }
 
       const changedFrom = scope.full ? undefined : await lastCheckXmin(trx);
-      for (const tx of await transactionLedgers(trx, scope, changedFrom)) {
-        const problem = transactionProblem(tx);
-        if (problem !== undefined) add(tx.account_id, `transaction ${tx.id} (${tx.type} ${tx.status}): ${problem}`);
+      for await (const batch of transactionLedgers(trx, scope, changedFrom)) {
+        for (const tx of batch) {
+          const problem = transactionProblem(tx);
+          if (problem !== undefined) add(tx.account_id, `transaction ${tx.id} (${tx.type} ${tx.status}): ${problem}`);
+        }
       }
 
       for (const refund of await refundLedgers(trx, scope)) {

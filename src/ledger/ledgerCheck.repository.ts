@@ -183,15 +183,36 @@ export interface TransactionLedger {
   explained: boolean;
 }
 
+/** How many transactions the check reads at a time: its memory stays that size, whatever the ledger's. */
+export const TRANSACTION_BATCH = 5_000;
+
 /**
  * Each transaction beside what its transfers did: how many, its pending transfers still open and posted,
  * and the sums on the merchant's available and pending_out and on fee_revenue. All transactions, one
  * merchant's, or (incremental: `changedFrom` is the last clean check's snapshot xmin) those with entries
  * after the checkpoints or a status changed by a database transaction the last check could not see.
+ * In batches of `batchSize` in id order (the caller's REPEATABLE READ transaction sees one snapshot across
+ * them), so the first check after a bulk load of a million transactions holds one batch, not a million rows.
+ * The incremental check's transactions are chosen once, into a temporary table of the caller's transaction.
  */
-export async function transactionLedgers(db: Db, scope: CheckScope, changedFrom: string | undefined): Promise<TransactionLedger[]> {
+export async function* transactionLedgers(
+  trx: Transaction<Database>,
+  scope: CheckScope,
+  changedFrom: string | undefined,
+  batchSize = TRANSACTION_BATCH,
+): AsyncGenerator<TransactionLedger[]> {
   const full = scope.full || scope.accountId !== undefined || changedFrom === undefined;
-  return full ? allTransactionLedgers(db, scope) : changedTransactionLedgers(db, changedFrom);
+  if (!full) await chooseChangedTransactions(trx, changedFrom);
+  let after = '';
+  for (;;) {
+    const chosen = full
+      ? sql`SELECT id FROM transactions WHERE ${scopeFilter(scope, 'account_id')} AND id > ${after} ORDER BY id LIMIT ${batchSize}`
+      : sql`SELECT id FROM ledger_check_chosen WHERE id > ${after} ORDER BY id LIMIT ${batchSize}`;
+    const rows = await ledgersOf(trx, chosen);
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
+    after = rows[rows.length - 1]!.id;
+  }
 }
 
 const TRANSACTION_LEDGER_COLUMNS = sql`tx.id, tx.account_id, tx.type, tx.status, tx.provider_state, tx.amount_cents, tx.fee_cents, tx.net_cents, tx.refunded_cents,
@@ -215,55 +236,30 @@ const FEE_REVENUE = systemLeg(SYSTEM_ACCOUNTS.feeRevenue);
 /** A refund whose amount is still reserved (its pending transfer open). */
 const IN_FLIGHT_REFUND = sql`r.status IN ('initiating', 'processing')`;
 
-/** Set-based (hash aggregates), so a full check, or the first after a bulk load, reads each entry once. */
-async function allTransactionLedgers(db: Db, scope: CheckScope): Promise<TransactionLedger[]> {
-  const result = await sql<TransactionLedger>`
-    WITH tx AS (SELECT * FROM transactions WHERE ${scopeFilter(scope, 'account_id')}),
-    transfers AS (
-      SELECT lt.transaction_id, count(*) AS transfers,
-        count(*) FILTER (WHERE lt.pending AND NOT EXISTS (SELECT 1 FROM ledger_transfers c WHERE c.pending_id = lt.id)) AS open_pending,
-        count(*) FILTER (WHERE lt.reason = 'withdrawal_posted') AS posted
-      FROM ledger_transfers lt JOIN tx ON tx.id = lt.transaction_id
-      GROUP BY lt.transaction_id
-    ),
-    moved AS (
-      SELECT tx.id,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':available') AS available,
-        sum(le.amount_cents) FILTER (WHERE le.account_id = tx.account_id || ':pending_out') AS pending_out,
-        sum(le.amount_cents) FILTER (WHERE ${FEE_REVENUE}) AS fee_revenue,
-        sum(le.amount_cents) FILTER (WHERE ${RETURNED_TO_PSP}) AS returned_booked,
-        -sum(le.amount_cents) FILTER (WHERE ${UNCOVERED}) AS uncovered
-      FROM tx JOIN ledger_transfers lt ON lt.transaction_id = tx.id JOIN ledger_entries le ON le.transfer_id = lt.id
-      GROUP BY tx.id
-    ),
-    refunding AS (
-      SELECT r.transaction_id, sum(r.amount_cents) AS cents FROM refunds r JOIN tx ON tx.id = r.transaction_id
-      WHERE ${IN_FLIGHT_REFUND} GROUP BY r.transaction_id
-    ),
-    claimed AS (
-      SELECT d.transaction_id, sum(d.amount_cents) AS cents FROM provider_devolucoes d JOIN tx ON tx.id = d.transaction_id
-      WHERE d.status = 'claimed' GROUP BY d.transaction_id
-    )
-    SELECT ${TRANSACTION_LEDGER_COLUMNS}
-    FROM tx LEFT JOIN transfers ON transfers.transaction_id = tx.id LEFT JOIN moved ON moved.id = tx.id
-      LEFT JOIN refunding ON refunding.transaction_id = tx.id LEFT JOIN claimed ON claimed.transaction_id = tx.id`.execute(db);
-  return result.rows;
+/**
+ * The transactions the incremental check reads, into `ledger_check_chosen` (temporary, dropped at the end
+ * of the caller's transaction): those whose status changed since the last clean check could see, and
+ * those with entries past the checkpoints.
+ */
+async function chooseChangedTransactions(trx: Transaction<Database>, changedFrom: string): Promise<void> {
+  await sql`CREATE TEMPORARY TABLE ledger_check_chosen (id text PRIMARY KEY) ON COMMIT DROP`.execute(trx);
+  await sql`
+    INSERT INTO ledger_check_chosen (id)
+    SELECT id FROM transactions WHERE status_changed_xid >= ${changedFrom}::xid8
+    UNION
+    SELECT t.transaction_id FROM ${ENTRIES_PAST_CHECKPOINTS}
+      CROSS JOIN LATERAL (SELECT lt.transaction_id FROM ledger_transfers lt WHERE lt.id = le.transfer_id OFFSET 0) t
+    WHERE t.transaction_id IS NOT NULL`.execute(trx);
 }
 
 /**
- * Index lookups per changed transaction, so the incremental check costs what changed, not the size of the
- * ledger. `OFFSET 0` keeps each LATERAL subquery a per-row lookup: flattened into a join, the planner
- * (which cannot know how few entries lie past a checkpoint) would hash the whole entries table.
+ * The ledgers of the `chosen` transactions (a batch), by index lookups per transaction, so a batch costs its
+ * size, not the ledger's. `OFFSET 0` keeps each LATERAL subquery a per-row lookup: flattened into a join, the
+ * planner (which cannot know how few entries a batch has) would hash the whole entries table.
  */
-async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<TransactionLedger[]> {
+async function ledgersOf(db: Db, chosenIds: RawBuilder<unknown>): Promise<TransactionLedger[]> {
   const result = await sql<TransactionLedger>`
-    WITH chosen AS (
-      SELECT id FROM transactions WHERE status_changed_xid >= ${changedFrom}::xid8
-      UNION
-      SELECT t.transaction_id FROM ${ENTRIES_PAST_CHECKPOINTS}
-        CROSS JOIN LATERAL (SELECT lt.transaction_id FROM ledger_transfers lt WHERE lt.id = le.transfer_id OFFSET 0) t
-      WHERE t.transaction_id IS NOT NULL
-    )
+    WITH chosen AS (${chosenIds})
     SELECT ${TRANSACTION_LEDGER_COLUMNS}
     FROM chosen
     CROSS JOIN LATERAL (SELECT * FROM transactions t WHERE t.id = chosen.id OFFSET 0) tx
@@ -283,7 +279,8 @@ async function changedTransactionLedgers(db: Db, changedFrom: string): Promise<T
       WHERE lt.transaction_id = tx.id
     ) moved
     CROSS JOIN LATERAL (SELECT sum(r.amount_cents) AS cents FROM refunds r WHERE r.transaction_id = tx.id AND ${IN_FLIGHT_REFUND}) refunding
-    CROSS JOIN LATERAL (SELECT sum(d.amount_cents) AS cents FROM provider_devolucoes d WHERE d.transaction_id = tx.id AND d.status = 'claimed') claimed`.execute(db);
+    CROSS JOIN LATERAL (SELECT sum(d.amount_cents) AS cents FROM provider_devolucoes d WHERE d.transaction_id = tx.id AND d.status = 'claimed') claimed
+    ORDER BY tx.id`.execute(db);
   return result.rows;
 }
 

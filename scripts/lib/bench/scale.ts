@@ -129,6 +129,14 @@ export function scaleTargets(records: ScaleRecord[], plans: PlanFinding[]): Targ
   return targets;
 }
 
+/** The gateway's RSS once the scale run is over (its ledger checks included), at most this. */
+export const SCALE_RSS_LIMIT_MB = 400;
+
+/** The gateway that served the scale run, after it: the ledger check holds one batch of transactions, never a million rows. */
+export function scaleMemoryTarget(reading: { rssMb: number } | undefined): TargetVerdict {
+  return verdict('Gateway RSS after the scale run', reading?.rssMb, '<', SCALE_RSS_LIMIT_MB, 'MB');
+}
+
 function cell(value: number | null | undefined, digits = 0): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -40,6 +40,11 @@ export interface TransactionsTable {
   status: StoredTransactionStatus;
   amount_cents: number;
   fee_cents: number;
+  /**
+   * What the transaction moves on the merchant's balance, as a magnitude (the contract's `netCents`, from
+   * which a merchant keeps its balance): a charge credits amount − fee, a withdrawal debits amount + fee (its
+   * `totalDeducted`, the reservation its pending transfer holds). The type gives the direction.
+   */
   net_cents: number;
   external_ref: string | null;
   pix_payload: string | null;
