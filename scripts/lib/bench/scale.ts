@@ -129,12 +129,16 @@ export function scaleTargets(records: ScaleRecord[], plans: PlanFinding[]): Targ
   return targets;
 }
 
-/** The gateway's RSS once the scale run is over (its ledger checks included), at most this. */
+/** The gateway's RSS over the scale run (its ledger checks included), at its peak, at most this. */
 export const SCALE_RSS_LIMIT_MB = 400;
 
-/** The gateway that served the scale run, after it: the ledger check holds one batch of transactions, never a million rows. */
-export function scaleMemoryTarget(reading: { rssMb: number } | undefined): TargetVerdict {
-  return verdict('Gateway RSS after the scale run', reading?.rssMb, '<', SCALE_RSS_LIMIT_MB, 'MB');
+/**
+ * The gateway that served the scale run, at its peak RSS (VmHWM), not only at the end: memory a process
+ * touched once is what the machine had to have (the check that read a million rows peaked at 1 GB and gave
+ * most of it back before the end). The ledger check holds one batch of transactions, never a million rows.
+ */
+export function scaleMemoryTarget(reading: { rssMb: number; peakRssMb: number } | undefined): TargetVerdict {
+  return verdict('Gateway RSS over the scale run, at its peak', reading === undefined ? undefined : Math.max(reading.rssMb, reading.peakRssMb), '<', SCALE_RSS_LIMIT_MB, 'MB');
 }
 
 function cell(value: number | null | undefined, digits = 0): string {

@@ -134,7 +134,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           RAISE EXCEPTION 'withdrawal % is %/%, not %/%', p_id, v.status, coalesce(v.provider_state, '-'), p_from_status, coalesce(p_from_provider_state, '-')
             USING ERRCODE = 'PXM01';
         END IF;
-        IF NOT withdrawal_book(p_id, p_step, p_at, p_cents) THEN
+        -- A move that books nothing (most of them) skips the booking's read of the row.
+        IF p_step <> 'none' AND NOT withdrawal_book(p_id, p_step, p_at, p_cents) THEN
           RETURN;
         END IF;
         n := jsonb_populate_record(v, p_changes);
@@ -208,7 +209,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         IF NOT FOUND OR v.status <> p_from_status THEN
           RAISE EXCEPTION 'refund % is %, not %', p_id, v.status, p_from_status USING ERRCODE = 'PXM01';
         END IF;
-        IF NOT refund_book(p_id, p_step, p_at, p_beyond) THEN
+        IF p_step <> 'none' AND NOT refund_book(p_id, p_step, p_at, p_beyond) THEN
           RETURN;
         END IF;
         UPDATE refunds SET status = p_to_status WHERE id = p_id RETURNING * INTO v;
@@ -256,7 +257,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         IF NOT FOUND OR v.status <> p_from_status THEN
           RAISE EXCEPTION 'charge % is %, not %', p_id, v.status, p_from_status USING ERRCODE = 'PXM01';
         END IF;
-        PERFORM charge_book(p_id, p_step, p_at);
+        IF p_step <> 'none' THEN
+          PERFORM charge_book(p_id, p_step, p_at);
+        END IF;
         UPDATE transactions SET status = p_to_status WHERE id = p_id RETURNING * INTO v;
         RETURN NEXT v;
       END $$`,
