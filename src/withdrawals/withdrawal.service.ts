@@ -129,11 +129,12 @@ type Phase1 =
  *    Any refusal rolls the statement back whole: slots and externalRef are returned by the rollback. A
  *    withdrawal waiting for approval, or refused by a cap (201 `failed`, with its events), takes the
  *    general path: the same steps in one database transaction of several statements.
- * 2. send it to the PSP, then record the outcome through the withdrawal's transition (withdrawal.dispatch.ts
- *    `finishSend`, one database transaction): `processing` (201) or `failed_unknown` (202), the pending
- *    transfer standing until the PSP settles it, with their events; or `aborted` (502, nothing debited): the
- *    pending transfer voided, slots and externalRef given back. A withdrawal left `initiating` by a crash is
- *    finished by reconciliation, which asks the PSP.
+ * 2. send it to the PSP, then record the outcome through the withdrawal's transition (`moveWithdrawal`, ONE
+ *    statement, `withdrawal_move`): `processing` (201) or `failed_unknown` (202), the pending transfer
+ *    standing until the PSP settles it, with their events; or, in one database transaction
+ *    (withdrawal.dispatch.ts `finishSend`), `aborted` (502, nothing debited): the pending transfer voided,
+ *    slots and externalRef given back. A withdrawal left `initiating` by a crash is finished by
+ *    reconciliation, which asks the PSP.
  */
 export async function createWithdrawal(
   deps: Deps,
