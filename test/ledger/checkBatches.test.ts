@@ -37,11 +37,12 @@ describe('the ledger check in batches', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(6);
 
-    // Incremental: only what moved money or changed status since the clean check above: the charge paid to
-    // fund it (the four new charges are pending, as they were inserted).
-    const changed = (await read({ full: false }, true)).flat();
-    expect(changed.length).toBe(1);
-    expect(changed.every((id) => ids.includes(id))).toBe(true);
+    // Incremental: only what moved money or changed status since the clean check above; of this merchant's,
+    // the charge paid to fund it (the four new charges are pending, as they were inserted). On a database
+    // other test files share, theirs come too, in the same batches.
+    const changed = await read({ full: false }, true);
+    expect(changed.every((batch) => batch.length <= 2)).toBe(true);
+    expect(changed.flat().filter((id) => ids.includes(id))).toHaveLength(1);
     expect(await checkLedger(gateway.deps.db)).toEqual([]);
   });
 });
