@@ -398,11 +398,23 @@ describe.skipIf(!TEST_DATABASE_URL)(`database connections ended under load, and 
 
   it('a gateway started while the database is down waits for it, then migrates and serves', async () => {
     await server!.stop();
-    const starting = startServer({ databaseUrl, adminToken, env: { DATABASE_START_TIMEOUT_MS: '60000' } });
-    await sleep(2_000);
+    const waitingLine = 'database not reachable at start-up; trying again';
+    let foundDown = () => {};
+    const down = new Promise<void>((resolve) => (foundDown = resolve));
+    const starting = startServer({
+      databaseUrl,
+      adminToken,
+      env: { DATABASE_START_TIMEOUT_MS: '60000' },
+      whileStarting: (output) => {
+        if (output.includes(waitingLine)) foundDown();
+      },
+    });
+    // The database comes back once the gateway has found it down (a fixed 2 s pause raced a slow start-up:
+    // on a busy machine the gateway reached the database only after it was back).
+    await Promise.race([down, sleep(30_000)]);
     await server!.start();
     const late = await starting;
-    expect(late.output()).toContain('database not reachable at start-up; trying again');
+    expect(late.output()).toContain(waitingLine);
     const answer = await call(late.baseUrl, merchants[0]!.apiKey, 'POST', '/v1/pix', { amountCents: 100, customer: CUSTOMER });
     expect(answer.status).toBe(201);
   }, 90_000);

@@ -59,6 +59,8 @@ export interface ServerOptions {
   adminToken: string;
   /** Extra environment (defaults: PORT=0, ADMIN_PORT=0, SEED_DEMO=false, SIM_SETTLE_AFTER_MS=never, RUN_JOBS=true, LOG_LEVEL=warn). */
   env?: Record<string, string>;
+  /** Called with the output so far while the server starts (for a test that waits on what it prints before it listens). */
+  whileStarting?: (output: string) => void;
 }
 
 interface Spawned {
@@ -114,7 +116,10 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     RUN_JOBS: 'true',
     ...options.env,
   };
-  const spawned = await spawnTracked('src/main.ts', env, 'gateway process', (output) => LISTENING.test(output) && BACK_OFFICE_LISTENING.test(output));
+  const spawned = await spawnTracked('src/main.ts', env, 'gateway process', (output) => {
+    options.whileStarting?.(output);
+    return LISTENING.test(output) && BACK_OFFICE_LISTENING.test(output);
+  });
   const { child, output } = spawned;
   const kill = async () => {
     const gone = exitOf(child);
