@@ -35,7 +35,11 @@ import { accountMoney, booksDisagree, moneyProblems, sendsInFlight } from './inv
 const FUNDING_CENTS = 10_000_000;
 const WORKERS = 8;
 const KILLS = 3;
-const LOAD_HARD_LIMIT_MS = 20_000;
+/**
+ * A bound against a hang, not the load's length (the load ends 800 ms after the last kill): three kills, each
+ * 1-2 s after the last restart, with a restart that takes several seconds on a busy 2-core machine.
+ */
+const LOAD_HARD_LIMIT_MS = 45_000;
 /** A send in flight this long is reconciled (src/withdrawals/withdrawal.settlement.ts), plus job ticks. */
 const RECONCILE_WITHIN_MS = 30_000 + 12_000;
 const FINAL_RETRIES = 3;
@@ -159,7 +163,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`SIGKILL under load, restart, reconciliation
     const aborted = await deployment.db.selectFrom('transactions').select('id').where('status', '=', 'aborted').execute();
     stats.aborted = aborted.length;
     console.log(`crash test: ${ops.length} operations, ${JSON.stringify(stats)}`);
-  }, 100_000);
+  }, 150_000);
 
   it('was really killed under load, and lost answers', () => {
     expect(stats.kills).toBe(KILLS);
