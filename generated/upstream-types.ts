@@ -15,8 +15,12 @@ export interface paths {
         put?: never;
         /**
          * Client-credentials token
-         * @description `Authorization: Basic base64(client_id:client_secret)` and a JSON body (Efí; a form body is not
-         *     confirmed to work). No refresh token: a new one is fetched before `expires_in` runs out.
+         * @description `Authorization: Basic base64(client_id:client_secret)` (RFC 6749 2.3.1). The standard leaves the
+         *     request's format to the provider: **profile efi** sends Efí's JSON body; **profile apipix** sends
+         *     RFC 6749 4.4.2's `application/x-www-form-urlencoded` body, which most API Pix providers take
+         *     (`PSP_TOKEN_FORMAT` chooses otherwise). `scope` is sent only when `PSP_SCOPES` names some. No
+         *     refresh token: a new one is fetched before `expires_in` runs out. The token URL is the provider's
+         *     own (`PSP_TOKEN_URL`): on Efí this path below the host, elsewhere wherever the provider says.
          */
         post: operations["requestToken"];
         delete?: never;
@@ -43,8 +47,11 @@ export interface paths {
         /**
          * Create an immediate charge with our txid
          * @description Creates the charge under the txid PixGate chose (26-35 alphanumerics), so a retry of the same
-         *     request names the same charge. Efí refuses a second PUT of a txid with 409 `txid_duplicado`: the
-         *     adapter then reads the charge back.
+         *     request names the same charge. A txid in use differs by profile: **efi** refuses a second PUT with
+         *     409 `txid_duplicado` (Efí's, not in the standard) and the adapter reads the charge back; on the
+         *     **standard** (profile apipix) there is no 409: a PUT on an `ATIVA` cob revises it and on any other
+         *     answers 400 `CobOperacaoInvalida`, so the adapter reads the txid (`GET`, 404 when free) before it
+         *     PUTs, never PUTs on a cob it found, and reads back after a 400 `CobOperacaoInvalida`.
          */
         put: operations["createCob"];
         post?: never;
@@ -323,6 +330,21 @@ export interface components {
         Horario: string;
         Cpf: string;
         Cnpj: string;
+        /**
+         * @description Who is billed (not necessarily who pays): the merchant's customer of POST /v1/pix, sent by both
+         *     profiles. The standard: `nome` with `cpf` or `cnpj`, never both.
+         */
+        Devedor: {
+            cpf?: components["schemas"]["Cpf"];
+            cnpj?: components["schemas"]["Cnpj"];
+            nome: string;
+        } & (unknown | unknown);
+        TokenRequest: {
+            /** @constant */
+            grant_type: "client_credentials";
+            /** @description Space-separated scopes (RFC 6749 3.3), when PSP_SCOPES names some. */
+            scope?: string;
+        };
         Token: {
             access_token: string;
             token_type: string;
@@ -355,12 +377,7 @@ export interface components {
                 /** @description Seconds from the charge's creation. */
                 expiracao: number;
             };
-            /** @description Who is billed (not necessarily who pays). */
-            devedor?: {
-                cpf?: components["schemas"]["Cpf"];
-                cnpj?: components["schemas"]["Cnpj"];
-                nome?: string;
-            };
+            devedor?: components["schemas"]["Devedor"];
             valor: {
                 original: components["schemas"]["Valor"];
                 /** @enum {integer} */
@@ -381,10 +398,18 @@ export interface components {
             };
             txid: components["schemas"]["Txid"];
             revisao: number;
+            devedor?: components["schemas"]["Devedor"];
+            /**
+             * @description The payload's location. The standard requires `id`, `location`, `tipoCob`, `criacao` and `txid`
+             *     in it; Efí's documented answer has the first four (`txid` is required of profile apipix only,
+             *     so it is not required here: PixGate reads `location` alone).
+             */
             loc?: {
-                id?: number;
-                location?: string;
-                tipoCob?: string;
+                id: number;
+                location: string;
+                tipoCob: string;
+                criacao: components["schemas"]["Horario"];
+                txid?: components["schemas"]["Txid"];
             };
             /** @description The payload's location, without a scheme. */
             location?: string;
@@ -422,6 +447,11 @@ export interface components {
             agencia?: string;
             conta?: string;
         };
+        /**
+         * @description The standard requires `parametros` and names its list `cobs` in `required` (a typo of its own
+         *     document: the property is `pix`), so neither list is required here: a page without `pix` holds no
+         *     Pix (profile apipix's fake leaves an empty page's list out).
+         */
         PixPagina: {
             parametros: {
                 inicio: components["schemas"]["Horario"];
@@ -433,7 +463,7 @@ export interface components {
                     quantidadeTotalDeItens?: number;
                 };
             };
-            pix: components["schemas"]["Pix"][];
+            pix?: components["schemas"]["Pix"][];
         };
         DevolucaoSolicitada: {
             valor: components["schemas"]["Valor"];
@@ -452,8 +482,9 @@ export interface components {
              */
             natureza?: string;
             descricao?: string;
+            /** @description The standard requires neither time (a devolução still processing may carry none). */
             horario: {
-                solicitacao: components["schemas"]["Horario"];
+                solicitacao?: components["schemas"]["Horario"];
                 liquidacao?: components["schemas"]["Horario"];
             };
             /** @enum {string} */
@@ -728,10 +759,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @constant */
-                    grant_type: "client_credentials";
-                };
+                "application/json": components["schemas"]["TokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
@@ -773,6 +802,7 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
@@ -807,7 +837,16 @@ export interface operations {
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["NotFound"];
+            /** @description Profile efi only (`txid_duplicado`); the standard has no 409 here. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErroQualquer"];
+                };
+            };
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServerError"];
@@ -840,6 +879,7 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
@@ -933,6 +973,7 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
@@ -968,6 +1009,7 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooMany"];
@@ -1040,6 +1082,8 @@ export interface operations {
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooMany"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServerError"];

@@ -1,22 +1,37 @@
 /**
  * The provider's API as PixGate calls it (openapi/upstream/psp.yaml, psp-protocols.md): the OAuth2 token,
  * API Pix 2.9.0 (cob, received Pix, refunds, webhook) and Efí's Pix send with its reads and the balance.
- * Each route names the fault operation it counts as. Status codes and error shapes are the real ones:
- * problem+json for API Pix, Efí's `{nome, mensagem}` where Efí answers so (cob duplicate, sends, webhook).
+ * Each route names the fault operation it counts as and the scope the standard's `security` asks for.
+ * Status codes and error shapes are the real ones: problem+json for API Pix, Efí's `{nome, mensagem}` where
+ * Efí answers so (cob duplicate, sends, webhook).
+ *
+ * The profile decides three things here, all when the routes are built: where API Pix lives (`apiPrefix`),
+ * whether Efí's extensions exist (`efiRoutes`), and how the token and the webhook registration are asked
+ * for. The standard profile (openapi/upstream/bacen-pix-api-2.9.0.yaml) takes RFC 6749's token request
+ * (section 4.4: a form body, the client in HTTP Basic, errors as section 5.2 says) and answers
+ * `PUT /webhook/{chave}` 200 without a body, its refusals `WebhookOperacaoInvalida`, without Efí's probe.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { probeWebhook, type ProbeTls } from './probe.ts';
-import { efiError, json, problem, type Reply } from './replies.ts';
+import { NO_STORE, efiError, json, oauthError, problem, type Reply, type Violacao } from './replies.ts';
 import { route, type RequestContext, type Route } from './router.ts';
 import type { FakePspState } from './state.ts';
-import type { Clock, Token } from './types.ts';
+import type { Clock, FakePspProfile, Token } from './types.ts';
 import { isObject } from './values.ts';
 
-/** Every scope PixGate uses (psp-protocols.md section 2): the fake grants them all. */
+/** Every scope PixGate uses at Efí (psp-protocols.md section 2): the efi profile grants them all. */
 const SCOPES = 'cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write';
+/** The standard's scopes (`securitySchemes.OAuth2`) of the operations the fake serves. */
+export const STANDARD_SCOPES: readonly string[] = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+
+/** Where API Pix lives: Efí's paths carry the major version; the standard's server URL does (`https://pix.example.com/api/` + `v2`). */
+export function apiPrefix(profile: FakePspProfile): string {
+  return profile === 'efi' ? '/v2' : '/api/v2';
+}
 
 export class TokenStore {
-  private readonly tokens = new Map<string, number>();
+  /** Each token's expiry (ms, by the clock) and the scopes it was granted. */
+  private readonly tokens = new Map<string, { expiresAtMs: number; scopes: Set<string> }>();
   private readonly clock: Clock;
   private readonly ttlSeconds: number;
 
@@ -25,17 +40,27 @@ export class TokenStore {
     this.ttlSeconds = ttlSeconds;
   }
 
-  issue(): Token {
+  /** A token granting `scope` (space-separated; default every scope PixGate uses at Efí). */
+  issue(scope = SCOPES): Token {
     const accessToken = randomBytes(24).toString('base64url');
-    this.tokens.set(accessToken, this.clock.now() + this.ttlSeconds * 1000);
-    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.ttlSeconds, scope: SCOPES };
+    this.tokens.set(accessToken, { expiresAtMs: this.clock.now() + this.ttlSeconds * 1000, scopes: new Set(scope.split(' ')) });
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: this.ttlSeconds, scope };
+  }
+
+  private live(authorization: string | undefined): { scopes: Set<string> } | undefined {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+    const token = match?.[1] === undefined ? undefined : this.tokens.get(match[1]);
+    return token !== undefined && this.clock.now() < token.expiresAtMs ? token : undefined;
   }
 
   /** Whether `Authorization` carries a token issued here that has not expired (by the clock). */
   accepts(authorization: string | undefined): boolean {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-    const expiresAtMs = match?.[1] === undefined ? undefined : this.tokens.get(match[1]);
-    return expiresAtMs !== undefined && this.clock.now() < expiresAtMs;
+    return this.live(authorization) !== undefined;
+  }
+
+  /** Whether that token was granted `scope`. */
+  grants(authorization: string | undefined, scope: string): boolean {
+    return this.live(authorization)?.scopes.has(scope) ?? false;
   }
 
   expireAll(): void {
@@ -58,13 +83,30 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function requestToken(context: ApiContext, request: RequestContext): Reply {
+/** The client id and secret of `Authorization: Basic`; `formEncoded`: each part form-decoded first (RFC 6749 section 2.3.1). */
+function basicCredentials(request: RequestContext, formEncoded: boolean): { id: string; secret: string } {
   const basic = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
   const decoded = basic?.[1] === undefined ? '' : Buffer.from(basic[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const id = colon < 0 ? '' : decoded.slice(0, colon);
-  const secret = colon < 0 ? '' : decoded.slice(colon + 1);
-  if (!sameText(id, context.clientId) || !sameText(secret, context.clientSecret)) {
+  if (colon < 0) return { id: '', secret: '' };
+  const part = (text: string): string => {
+    if (!formEncoded) return text;
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return '';
+    }
+  };
+  return { id: part(decoded.slice(0, colon)), secret: part(decoded.slice(colon + 1)) };
+}
+
+function knownClient(context: ApiContext, credentials: { id: string; secret: string }): boolean {
+  return sameText(credentials.id, context.clientId) && sameText(credentials.secret, context.clientSecret);
+}
+
+/** Efí: the client in HTTP Basic, a JSON body `{"grant_type": "client_credentials"}`, errors as problem+json. */
+function requestEfiToken(context: ApiContext, request: RequestContext): Reply {
+  if (!knownClient(context, basicCredentials(request, false))) {
     return problem(401, 'AcessoNegado', 'invalid client credentials (Authorization: Basic base64(client_id:client_secret))');
   }
   if (!isObject(request.body) || request.body.grant_type !== 'client_credentials') {
@@ -73,7 +115,57 @@ function requestToken(context: ApiContext, request: RequestContext): Reply {
   return json(200, context.tokens.issue());
 }
 
-async function configureWebhook(context: ApiContext, request: RequestContext): Promise<Reply> {
+/** The body of a form-encoded request (RFC 6749 section 3.2: no parameter twice); undefined when it is not one. */
+function formBody(request: RequestContext): URLSearchParams | undefined {
+  const mediaType = String(request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/x-www-form-urlencoded' || typeof request.body !== 'string') return undefined;
+  const form = new URLSearchParams(request.body);
+  const names = [...form.keys()];
+  return new Set(names).size === names.length ? form : undefined;
+}
+
+/**
+ * RFC 6749 section 4.4: `grant_type=client_credentials` and an optional `scope` (space-separated), form-encoded,
+ * the client in HTTP Basic. Grants the standard's scopes, or those asked for among them. A parameter sent
+ * without a value counts as absent (section 3.2).
+ */
+function requestStandardToken(context: ApiContext, request: RequestContext): Reply {
+  if (!knownClient(context, basicCredentials(request, true))) return oauthError(401, 'invalid_client', { 'WWW-Authenticate': 'Basic realm="fakepsp"' });
+  const form = formBody(request);
+  const value = (name: string): string | undefined => form?.get(name) || undefined;
+  const grantType = value('grant_type');
+  if (form === undefined || grantType === undefined) return oauthError(400, 'invalid_request');
+  if (grantType !== 'client_credentials') return oauthError(400, 'unsupported_grant_type');
+  const asked = value('scope')?.split(' ').filter((scope) => scope !== '');
+  const granted = asked === undefined ? STANDARD_SCOPES : STANDARD_SCOPES.filter((scope) => asked.includes(scope));
+  if (granted.length === 0) return oauthError(400, 'invalid_scope');
+  return { ...json(200, context.tokens.issue(granted.join(' '))), headers: { ...NO_STORE } };
+}
+
+/** An https URL, or undefined. */
+function httpsUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return new URL(value).protocol === 'https:' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The standard's `PUT /webhook/{chave}`: 200, no body; a key not ours or a URL that is not https is a violation. */
+function configureWebhook(context: ApiContext, request: RequestContext): Reply {
+  const chave = request.params.chave ?? '';
+  const webhookUrl = httpsUrl(isObject(request.body) ? request.body.webhookUrl : undefined);
+  const violacoes: Violacao[] = [];
+  if (chave !== context.pixKey) violacoes.push({ razao: 'A chave não pertence a este usuário recebedor.', propriedade: 'chave', valor: chave });
+  if (webhookUrl === undefined) violacoes.push({ razao: 'webhookUrl deve ser uma URL https.', propriedade: 'webhook.webhookUrl' });
+  if (violacoes.length > 0 || webhookUrl === undefined) return problem(400, 'WebhookOperacaoInvalida', 'the webhook request is invalid', violacoes);
+  context.state.saveWebhook(chave, webhookUrl);
+  return { status: 200 };
+}
+
+/** Efí's `PUT /v2/webhook/{chave}`: 201 with the webhook, after probing the URL; refusals as `{nome, mensagem}`. */
+async function configureEfiWebhook(context: ApiContext, request: RequestContext): Promise<Reply> {
   const chave = request.params.chave ?? '';
   if (chave !== context.pixKey) return efiError(400, 'chave_invalida', 'A chave informada não pertence a esta conta.');
   const webhookUrl = isObject(request.body) ? request.body.webhookUrl : undefined;
@@ -92,26 +184,44 @@ async function configureWebhook(context: ApiContext, request: RequestContext): P
 
 export function apiRoutes(context: ApiContext): Route[] {
   const { state } = context;
+  const profile = state.options.profile;
+  const base = apiPrefix(profile);
+  const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
+  const bearer = true;
+  const token =
+    profile === 'efi'
+      ? route('POST', '/oauth/token', { operation: 'token' }, (request) => requestEfiToken(context, request))
+      : route('POST', '/oauth/token', { operation: 'token', rawBody: true }, (request) => requestStandardToken(context, request));
+  const apiPix = [
+    route('PUT', `${base}/cob/:txid`, { operation: 'cob.put', bearer, scope: 'cob.write' }, (request) => json(201, state.cobs.put(p(request, 'txid'), request.body))),
+    route('PATCH', `${base}/cob/:txid`, { operation: 'cob.patch', bearer, scope: 'cob.write' }, (request) => json(200, state.cobs.revise(p(request, 'txid'), request.body))),
+    route('GET', `${base}/cob/:txid`, { operation: 'cob.get', bearer, scope: 'cob.read' }, (request) => json(200, state.readCob(p(request, 'txid')))),
+    route('GET', `${base}/pix`, { operation: 'pix.list', bearer, scope: 'pix.read' }, (request) => json(200, state.listPix(request.query))),
+    route('GET', `${base}/pix/:e2eid`, { operation: 'pix.get', bearer, scope: 'pix.read' }, (request) => json(200, state.readPix(p(request, 'e2eid')))),
+    route('PUT', `${base}/pix/:e2eid/devolucao/:id`, { operation: 'devolucao.put', bearer, scope: 'pix.write' }, (request) =>
+      json(201, state.requestDevolucao(p(request, 'e2eid'), p(request, 'id'), request.body)),
+    ),
+    route('GET', `${base}/pix/:e2eid/devolucao/:id`, { operation: 'devolucao.get', bearer, scope: 'pix.read' }, (request) =>
+      json(200, state.readDevolucao(p(request, 'e2eid'), p(request, 'id'))),
+    ),
+    route('PUT', `${base}/webhook/:chave`, { operation: 'webhook.put', bearer, scope: 'webhook.write' }, (request) =>
+      profile === 'efi' ? configureEfiWebhook(context, request) : configureWebhook(context, request),
+    ),
+    route('GET', `${base}/webhook/:chave`, { operation: 'webhook.get', bearer, scope: 'webhook.read' }, (request) => json(200, state.readWebhook(p(request, 'chave')))),
+    route('DELETE', `${base}/webhook/:chave`, { bearer, scope: 'webhook.write' }, (request) => {
+      state.deleteWebhook(p(request, 'chave'));
+      return { status: 204 };
+    }),
+  ];
+  return profile === 'efi' ? [token, ...apiPix, ...efiRoutes(state)] : [token, ...apiPix];
+}
+
+/** Efí's extensions (`/v3/gn`, `/v2/gn`): its Pix send and reads, the balance, MED infractions. */
+function efiRoutes(state: FakePspState): Route[] {
   const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
   const bearer = true;
   const sendPix = (request: RequestContext): Reply => json(201, state.sendPix(p(request, 'idEnvio'), request.body));
   return [
-    route('POST', '/oauth/token', { operation: 'token' }, (request) => requestToken(context, request)),
-    route('PUT', '/v2/cob/:txid', { operation: 'cob.put', bearer }, (request) => json(201, state.cobs.create(p(request, 'txid'), request.body))),
-    route('PATCH', '/v2/cob/:txid', { operation: 'cob.patch', bearer }, (request) => json(200, state.cobs.revise(p(request, 'txid'), request.body))),
-    route('GET', '/v2/cob/:txid', { operation: 'cob.get', bearer }, (request) => json(200, state.readCob(p(request, 'txid')))),
-    route('GET', '/v2/pix', { operation: 'pix.list', bearer }, (request) => json(200, state.listPix(request.query))),
-    route('GET', '/v2/pix/:e2eid', { operation: 'pix.get', bearer }, (request) => json(200, state.readPix(p(request, 'e2eid')))),
-    route('PUT', '/v2/pix/:e2eid/devolucao/:id', { operation: 'devolucao.put', bearer }, (request) =>
-      json(201, state.requestDevolucao(p(request, 'e2eid'), p(request, 'id'), request.body)),
-    ),
-    route('GET', '/v2/pix/:e2eid/devolucao/:id', { operation: 'devolucao.get', bearer }, (request) => json(200, state.readDevolucao(p(request, 'e2eid'), p(request, 'id')))),
-    route('PUT', '/v2/webhook/:chave', { operation: 'webhook.put', bearer }, (request) => configureWebhook(context, request)),
-    route('GET', '/v2/webhook/:chave', { operation: 'webhook.get', bearer }, (request) => json(200, state.readWebhook(p(request, 'chave')))),
-    route('DELETE', '/v2/webhook/:chave', { bearer }, (request) => {
-      state.deleteWebhook(p(request, 'chave'));
-      return { status: 204 };
-    }),
     route('PUT', '/v3/gn/pix/:idEnvio', { operation: 'envio.put', bearer }, sendPix),
     route('PUT', '/v2/gn/pix/:idEnvio', { operation: 'envio.put', bearer }, sendPix),
     route('GET', '/v2/gn/pix/enviados', { operation: 'envio.list', bearer }, (request) => json(200, state.sends.list(request.query))),

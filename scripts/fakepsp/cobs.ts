@@ -3,14 +3,18 @@
  * removes them) while ATIVA, paid once. Expiry is not a status: past `criacao + expiracao` a cob stays
  * ATIVA and can no longer be paid. Each cob gets a location (`fakepsp.local/qr/v2/<32 hex>`, no scheme) and
  * a real dynamic BR Code for it (src/primitives), with the amount and a valid CRC.
+ *
+ * A PUT on a txid in use: Efí refuses it (409 `txid_duplicado`); the standard (`PUT /cob/{txid}`, whose only
+ * success is 201, and `CobOperacaoInvalida`'s violation "a cobrança já existe, não está no status ATIVA, e a
+ * presente requisição busca alterá-la") lets it revise an ATIVA cob and refuses it on any other. `loc`
+ * carries `txid` and `criacao`, as the standard's `CobGerada` requires. `devedor` follows the standard's
+ * `PessoaFisica` / `PessoaJuridica` in both profiles: a `nome` and exactly one of `cpf` / `cnpj`.
  */
 import { buildDynamicBrCode } from '../../src/primitives/brcode.ts';
 import { randomHex } from '../../src/primitives/random.ts';
-import { efiError, problem, refuse } from './replies.ts';
-import type { Clock, Cob, CobSolicitada, Pix, Problema } from './types.ts';
+import { efiError, problem, refuse, type Violacao } from './replies.ts';
+import type { Clock, Cob, Devedor, FakePspProfile, Pix } from './types.ts';
 import { CNPJ_PATTERN, CPF_PATTERN, TXID_PATTERN, isObject, iso, valorCents, valorText } from './values.ts';
-
-type Violacao = NonNullable<Problema['violacoes']>[number];
 
 export interface CobRecord {
   txid: string;
@@ -20,7 +24,7 @@ export interface CobRecord {
   status: Cob['status'];
   valorCents: number;
   modalidadeAlteracao?: 0 | 1;
-  devedor?: CobSolicitada['devedor'];
+  devedor?: Devedor;
   solicitacaoPagador?: string;
   locId: number;
   location: string;
@@ -31,22 +35,26 @@ export interface CobRecord {
 const LOCATION_HOST = 'fakepsp.local/qr/v2/';
 const DEFAULT_EXPIRACAO_SECONDS = 86_400;
 const REMOVED = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+const NOME_MAX = 200;
 
 /** The fields of a cob request (PUT) or revision (PATCH), checked; violations are collected, not thrown. */
 interface CobFields {
   expiracao?: number;
   valorCents?: number;
   modalidadeAlteracao?: 0 | 1;
-  devedor?: CobSolicitada['devedor'];
+  devedor?: Devedor;
   solicitacaoPagador?: string;
 }
+
+/** What a PUT sets: the whole request (`CobSolicitada`), checked. */
+type CobRequest = CobFields & { valorCents: number };
 
 export class CobBook {
   private readonly cobs = new Map<string, CobRecord>();
   private nextLocId = 1;
-  private readonly options: { pixKey: string; clock: Clock };
+  private readonly options: { pixKey: string; clock: Clock; profile: FakePspProfile };
 
-  constructor(options: { pixKey: string; clock: Clock }) {
+  constructor(options: { pixKey: string; clock: Clock; profile: FakePspProfile }) {
     this.options = options;
   }
 
@@ -58,31 +66,60 @@ export class CobBook {
     return this.cobs.has(txid);
   }
 
-  /** `PUT /v2/cob/{txid}`: 201 Cob; 409 `txid_duplicado` (Efí) for a txid used already. */
-  create(txid: string, body: unknown): Cob {
+  /**
+   * `PUT {base}/cob/{txid}`: 201 with the cob. A txid in use: efi 409 `txid_duplicado`; standard, an ATIVA
+   * cob is revised (the request replaces its fields; `revisao` + 1 when something changed) and any other
+   * is refused (400 `CobOperacaoInvalida`).
+   */
+  put(txid: string, body: unknown): Cob {
     if (!TXID_PATTERN.test(txid)) refuse(problem(400, 'CobOperacaoInvalida', 'txid must be 26-35 alphanumerics', [{ razao: 'txid inválido', propriedade: 'txid', valor: txid }]));
-    if (this.cobs.has(txid)) refuse(efiError(409, 'txid_duplicado', `Já existe uma cobrança com o txid ${txid}.`));
+    const existing = this.cobs.get(txid);
+    if (existing === undefined) return this.create(txid, this.request(body));
+    if (this.options.profile === 'efi') refuse(efiError(409, 'txid_duplicado', `Já existe uma cobrança com o txid ${txid}.`));
+    if (existing.status !== 'ATIVA') {
+      const razao = `A cobrança já existe e está ${existing.status}: só uma cobrança ATIVA pode ser alterada.`;
+      refuse(problem(400, 'CobOperacaoInvalida', `the cob is ${existing.status}: only an ATIVA cob can change`, [{ razao, propriedade: 'txid', valor: txid }]));
+    }
+    return this.replace(existing, this.request(body));
+  }
+
+  /** The body of a PUT, checked as `CobSolicitada` (calendario, valor and our chave required). */
+  private request(body: unknown): CobRequest {
     const violacoes: Violacao[] = [];
     const fields = cobFields(body, violacoes, true);
     if (isObject(body) && body.chave !== this.options.pixKey) violacoes.push({ razao: 'A chave não pertence a este recebedor.', propriedade: 'cob.chave', valor: String(body.chave) });
     if (violacoes.length > 0 || fields.valorCents === undefined) refuse(problem(400, 'CobOperacaoInvalida', 'the cob request is invalid', violacoes));
+    return fields as CobRequest;
+  }
+
+  private create(txid: string, fields: CobRequest): Cob {
     const location = `${LOCATION_HOST}${randomHex(16)}`;
     const record: CobRecord = {
       txid,
       createdAtMs: this.options.clock.now(),
-      expiracao: fields.expiracao ?? DEFAULT_EXPIRACAO_SECONDS,
+      expiracao: DEFAULT_EXPIRACAO_SECONDS,
       revisao: 0,
       status: 'ATIVA',
       valorCents: fields.valorCents,
       locId: this.nextLocId++,
       location,
-      pixCopiaECola: brCode(location, fields.valorCents),
+      pixCopiaECola: '',
       paidBy: [],
     };
-    if (fields.modalidadeAlteracao !== undefined) record.modalidadeAlteracao = fields.modalidadeAlteracao;
-    if (fields.devedor !== undefined) record.devedor = fields.devedor;
-    if (fields.solicitacaoPagador !== undefined) record.solicitacaoPagador = fields.solicitacaoPagador;
+    setFields(record, fields);
     this.cobs.set(txid, record);
+    return this.view(record, () => undefined);
+  }
+
+  /** The standard's PUT on an ATIVA cob: its fields become the request's (absent optional ones are dropped). */
+  private replace(record: CobRecord, fields: CobRequest): Cob {
+    const before = contents(record);
+    delete record.modalidadeAlteracao;
+    delete record.devedor;
+    delete record.solicitacaoPagador;
+    setFields(record, { expiracao: DEFAULT_EXPIRACAO_SECONDS, ...fields });
+    // `revisao` counts changes (the standard's `Revisao`): the same request again changes nothing.
+    if (contents(record) !== before) record.revisao += 1;
     return this.view(record, () => undefined);
   }
 
@@ -90,7 +127,7 @@ export class CobBook {
     return this.cobs.get(txid) ?? refuse(problem(404, 'CobNaoEncontrado', `no cob ${txid}`));
   }
 
-  /** `PATCH /v2/cob/{txid}`: removal (`{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}` alone) or edits, while ATIVA. */
+  /** `PATCH {base}/cob/{txid}`: removal (`{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}` alone) or edits, while ATIVA. */
   revise(txid: string, body: unknown): Cob {
     const record = this.record(txid);
     const invalid = (detail: string, violacoes?: Violacao[]): never => refuse(problem(400, 'CobOperacaoInvalida', detail, violacoes));
@@ -108,14 +145,7 @@ export class CobBook {
     if (body.chave !== undefined && body.chave !== this.options.pixKey) violacoes.push({ razao: 'A chave não pertence a este recebedor.', propriedade: 'cob.chave' });
     if (violacoes.length > 0) invalid('the revision is invalid', violacoes);
     if (Object.keys(fields).length === 0) invalid('nothing to revise');
-    if (fields.expiracao !== undefined) record.expiracao = fields.expiracao;
-    if (fields.valorCents !== undefined) {
-      record.valorCents = fields.valorCents;
-      record.pixCopiaECola = brCode(record.location, fields.valorCents);
-    }
-    if (fields.modalidadeAlteracao !== undefined) record.modalidadeAlteracao = fields.modalidadeAlteracao;
-    if (fields.devedor !== undefined) record.devedor = fields.devedor;
-    if (fields.solicitacaoPagador !== undefined) record.solicitacaoPagador = fields.solicitacaoPagador;
+    setFields(record, fields);
     record.revisao += 1;
     return this.view(record, () => undefined);
   }
@@ -141,23 +171,42 @@ export class CobBook {
     const criacao = iso(record.createdAtMs);
     const valor: Cob['valor'] & { modalidadeAlteracao?: 0 | 1 } = { original: valorText(record.valorCents) };
     if (record.modalidadeAlteracao !== undefined) valor.modalidadeAlteracao = record.modalidadeAlteracao;
-    const cob: Cob & { devedor?: CobSolicitada['devedor'] } = {
+    // The standard's `CobGerada.loc` requires `txid` and `criacao` (the location is made with the cob).
+    const loc = { id: record.locId, location: record.location, tipoCob: 'cob', txid: record.txid, criacao };
+    const cob: Cob & { devedor?: Devedor } = {
       calendario: { criacao, expiracao: record.expiracao },
       txid: record.txid,
       revisao: record.revisao,
-      loc: { id: record.locId, location: record.location, tipoCob: 'cob' },
+      loc,
       location: record.location,
       status: record.status,
       valor,
       chave: this.options.pixKey,
       pixCopiaECola: record.pixCopiaECola,
     };
-    if (record.devedor !== undefined) cob.devedor = structuredClone(record.devedor);
+    if (record.devedor !== undefined) cob.devedor = { ...record.devedor };
     if (record.solicitacaoPagador !== undefined) cob.solicitacaoPagador = record.solicitacaoPagador;
     const pix = record.paidBy.map(pixOf).filter((item): item is Pix => item !== undefined);
     if (pix.length > 0) cob.pix = pix;
     return cob;
   }
+}
+
+/** What a PUT or PATCH may change in a cob, as text to compare. */
+function contents(record: CobRecord): string {
+  return JSON.stringify([record.expiracao, record.valorCents, record.modalidadeAlteracao, record.devedor, record.solicitacaoPagador]);
+}
+
+/** Writes the checked fields given into the record (the BR Code follows the amount). */
+function setFields(record: CobRecord, fields: CobFields): void {
+  if (fields.expiracao !== undefined) record.expiracao = fields.expiracao;
+  if (fields.valorCents !== undefined) {
+    record.valorCents = fields.valorCents;
+    record.pixCopiaECola = brCode(record.location, fields.valorCents);
+  }
+  if (fields.modalidadeAlteracao !== undefined) record.modalidadeAlteracao = fields.modalidadeAlteracao;
+  if (fields.devedor !== undefined) record.devedor = { ...fields.devedor };
+  if (fields.solicitacaoPagador !== undefined) record.solicitacaoPagador = fields.solicitacaoPagador;
 }
 
 function brCode(location: string, amountCents: number): string {
@@ -189,18 +238,28 @@ function cobFields(body: unknown, violacoes: Violacao[], creating: boolean): Cob
     }
   }
   if (devedor !== undefined) {
-    const ok =
-      isObject(devedor) &&
-      (devedor.cpf === undefined || (typeof devedor.cpf === 'string' && CPF_PATTERN.test(devedor.cpf))) &&
-      (devedor.cnpj === undefined || (typeof devedor.cnpj === 'string' && CNPJ_PATTERN.test(devedor.cnpj))) &&
-      !(devedor.cpf !== undefined && devedor.cnpj !== undefined) &&
-      (devedor.nome === undefined || (typeof devedor.nome === 'string' && devedor.nome.length <= 200));
-    if (ok) fields.devedor = structuredClone(devedor) as CobSolicitada['devedor'];
-    else violacoes.push({ razao: 'devedor: cpf (11 dígitos) ou cnpj (14 caracteres), e nome com até 200 caracteres.', propriedade: 'cob.devedor' });
+    const checked = devedorOf(devedor);
+    if (typeof checked === 'string') violacoes.push({ razao: checked, propriedade: 'cob.devedor' });
+    else fields.devedor = checked;
   }
   if (solicitacaoPagador !== undefined) {
     if (typeof solicitacaoPagador === 'string' && solicitacaoPagador.length <= 140) fields.solicitacaoPagador = solicitacaoPagador;
     else violacoes.push({ razao: 'solicitacaoPagador tem até 140 caracteres.', propriedade: 'cob.solicitacaoPagador' });
   }
   return fields;
+}
+
+/**
+ * The standard's `devedor` (`oneOf` PessoaFisica / PessoaJuridica): `nome` (at most 200 characters) and
+ * exactly one of `cpf` (11 digits) and `cnpj` (14 of [0-9A-Z], alphanumeric since 2.9.0). Other properties
+ * are not kept. Returns the debtor, or why it is refused.
+ */
+function devedorOf(devedor: unknown): Devedor | string {
+  if (!isObject(devedor)) return 'devedor deve ser um objeto.';
+  const { nome, cpf, cnpj } = devedor;
+  if (typeof nome !== 'string' || nome.length > NOME_MAX) return 'devedor.nome é obrigatório, com até 200 caracteres.';
+  if (cpf !== undefined && cnpj !== undefined) return 'devedor.cpf e devedor.cnpj não podem ser informados ao mesmo tempo.';
+  if (cpf !== undefined) return typeof cpf === 'string' && CPF_PATTERN.test(cpf) ? { nome, cpf } : 'devedor.cpf deve ter 11 dígitos.';
+  if (cnpj !== undefined) return typeof cnpj === 'string' && CNPJ_PATTERN.test(cnpj) ? { nome, cnpj } : 'devedor.cnpj deve ter 14 caracteres [0-9A-Z].';
+  return 'devedor deve ter cpf ou cnpj.';
 }

@@ -12,18 +12,24 @@
  *
  * Time: every horario, expiry, token expiry and `autoSettleMs` reads `options.clock`; callback retry delays
  * and `slow` faults are real time (they pace network traffic), and so is certificate validity.
+ *
+ * Profiles (`options.profile`, one value the state carries as `options.profile`): `efi` (default) plays Efí
+ * as above; `standard` plays the Central Bank's API Pix 2.9.0 alone (openapi/upstream/bacen-pix-api-2.9.0.yaml):
+ * API Pix under `/api/v2`, the RFC 6749 token request, no Efí extension (its routes answer 404, its helpers
+ * reject), problem+json for every error. The token call and the control API stay at the origin in both.
  */
-import { TokenStore, apiRoutes } from './api.ts';
+import { TokenStore, apiPrefix, apiRoutes } from './api.ts';
 import { CallbackDispatcher } from './callbacks.ts';
 import { generateCertificates, writeCertificates } from './certificates.ts';
 import { controlRoutes } from './control.ts';
 import { FaultBook } from './faults.ts';
 import { listenHttps, listenPlain, type FrontContext, type Listening } from './server.ts';
 import { FakePspState } from './state.ts';
-import type { FakePsp, FakePspOptions, ServedRequest } from './types.ts';
+import { FAKE_PSP_PROFILES, type FakePsp, type FakePspOptions, type ServedRequest } from './types.ts';
 
 export type * from './types.ts';
 export { FakePspError } from './replies.ts';
+export { FAKE_PSP_PROFILES } from './types.ts';
 export { CERTIFICATE_FILES, generateCertificates, readCertificates, writeCertificates } from './certificates.ts';
 
 const DEFAULT_ISPB = '09089356';
@@ -35,6 +41,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
   for (const name of ['clientId', 'clientSecret', 'pixKey'] as const) {
     if (typeof options[name] !== 'string' || options[name] === '') throw new TypeError(`startFakePsp: ${name} is required`);
   }
+  const profile = options.profile ?? 'efi';
+  if (!FAKE_PSP_PROFILES.includes(profile)) throw new TypeError(`startFakePsp: profile is one of ${FAKE_PSP_PROFILES.join(', ')}`);
+  if (profile !== 'efi' && options.pixSemTxid === true) throw new TypeError('startFakePsp: pixSemTxid is an Efí setting (profile efi only)');
   const ispb = options.ispb ?? DEFAULT_ISPB;
   if (!/^[0-9A-Z]{8}$/.test(ispb)) throw new TypeError('startFakePsp: ispb is 8 characters [0-9A-Z]');
   const autoSettleMs = options.autoSettleMs ?? null;
@@ -44,6 +53,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
   const faults = new FaultBook();
   const queue: { dispatcher?: CallbackDispatcher } = {};
   const state = new FakePspState({
+    profile,
     pixKey: options.pixKey,
     ispb,
     clock,
@@ -91,30 +101,39 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       state.sweep();
       resolve(action());
     });
+  /** Efí's extensions have no standard counterpart: their helpers throw (reject, when async) in the standard profile. */
+  const efiOnly = <T>(name: string, action: () => T): T => {
+    if (profile !== 'efi') throw new TypeError(`fake PSP: ${name} is an Efí extension, not part of the standard profile`);
+    return action();
+  };
+  const apiBaseUrl = (origin: string): string => (profile === 'efi' ? origin : `${origin}${apiPrefix(profile)}`);
 
   const fake: FakePsp = {
     url: https.url,
+    profile,
+    apiBaseUrl: apiBaseUrl(https.url),
     certificates,
     writeCertificates: (dir) => writeCertificates(certificates, dir),
     pay: (txid, input) => run(() => state.pay(txid, input ?? {})),
     receivePix: (input) => run(() => state.receivePix(input)),
-    settleEnvio: (idEnvio, recebedor, settleOptions) => run(() => state.sends.settle(idEnvio, recebedor, settleOptions?.silent === true)),
-    rejectEnvio: (idEnvio, codigo, motivo) => run(() => state.sends.reject(idEnvio, codigo, motivo)),
-    returnEnvio: (idEnvio, valor) => run(() => state.sends.returnSend(idEnvio, valor)),
+    settleEnvio: (idEnvio, recebedor, settleOptions) => run(() => efiOnly('settleEnvio', () => state.sends.settle(idEnvio, recebedor, settleOptions?.silent === true))),
+    rejectEnvio: (idEnvio, codigo, motivo) => run(() => efiOnly('rejectEnvio', () => state.sends.reject(idEnvio, codigo, motivo))),
+    returnEnvio: (idEnvio, valor) => run(() => efiOnly('returnEnvio', () => state.sends.returnSend(idEnvio, valor))),
     settleDevolucao: (e2eid, id) => run(() => state.settleDevolucao(e2eid, id)),
     rejectDevolucao: (e2eid, id, motivo) => run(() => state.rejectDevolucao(e2eid, id, motivo)),
     med: (e2eid, valor) => run(() => state.med(e2eid, valor)),
     devolve: (e2eid, input) => run(() => state.devolve(e2eid, input)),
-    fileInfraction: (e2eid, input) => run(() => state.infractions.file(e2eid, input)),
-    blockInfraction: (id) => run(() => state.infractions.block(id)),
-    closeInfraction: (id, status) => run(() => state.infractions.close(id, status)),
+    fileInfraction: (e2eid, input) => run(() => efiOnly('fileInfraction', () => state.infractions.file(e2eid, input))),
+    blockInfraction: (id) => run(() => efiOnly('blockInfraction', () => state.infractions.block(id))),
+    closeInfraction: (id, status) => run(() => efiOnly('closeInfraction', () => state.infractions.close(id, status))),
     forgetPix: (e2eid) => state.forgetPix(e2eid),
     alterPixAmount: (e2eid, valor) => state.alterPixAmount(e2eid, valor),
-    alterEnvio: (idEnvio, status) => state.sends.alter(idEnvio, status),
+    alterEnvio: (idEnvio, status) => efiOnly('alterEnvio', () => state.sends.alter(idEnvio, status)),
     adjustBalance: (cents) => state.adjustBalance(cents),
-    setSendReadShape: (shape) => {
-      state.sends.readShape = shape;
-    },
+    setSendReadShape: (shape) =>
+      efiOnly('setSendReadShape', () => {
+        state.sends.readShape = shape;
+      }),
     setKeyOwner: (chave, owner) => state.dict.set(chave, owner),
     fault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
@@ -130,6 +149,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
       await Promise.all(servers.map((server) => server.close()));
     },
   };
-  if (plainUrl !== undefined) fake.plainUrl = plainUrl;
+  if (plainUrl !== undefined) {
+    fake.plainUrl = plainUrl;
+    fake.plainApiBaseUrl = apiBaseUrl(plainUrl);
+  }
   return fake;
 }

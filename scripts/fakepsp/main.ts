@@ -1,6 +1,8 @@
 /**
- * The fake provider as a process of its own, for a gateway started separately (`PSP=efi`):
- *   node scripts/fakepsp/main.ts
+ * The fake provider as a process of its own, for a gateway started separately:
+ *   node scripts/fakepsp/main.ts [--profile efi|standard]
+ * `--profile efi` (default) plays Efí (the gateway's `PSP=efi`); `--profile standard` plays the Central Bank's
+ * API Pix alone, under `/api/v2`, with an RFC 6749 form token request (the gateway's `PSP=apipix`).
  * Settings (environment): FAKEPSP_HOST (127.0.0.1), FAKEPSP_PORT (8443), FAKEPSP_PLAIN_PORT (unset: no plain
  * HTTP), FAKEPSP_CLIENT_ID / FAKEPSP_CLIENT_SECRET (development values by default), FAKEPSP_PIX_KEY,
  * FAKEPSP_AUTO_SETTLE_MS (unset: sends and refunds wait for the control API), FAKEPSP_PIX_SEM_TXID (true:
@@ -12,7 +14,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { generateCertificates, readCertificates, startFakePsp, writeCertificates } from './index.ts';
+import { parseArgs } from 'node:util';
+import { FAKE_PSP_PROFILES, generateCertificates, readCertificates, startFakePsp, writeCertificates, type FakePsp, type FakePspProfile } from './index.ts';
 
 function integer(name: string, fallback: number | undefined): number | undefined {
   const raw = process.env[name];
@@ -22,7 +25,21 @@ function integer(name: string, fallback: number | undefined): number | undefined
   return value;
 }
 
+function profileArgument(): FakePspProfile {
+  const { values } = parseArgs({ options: { profile: { type: 'string', default: 'efi' } } });
+  const profile = values.profile as FakePspProfile;
+  if (!FAKE_PSP_PROFILES.includes(profile)) throw new Error(`--profile is one of ${FAKE_PSP_PROFILES.join(', ')}, got ${JSON.stringify(values.profile)}`);
+  return profile;
+}
+
+/** How the gateway reaches this provider: Efí's host, or the standard's base URL with its token URL apart. */
+function providerSettings(fake: FakePsp): string[] {
+  if (fake.profile === 'efi') return ['PSP=efi', `PSP_BASE_URL=${fake.apiBaseUrl}`];
+  return ['PSP=apipix', `PSP_BASE_URL=${fake.apiBaseUrl}`, `PSP_TOKEN_URL=${fake.url}/oauth/token`, 'PSP_TOKEN_FORMAT=form'];
+}
+
 async function main(): Promise<void> {
+  const profile = profileArgument();
   const dir = resolve(process.env.FAKEPSP_DIR ?? '.data/fakepsp');
   const clientId = process.env.FAKEPSP_CLIENT_ID ?? 'Client_Id_fakepsp_dev';
   const clientSecret = process.env.FAKEPSP_CLIENT_SECRET ?? 'Client_Secret_fakepsp_dev';
@@ -39,11 +56,11 @@ async function main(): Promise<void> {
     certificates,
     autoSettleMs: integer('FAKEPSP_AUTO_SETTLE_MS', undefined) ?? null,
     pixSemTxid: process.env.FAKEPSP_PIX_SEM_TXID === 'true',
+    profile,
     ...(plainPort === undefined ? {} : { plainPort }),
   });
   const env = [
-    'PSP=efi',
-    `PSP_BASE_URL=${fake.url}`,
+    ...providerSettings(fake),
     `PSP_CLIENT_ID=${clientId}`,
     `PSP_CLIENT_SECRET=${clientSecret}`,
     `PSP_CERT=${files.gatewayClientCert}`,
@@ -56,7 +73,7 @@ async function main(): Promise<void> {
   ];
   const envFile = join(dir, 'pixgate.env');
   await writeFile(envFile, `${env.join('\n')}\n`, { mode: 0o600 });
-  console.log(`fake PSP listening on ${fake.url}${fake.plainUrl ? ` (plain HTTP, API only: ${fake.plainUrl})` : ''}`);
+  console.log(`fake PSP (${fake.profile} profile) listening on ${fake.url}, API Pix at ${fake.apiBaseUrl}${fake.plainUrl ? ` (plain HTTP, API only: ${fake.plainApiBaseUrl})` : ''}`);
   console.log(`certificates in ${dir}; the gateway's PSP_* settings in ${envFile}`);
   const stop = (): void => {
     void fake.close().then(() => process.exit(0));

@@ -1,7 +1,8 @@
 /**
  * The fake's answers as data: a status, a JSON body and its media type. Errors come in the two shapes a
  * real provider uses (psp-protocols.md section 10): API Pix's RFC 7807 problem+json (`type`
- * `https://pix.bcb.gov.br/api/v2/error/<Type>`, with a `correlationId`) and Efí's `{nome, mensagem}`.
+ * `https://pix.bcb.gov.br/api/v2/error/<Type>`, with a `correlationId`) and Efí's `{nome, mensagem}`; the
+ * token call of the standard profile answers RFC 6749 section 5.2's `{"error": "<code>"}`.
  * The state throws `FakePspError` carrying the reply, so the HTTP layer and the in-process methods
  * (`fake.pay(...)`) report the same refusal.
  */
@@ -13,9 +14,11 @@ export interface Reply {
   /** JSON-serialisable; absent for an empty body. */
   body?: unknown;
   contentType?: 'application/json' | 'application/problem+json';
+  /** Extra response headers (the token call's `Cache-Control`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
 }
 
-type Violacao = NonNullable<Problema['violacoes']>[number];
+export type Violacao = NonNullable<Problema['violacoes']>[number];
 
 const PROBLEM_BASE = 'https://pix.bcb.gov.br/api/v2/error/';
 
@@ -35,6 +38,7 @@ const TITLES: Record<string, string> = {
   PixDevolucaoNaoEncontrada: 'Devolução não encontrada.',
   PixEnviadoNaoEncontrado: 'Pix enviado não encontrado.',
   WebhookNaoEncontrado: 'Webhook não encontrado.',
+  WebhookOperacaoInvalida: 'Webhook inválido.',
   OperacaoInvalida: 'Operação inválida.',
 };
 
@@ -57,6 +61,14 @@ export function problem(status: number, type: string, detail?: string, violacoes
 export function efiError(status: number, nome: string, mensagem: string): Reply {
   const body: Erro = { nome, mensagem };
   return { status, body, contentType: 'application/json' };
+}
+
+/** RFC 6749 section 5.1: a token answer, granted or refused, is never cached. */
+export const NO_STORE: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+/** An RFC 6749 section 5.2 token error (`invalid_request`, `invalid_client`, ...). */
+export function oauthError(status: 400 | 401, error: string, headers: Record<string, string> = {}): Reply {
+  return { status, body: { error }, contentType: 'application/json', headers: { ...NO_STORE, ...headers } };
 }
 
 /** The API Pix problem type a bare status stands for (an `error` fault without `nome`). */

@@ -1,6 +1,7 @@
 /**
  * A small router: a route is a method, a path with `:name` parameters, the fault operation it counts as
- * (API routes), whether it needs the OAuth2 bearer token, and a handler returning a `Reply`.
+ * (API routes), whether it needs the OAuth2 bearer token and which scope (the standard's `security`), how
+ * its body is read, and a handler returning a `Reply`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Reply } from './replies.ts';
@@ -9,7 +10,7 @@ import type { FaultOperation } from './types.ts';
 export interface RequestContext {
   params: Record<string, string>;
   query: URLSearchParams;
-  /** The parsed JSON body; undefined when empty. */
+  /** The parsed JSON body (the raw text on a `rawBody` route); undefined when empty. */
   body: unknown;
   headers: IncomingHttpHeaders;
 }
@@ -21,6 +22,10 @@ export interface Route {
   operation: FaultOperation | undefined;
   /** Needs a valid bearer token (every API route but the token call). */
   bearer: boolean;
+  /** The OAuth2 scope the standard's `security` names for the operation (checked in the standard profile). */
+  scope: string | undefined;
+  /** The handler gets the body as text, not parsed (the standard's form-encoded token request). */
+  rawBody: boolean;
   /** A control-API route: client certificate only, never over the plain-HTTP port, not logged in `requests`. */
   control: boolean;
   handle(context: RequestContext): Reply | Promise<Reply>;
@@ -31,7 +36,7 @@ export interface Route {
 export function route(
   method: Route['method'],
   path: string,
-  options: { operation?: FaultOperation; bearer?: boolean; control?: boolean },
+  options: { operation?: FaultOperation; bearer?: boolean; scope?: string; rawBody?: boolean; control?: boolean },
   handle: Route['handle'],
 ): Route {
   const keys: string[] = [];
@@ -48,6 +53,8 @@ export function route(
     path,
     operation: options.operation,
     bearer: options.bearer ?? false,
+    scope: options.scope,
+    rawBody: options.rawBody ?? false,
     control: options.control ?? false,
     handle,
     pattern: new RegExp(`^${source}$`),

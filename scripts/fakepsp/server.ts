@@ -3,10 +3,11 @@
  * (anything else is refused at the handshake; TLS 1.2 or later), and optionally a plain-HTTP twin serving
  * the API only (for Prism's validating proxy, which cannot present a client certificate).
  *
- * One request: route -> bearer token (API routes) -> fault -> body -> handler -> answer. Faults:
- * `error` answers at once without processing; `drop_before` destroys the socket without processing;
- * `slow` waits, then goes on; `drop_after` processes, then destroys the socket instead of answering;
- * `garbled` processes, then answers the status with an unparseable body.
+ * One request: route -> bearer token and its scope (API routes) -> fault -> body -> handler -> answer.
+ * Faults: `error` answers at once without processing (problem+json; Efí's `{nome, mensagem}` when the rule
+ * names one, in the efi profile only); `drop_before` destroys the socket without processing; `slow` waits,
+ * then goes on; `drop_after` processes, then destroys the socket instead of answering; `garbled` processes,
+ * then answers the status with an unparseable body.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -16,7 +17,7 @@ import { efiError, FakePspError, problem, problemTypeForStatus, type Reply } fro
 import { match, type Route } from './router.ts';
 import type { TokenStore } from './api.ts';
 import type { FakePspState } from './state.ts';
-import type { FakePspCertificates, FaultRule, ServedRequest } from './types.ts';
+import type { FakePspCertificates, FakePspProfile, FaultRule, ServedRequest } from './types.ts';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_SLOW_MS = 1_000;
@@ -31,7 +32,8 @@ export interface FrontContext {
 
 class BodyError extends Error {}
 
-function readBody(req: IncomingMessage): Promise<unknown> {
+/** The body parsed as JSON (undefined when empty), or its text when `raw`. */
+function readBody(req: IncomingMessage, raw: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -43,6 +45,7 @@ function readBody(req: IncomingMessage): Promise<unknown> {
     req.on('end', () => {
       if (size > MAX_BODY_BYTES) return reject(new BodyError('the body exceeds 1 MiB'));
       const text = Buffer.concat(chunks).toString('utf8');
+      if (raw) return resolve(text);
       if (text.trim() === '') return resolve(undefined);
       try {
         resolve(JSON.parse(text));
@@ -55,16 +58,18 @@ function readBody(req: IncomingMessage): Promise<unknown> {
 
 function send(res: ServerResponse, reply: Reply): void {
   if (reply.body === undefined) {
-    res.writeHead(reply.status, { 'Content-Length': '0' }).end();
+    res.writeHead(reply.status, { ...reply.headers, 'Content-Length': '0' }).end();
     return;
   }
   const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { 'Content-Type': `${reply.contentType ?? 'application/json'}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(reply.status, { ...reply.headers, 'Content-Type': `${reply.contentType ?? 'application/json'}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) })
+    .end(text);
 }
 
-function faultReply(fault: FaultRule): Reply {
+function faultReply(fault: FaultRule, profile: FakePspProfile): Reply {
   const status = fault.status ?? 503;
-  if (fault.nome !== undefined) return efiError(status, fault.nome, fault.mensagem ?? 'Falha simulada pelo provedor.');
+  if (fault.nome !== undefined && profile === 'efi') return efiError(status, fault.nome, fault.mensagem ?? 'Falha simulada pelo provedor.');
   return problem(status, problemTypeForStatus(status), fault.mensagem ?? 'simulated failure (fake provider fault)');
 }
 
@@ -108,17 +113,20 @@ async function handle(context: FrontContext, plain: boolean, req: IncomingMessag
   if (route.bearer && !context.tokens.accepts(req.headers.authorization)) {
     return answer(problem(401, 'AcessoNegado', 'a valid, unexpired bearer token is required'));
   }
+  if (route.bearer && route.scope !== undefined && !context.tokens.grants(req.headers.authorization, route.scope)) {
+    return answer(problem(403, 'AcessoNegado', `the token was not granted the scope ${route.scope}`));
+  }
   const fault = route.operation === undefined ? undefined : context.faults.take(route.operation);
   if (fault?.mode === 'drop_before') {
     log(0);
     res.socket?.destroy();
     return;
   }
-  if (fault?.mode === 'error') return answer(faultReply(fault));
+  if (fault?.mode === 'error') return answer(faultReply(fault, context.state.options.profile));
   if (fault?.mode === 'slow') await sleep(fault.delayMs ?? DEFAULT_SLOW_MS);
   let body: unknown;
   try {
-    body = await readBody(req);
+    body = await readBody(req, route.rawBody);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
     return answer(problem(400, 'RequisicaoInvalida', error.message));

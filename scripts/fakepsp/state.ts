@@ -18,6 +18,10 @@
  * refund in `devolucoes`), a MED, a send reaching REALIZADO / NAO_REALIZADO and a return of a send
  * (`tipo: SOLICITACAO`, the return in `devolucoes`). Like Efí, a received Pix without a txid and its
  * refunds are only reported when `pixSemTxid` is on.
+ *
+ * The standard profile (`options.profile`) shows a received Pix as the standard's `Pix` alone (no Efí
+ * `gnExtras`), and its listing omits the `pix` array on a page that holds none (`PixConsultados` does not
+ * require it) and counts at least one page (`Paginacao.quantidadeDePaginas`, minimum 1).
  */
 import { generateEndToEndId } from '../../src/primitives/endToEndId.ts';
 import { randomHex } from '../../src/primitives/random.ts';
@@ -27,10 +31,11 @@ import { type RefundRecord, refundView } from './refund.ts';
 import { CobBook } from './cobs.ts';
 import { InfractionBook } from './infractions.ts';
 import { SendBook } from './sends.ts';
-import type { Clock, Cob, Devolucao, EnvioAceito, ItemCallback, Pagador, Pix, PixEnviado, PixPagina, Recebedor, Saldo, Webhook } from './types.ts';
+import type { Clock, Cob, Devolucao, EnvioAceito, FakePspProfile, ItemCallback, Pagador, Pix, PixConsultados, PixEnviado, Recebedor, Saldo, Webhook } from './types.ts';
 import { DAY_MS, ID_PATTERN, isObject, iso, parseHorario, valorCents, valorText } from './values.ts';
 
 export interface StateOptions {
+  profile: FakePspProfile;
   pixKey: string;
   ispb: string;
   clock: Clock;
@@ -45,12 +50,14 @@ interface PixRecord {
   valorCents: number;
   horarioMs: number;
   pagador: Pagador;
+  infoPagador?: string;
   refunds: RefundRecord[];
 }
 
 /** Refunds are allowed for 90 days after the Pix (psp-protocols.md section 6). */
 const REFUND_WINDOW_MS = 90 * DAY_MS;
 const MOTIVO_MAX = 140;
+const INFO_PAGADOR_MAX = 140;
 const DEFAULT_PAGADOR: Pagador = { nome: 'Maria Pagadora da Silva', cpf: '12345678909', codigoBanco: '99999001', agencia: '0001', conta: '1234567-8' };
 
 export class FakePspState {
@@ -144,30 +151,31 @@ export class FakePspState {
 
   /** A payer pays the cob (a `valor` differing from the cob's is the "wrong amount" knob; `silent`: no callback). */
   pay(txid: string, input: unknown = {}): Pix {
-    const { valor, pagador, silent } = payerInput(input);
+    const { valor, ...payer } = payerInput(input);
     const nowMs = this.now();
     const cob = this.cobs.payable(txid, nowMs);
-    const record = this.receive(nowMs, valor ?? cob.valorCents, txid, pagador, silent);
+    const record = this.receive(nowMs, valor ?? cob.valorCents, txid, payer);
     this.cobs.markPaid(cob, record.endToEndId);
     return this.pixView(record);
   }
 
   /** A Pix not tied to any cob of ours (no txid, or one we never issued). */
   receivePix(input: unknown): Pix {
-    const { valor, pagador, silent } = payerInput(input);
+    const { valor, ...payer } = payerInput(input);
     const txid = isObject(input) ? input.txid : undefined;
     if (valor === undefined) refuse(problem(400, 'OperacaoInvalida', 'valor is required: a positive amount like "10.00"'));
     if (txid !== undefined && (typeof txid !== 'string' || !ID_PATTERN.test(txid))) refuse(problem(400, 'OperacaoInvalida', 'txid must be 1-35 alphanumerics'));
     if (typeof txid === 'string' && this.cobs.has(txid)) refuse(problem(409, 'OperacaoInvalida', `txid ${txid} is a cob of ours: pay it instead`));
-    return this.pixView(this.receive(this.now(), valor, txid, pagador, silent));
+    return this.pixView(this.receive(this.now(), valor as number, txid, payer));
   }
 
-  private receive(nowMs: number, cents: number, txid: string | undefined, pagador: Pagador | undefined, silent = false): PixRecord {
-    const record: PixRecord = { endToEndId: this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
+  private receive(nowMs: number, cents: number, txid: string | undefined, payer: Omit<PayerInput, 'valor'>): PixRecord {
+    const record: PixRecord = { endToEndId: this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: payer.pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
     if (txid !== undefined) record.txid = txid;
+    if (payer.infoPagador !== undefined) record.infoPagador = payer.infoPagador;
     this.pix.set(record.endToEndId, record);
     this.balance += cents;
-    if (!silent && this.reported(record)) this.options.notify({ ...this.pixView(record) });
+    if (payer.silent !== true && this.reported(record)) this.options.notify({ ...this.pixView(record) });
     return record;
   }
 
@@ -194,9 +202,11 @@ export class FakePspState {
   pixView(record: PixRecord, only?: RefundRecord): Pix {
     const view: Pix = { endToEndId: record.endToEndId, valor: valorText(record.valorCents), chave: this.options.pixKey, horario: iso(record.horarioMs) };
     if (record.txid !== undefined) view.txid = record.txid;
+    if (record.infoPagador !== undefined) view.infoPagador = record.infoPagador;
     const refunds = only ? [only] : record.refunds;
     if (refunds.length > 0) view.devolucoes = refunds.map(refundView);
-    view.gnExtras = { pagador: { ...record.pagador } };
+    // Efí's extension: the payer (the standard's Pix has had no payer since 2.1).
+    if (this.options.profile === 'efi') view.gnExtras = { pagador: { ...record.pagador } };
     return view;
   }
 
@@ -214,7 +224,7 @@ export class FakePspState {
   }
 
   /** `GET /v2/pix`: by horario, inclusive bounds, pages from 0 (psp-protocols.md section 5). */
-  listPix(query: URLSearchParams): PixPagina {
+  listPix(query: URLSearchParams): PixConsultados {
     const invalid = (detail: string): never => refuse(problem(400, 'PixConsultaInvalida', detail));
     const inicio = query.get('inicio');
     const fim = query.get('fim');
@@ -232,14 +242,18 @@ export class FakePspState {
       .filter((pix) => pix.horarioMs >= (inicioMs as number) && pix.horarioMs <= (fimMs as number) && (txid === null || pix.txid === txid))
       .sort((a, b) => a.horarioMs - b.horarioMs);
     const total = matching.length;
-    return {
+    const standard = this.options.profile === 'standard';
+    const pages = Math.ceil(total / perPage);
+    const listing: PixConsultados = {
       parametros: {
         inicio: inicio as string,
         fim: fim as string,
-        paginacao: { paginaAtual: page, itensPorPagina: perPage, quantidadeDePaginas: Math.ceil(total / perPage), quantidadeTotalDeItens: total },
+        paginacao: { paginaAtual: page, itensPorPagina: perPage, quantidadeDePaginas: standard ? Math.max(1, pages) : pages, quantidadeTotalDeItens: total },
       },
       pix: matching.slice(page * perPage, (page + 1) * perPage).map((pix) => this.pixView(pix)),
     };
+    if (standard && listing.pix?.length === 0) delete listing.pix;
+    return listing;
   }
 
   // ---- refunds ---------------------------------------------------------------------------------------
@@ -383,12 +397,24 @@ function pageNumber(text: string | null, fallback: number, min: number, max: num
   return value >= min && value <= max ? value : undefined;
 }
 
-/** `{valor?, pagador?, silent?}` of the payer end (the control API and `fake.pay`). */
-function payerInput(input: unknown): { valor?: number; pagador?: Pagador; silent?: boolean } {
+/** What the payer end says of a payment (the control API and `fake.pay`). */
+interface PayerInput {
+  valor?: number;
+  pagador?: Pagador;
+  infoPagador?: string;
+  silent?: boolean;
+}
+
+/** `{valor?, pagador?, infoPagador?, silent?}` of the payer end, checked. */
+function payerInput(input: unknown): PayerInput {
   if (input === undefined || input === null) return {};
   if (!isObject(input)) refuse(problem(400, 'OperacaoInvalida', 'the body must be a JSON object'));
-  const result: { valor?: number; pagador?: Pagador; silent?: boolean } = {};
+  const result: PayerInput = {};
   if (input.silent === true) result.silent = true;
+  if (input.infoPagador !== undefined) {
+    if (typeof input.infoPagador !== 'string' || input.infoPagador.length > INFO_PAGADOR_MAX) refuse(problem(400, 'OperacaoInvalida', 'infoPagador is a text of at most 140 characters'));
+    result.infoPagador = input.infoPagador as string;
+  }
   if (input.valor !== undefined) result.valor = valorCents(input.valor) ?? refuse(problem(400, 'OperacaoInvalida', 'valor must be a positive amount like "10.00"'));
   if (input.pagador !== undefined) {
     if (!isObject(input.pagador)) refuse(problem(400, 'OperacaoInvalida', 'pagador must be an object'));

@@ -10,6 +10,8 @@ export type CobSolicitada = Schemas['CobSolicitada'];
 export type CobRevisada = Schemas['CobRevisada'];
 export type Pix = Schemas['Pix'];
 export type PixPagina = Schemas['PixPagina'];
+/** The standard's `PixConsultados`: `pix` is not required (the standard profile omits it on an empty page). */
+export type PixConsultados = Omit<PixPagina, 'pix'> & { pix?: Pix[] };
 export type Pagador = Schemas['Pagador'];
 export type Devolucao = Schemas['Devolucao'];
 export type DevolucaoSolicitada = Schemas['DevolucaoSolicitada'];
@@ -40,6 +42,17 @@ export type Erro = Schemas['Erro'];
 export type Token = Schemas['Token'];
 export type TokenRequest = paths['/oauth/token']['post']['requestBody']['content']['application/json'];
 export type Saldo = paths['/v2/gn/saldo']['get']['responses'][200]['content']['application/json'];
+
+/**
+ * Which provider the fake plays. `efi`: Efí, API Pix under `/v2` plus Efí's extensions (`/v2/gn`, `/v3/gn`,
+ * `gnExtras`, `{nome, mensagem}` errors, a JSON token request). `standard`: the Central Bank's API Pix 2.9.0
+ * alone (openapi/upstream/bacen-pix-api-2.9.0.yaml), under `/api/v2`, with an RFC 6749 token request.
+ */
+export type FakePspProfile = 'efi' | 'standard';
+export const FAKE_PSP_PROFILES: readonly FakePspProfile[] = ['efi', 'standard'];
+
+/** A cob's debtor as the standard's `PessoaFisica` / `PessoaJuridica` say: a name and exactly one document. */
+export type Devedor = { nome: string; cpf: string; cnpj?: never } | { nome: string; cnpj: string; cpf?: never };
 
 export interface Clock {
   /** Unix time in milliseconds. */
@@ -95,8 +108,10 @@ export interface FakePspOptions {
   callbackRetryMs?: number[];
   /** Also serve the API (not the control API) over plain HTTP without a client certificate (0 = ephemeral). */
   plainPort?: number;
-  /** Efí's `notificar.pixSemTxid`: also call back for Pix received without a txid. Default false. */
+  /** Efí's `notificar.pixSemTxid`: also call back for Pix received without a txid. Default false; efi profile only. */
   pixSemTxid?: boolean;
+  /** Which provider it plays (see FakePspProfile); default `efi`. */
+  profile?: FakePspProfile;
 }
 
 export type FaultOperation =
@@ -146,7 +161,7 @@ export interface FaultRule {
   mode: FaultMode;
   /** How many requests it applies to (default 1), then it is gone. */
   count?: number;
-  /** 'error': default 503 problem+json ServicoIndisponivel; an Efí `{nome, mensagem}` when `nome` is given. */
+  /** 'error': default 503 problem+json ServicoIndisponivel; an Efí `{nome, mensagem}` when `nome` is given (efi profile; the standard profile answers problem+json, `mensagem` as its detail). */
   status?: number;
   nome?: string;
   mensagem?: string;
@@ -198,15 +213,21 @@ export interface CallbackControls {
 }
 
 export interface FakePsp {
-  /** https://127.0.0.1:<port> */
+  /** https://127.0.0.1:<port>: the origin (the token call and the control API live here). */
   url: string;
   plainUrl?: string;
+  profile: FakePspProfile;
+  /** Where API Pix lives, what PixGate's PSP_BASE_URL names: efi `url` (paths carry `/v2`); standard `${url}/api/v2`. */
+  apiBaseUrl: string;
+  /** The same on the plain-HTTP port, when there is one. */
+  plainApiBaseUrl?: string;
   certificates: FakePspCertificates;
   /** PEM files (keys mode 0600); returns their paths. */
   writeCertificates(dir: string): Promise<Record<keyof FakePspCertificates, string>>;
-  /** `silent`: no callback (the reconciliation's "received but never credited"). */
-  pay(txid: string, input?: { valor?: string; pagador?: Pagador; silent?: boolean }): Promise<Pix>;
-  receivePix(input: { valor: string; txid?: string; pagador?: Pagador; silent?: boolean }): Promise<Pix>;
+  /** `silent`: no callback (the reconciliation's "received but never credited"); `infoPagador`: the payer's text. */
+  pay(txid: string, input?: { valor?: string; pagador?: Pagador; infoPagador?: string; silent?: boolean }): Promise<Pix>;
+  receivePix(input: { valor: string; txid?: string; pagador?: Pagador; infoPagador?: string; silent?: boolean }): Promise<Pix>;
+  /** Efí's send (efi profile only: in the standard profile these reject, like every Efí-only helper below). */
   settleEnvio(idEnvio: string, recebedor?: Recebedor, options?: { silent?: boolean }): Promise<PixEnviado>;
   rejectEnvio(idEnvio: string, codigo: string, motivo: string): Promise<PixEnviado>;
   returnEnvio(idEnvio: string, valor: string): Promise<PixEnviado>;
@@ -215,16 +236,16 @@ export interface FakePsp {
   med(e2eid: string, valor: string): Promise<Devolucao>;
   /** A devolução the provider makes itself: MED (`MED_*`) or made outside the API (`ORIGINAL`); `silent`: no callback. */
   devolve(e2eid: string, input: { valor: string; natureza?: string; id?: string; silent?: boolean; force?: boolean }): Promise<Devolucao>;
-  /** MED: the payer's bank files an infraction; the provider blocks its money; its analysis ends. */
+  /** MED: the payer's bank files an infraction; the provider blocks its money; its analysis ends (Efí's infractions: efi only). */
   fileInfraction(e2eid: string, input: { valor: string; razao?: string; tipoSituacao?: string }): Promise<Infracao>;
   blockInfraction(id: string): Promise<Infracao>;
   closeInfraction(id: string, status: 'ACEITA' | 'REJEITADA' | 'CANCELADA_EFI'): Promise<Infracao>;
-  /** Reconciliation knobs: a Pix forgotten, its amount changed, a send's outcome changed, a fee charged. */
+  /** Reconciliation knobs: a Pix forgotten, its amount changed, a send's outcome changed (efi only), a fee charged. */
   forgetPix(e2eid: string): void;
   alterPixAmount(e2eid: string, valor: string): Pix;
   alterEnvio(idEnvio: string, status: 'REALIZADO' | 'NAO_REALIZADO'): PixEnviado;
   adjustBalance(cents: number): number;
-  /** Which of `identificacao` and `contaBanco` a read of a send carries (default both). */
+  /** Which of `identificacao` and `contaBanco` a read of a send carries (default both; efi only). */
   setSendReadShape(shape: 'both' | 'identificacao' | 'contaBanco' | 'none'): void;
   setKeyOwner(chave: string, owner: { nome: string; cpf?: string; cnpj?: string }): void;
   fault(rule: FaultRule): void;
