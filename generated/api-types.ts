@@ -2590,6 +2590,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description This installation's payment provider has no send API (`PSP=apipix`: the Central Bank's API Pix alone
+             *     covers charges, received Pix and devoluções, not payouts). Refused before anything is reserved: no
+             *     transaction, nothing debited, no rate-limit slot or `externalRef` taken. Do not retry: it will answer
+             *     the same until the installation names a provider that sends Pix (docs/providers.md).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listRecipients: {

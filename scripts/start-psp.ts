@@ -11,6 +11,9 @@
  *
  *   npm run start:psp                 ports 3000 (API, dashboard) and 3001 (back office, console), as npm start
  *   npm run start:psp -- --check      the same walk, then stop (exit 0 when the charge was paid by callback)
+ *   npm run start:psp -- --profile standard
+ *                                     the fake speaking the Central Bank's API Pix alone, the gateway on
+ *                                     PSP=apipix (docs/providers.md "What each profile supports"; no withdrawals)
  *
  * PORT / ADMIN_PORT may be set as for npm start; PIXGATE_DATA_DIR names the database folder (emptied at start).
  */
@@ -22,6 +25,13 @@ import { txidFor } from '../src/provider/efi/efi.mapping.ts';
 import { startFakePsp } from './fakepsp/index.ts';
 
 const check = process.argv.includes('--check');
+const profileAt = process.argv.indexOf('--profile');
+const profileArg = profileAt === -1 ? 'efi' : process.argv[profileAt + 1];
+if (profileArg !== 'efi' && profileArg !== 'standard') {
+  console.error('usage: npm run start:psp -- [--check] [--profile efi|standard]');
+  process.exit(2);
+}
+const profile: 'efi' | 'standard' = profileArg;
 const root = resolve(import.meta.dirname, '..');
 const PIX_KEY = 'pagamentos@pixgate.local';
 const CLIENT_ID = 'Client_Id_pixgate_local';
@@ -29,11 +39,11 @@ const CLIENT_SECRET = `Client_Secret_${randomBytes(12).toString('hex')}`;
 const TIMEOUT_MS = 60_000;
 
 async function main(): Promise<void> {
-  const fake = await startFakePsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, pixKey: PIX_KEY, autoSettleMs: 3_000 });
+  const fake = await startFakePsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, pixKey: PIX_KEY, autoSettleMs: 3_000, profile });
   const certDir = join(root, '.data', 'fakepsp');
   mkdirSync(certDir, { recursive: true });
   const files = await fake.writeCertificates(certDir);
-  console.log(`Fake provider listening on ${fake.url} (mutual TLS; certificates in ${certDir})`);
+  console.log(`Fake provider (${profile} profile) listening on ${fake.url} (mutual TLS; certificates in ${certDir})`);
 
   const adminToken = process.env.ADMIN_TOKEN || `adm_${randomBytes(16).toString('hex')}`;
   const dataDir = process.env.PIXGATE_DATA_DIR || join(root, '.data', 'pglite-psp');
@@ -45,8 +55,8 @@ async function main(): Promise<void> {
       ...(check ? { PORT: '0', ADMIN_PORT: '0' } : {}),
       PIXGATE_DATA_DIR: dataDir,
       ADMIN_TOKEN: adminToken,
-      PSP: 'efi',
-      PSP_BASE_URL: fake.url,
+      // The standard's profile: API Pix below a base URL with its version, the token URL named, a form token.
+      ...(profile === 'standard' ? { PSP: 'apipix', PSP_BASE_URL: fake.apiBaseUrl, PSP_TOKEN_URL: `${fake.url}/oauth/token` } : { PSP: 'efi', PSP_BASE_URL: fake.url }),
       PSP_CLIENT_ID: CLIENT_ID,
       PSP_CLIENT_SECRET: CLIENT_SECRET,
       PSP_CERT: files.gatewayClientCert,

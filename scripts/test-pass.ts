@@ -1,6 +1,6 @@
 /**
  * `npm run test:psp` and `npm run test:proxy`: the merchant suites again, in another setting (issue 33 put the
- * two passes and their suite lists here).
+ * two passes and their suite lists here; issue 35 gave `psp` its second profile).
  *
  * - `psp` (CI): the merchant and back-office suites with the gateway on PSP=efi against the fake provider over
  *   mutual TLS (PIXGATE_TEST_PSP=efi), every merchant response also validated by Prism
@@ -9,13 +9,17 @@
  *   and none of them skips a test on PSP=efi, so every response Prism checked before is checked still, now on
  *   the real rails; the simulated provider's responses are validated in every other pass by the gateway's
  *   own response validation (express-openapi-validator).
+ *   Then the money-in suites (charges, refunds, the reconciliation, the adapter's own tests)
+ *   again on PSP=apipix against the fake in its `standard` profile (the Central Bank's API Pix alone, no Efí
+ *   extension: PIXGATE_TEST_PSP=apipix), also through Prism. Both must pass.
  * - `proxy` (by hand): the HTTP suites through Prism on the simulated provider, as CI ran them before.
  *
  * With PIXGATE_TEST_VIA_PRISM=1, vitest's global setup starts one Prism for the run and startGateway()
  * (test/support/gateway.ts) puts a front before each gateway that sends merchant requests through it
  * (scripts/lib/prism-proxy.ts); a response that breaks the spec fails the file (`proxy.violations()`).
  *
- * Usage: node scripts/test-pass.ts psp|proxy [-- <extra vitest arguments>]   e.g. `npm run test:psp -- test/auth`
+ * Usage: node scripts/test-pass.ts psp|proxy [-- [--apipix] <extra vitest arguments>]
+ *   e.g. `npm run test:psp -- test/auth`, `npm run test:psp -- --apipix test/charges`
  * (arguments that look like paths replace the default suite list).
  */
 import { spawn } from 'node:child_process';
@@ -28,17 +32,32 @@ export const HTTP_SUITES = ['test/charges', 'test/transactions', 'test/balance',
 /** The merchant and back-office suites on PSP=efi: the HTTP suites plus the rails, holds and MED, the back office, the reconciliation. */
 export const PSP_SUITES = ['test/provider', ...HTTP_SUITES, 'test/holds', 'test/backoffice', 'test/reconciliation'];
 
-const PASSES = {
-  psp: { suites: PSP_SUITES, env: { PIXGATE_TEST_PSP: 'efi', PIXGATE_TEST_VIA_PRISM: '1' } },
-  proxy: { suites: HTTP_SUITES, env: { PIXGATE_TEST_VIA_PRISM: '1' } },
-} as const;
+/**
+ * The money-in suites on PSP=apipix. The standard has no send API and no infraction listing: the withdrawal,
+ * holds and MED-infraction suites are Efí's (a MED devolução on the standard: apiPixAdapter, reconciliation).
+ */
+export const APIPIX_SUITES = ['test/provider/apiPixAdapter.test.ts', 'test/charges', 'test/refunds', 'test/reconciliation'];
+
+interface Run {
+  label: string;
+  suites: readonly string[];
+  env: Record<string, string>;
+}
+
+const PASSES: Record<'psp' | 'proxy', Run[]> = {
+  psp: [
+    { label: 'PSP=efi', suites: PSP_SUITES, env: { PIXGATE_TEST_PSP: 'efi', PIXGATE_TEST_VIA_PRISM: '1' } },
+    { label: 'PSP=apipix', suites: APIPIX_SUITES, env: { PIXGATE_TEST_PSP: 'apipix', PIXGATE_TEST_VIA_PRISM: '1' } },
+  ],
+  proxy: [{ label: 'simulated', suites: HTTP_SUITES, env: { PIXGATE_TEST_VIA_PRISM: '1' } }],
+};
 
 const passName = process.argv[2];
 if (passName !== 'psp' && passName !== 'proxy') {
   console.error('usage: node scripts/test-pass.ts psp|proxy [-- <vitest arguments>]');
   process.exit(2);
 }
-const pass = PASSES[passName];
+const runs = PASSES[passName];
 
 const spec = fromRoot('generated', 'openapi.json');
 if (!existsSync(spec)) {
@@ -56,21 +75,45 @@ if (!readFileSync(harness, 'utf8').includes('PIXGATE_TEST_VIA_PRISM')) {
 
 const extra = process.argv.slice(3).filter((arg) => arg !== '--');
 const pathArgs = extra.filter((arg) => arg.startsWith('test/'));
-const otherArgs = extra.filter((arg) => !arg.startsWith('test/'));
-const suites = pathArgs.length > 0 ? pathArgs : pass.suites.filter((suite) => existsSync(fromRoot(suite)));
-const missing = pass.suites.filter((suite) => !existsSync(fromRoot(suite)));
-if (pathArgs.length === 0 && missing.length > 0) console.warn(`test:${passName}: not present, skipped: ${missing.join(', ')}`);
+const otherArgs = extra.filter((arg) => !arg.startsWith('test/') && arg !== '--apipix');
+// `--apipix`: the PSP=apipix setting alone. Paths given on the command line replace the suite lists, and
+// run in one setting (the first, or the one chosen).
+const settings = extra.includes('--apipix') ? runs.filter((run) => run.env.PIXGATE_TEST_PSP === 'apipix') : runs;
+const chosen = pathArgs.length > 0 ? settings.slice(0, 1).map((run) => ({ ...run, suites: pathArgs })) : settings;
 
-const envText = Object.entries(pass.env).map(([name, value]) => `${name}=${value}`).join(' ');
-console.log(`test:${passName}: vitest run ${suites.join(' ')} (${envText})`);
-const child = spawn(process.execPath, [fromRoot('node_modules', 'vitest', 'vitest.mjs'), 'run', ...suites, ...otherArgs], {
-  cwd: fromRoot(),
-  stdio: 'inherit',
-  env: { ...process.env, ...pass.env },
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (child.exitCode === null) child.kill(signal);
+function runOnce(run: Run): Promise<number> {
+  const suites = run.suites.filter((suite) => existsSync(fromRoot(suite)));
+  const missing = run.suites.filter((suite) => !existsSync(fromRoot(suite)));
+  if (missing.length > 0) console.warn(`test:${passName} (${run.label}): not present, skipped: ${missing.join(', ')}`);
+  const envText = Object.entries(run.env).map(([name, value]) => `${name}=${value}`).join(' ');
+  console.log(`test:${passName} (${run.label}): vitest run ${suites.join(' ')} (${envText})`);
+  // Each setting its own JUnit report (CI adds them up).
+  const junit = process.env.PIXGATE_JUNIT && run !== chosen[0] ? { PIXGATE_JUNIT: `${process.env.PIXGATE_JUNIT}-${run.env.PIXGATE_TEST_PSP ?? 'simulated'}` } : {};
+  const child = spawn(process.execPath, [fromRoot('node_modules', 'vitest', 'vitest.mjs'), 'run', ...suites, ...otherArgs], {
+    cwd: fromRoot(),
+    stdio: 'inherit',
+    env: { ...process.env, ...run.env, ...junit },
   });
+  const forward = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null) child.kill(signal);
+  };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((done) =>
+    child.on('close', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      done(code ?? (signal ? 1 : 0));
+    }),
+  );
 }
-child.on('close', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+let failed = 0;
+for (const run of chosen) {
+  const code = await runOnce(run);
+  if (code !== 0) {
+    console.error(`test:${passName} (${run.label}) failed (exit ${code})`);
+    failed = code;
+  }
+}
+process.exit(failed);

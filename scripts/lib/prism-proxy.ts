@@ -80,6 +80,12 @@ export interface PrismProxyOptions {
    * starting one per gateway; each request names its gateway in UPSTREAM_HEADER.
    */
   sharedPrismUrl?: string;
+  /**
+   * Validate requests too (default false: the merchant suites send invalid requests on purpose). With it,
+   * an invalid request is answered 422 by Prism, never forwarded, and recorded in `violations()` as are its
+   * `sl-violations` warnings: the upstream contract's check of the adapter (issue 35).
+   */
+  validateRequest?: boolean;
 }
 
 /** The header by which a front tells the shared Prism's router which gateway a request is for (removed before it). */
@@ -197,8 +203,11 @@ function describeViolation(request: string, status: number, violation: Violation
   return `${request} -> ${status}: ${location} ${String(violation.severity ?? '')}: ${String(violation.message ?? '')}`.replace(/\s+/g, ' ').trim();
 }
 
-/** Response violations in Prism's answer: the `sl-violations` header, else the `--errors` problem body. */
-function responseViolations(request: string, answer: Answer): string[] {
+/**
+ * Response violations in Prism's answer: the `sl-violations` header, else the `--errors` problem body; with
+ * `requests`, request violations too. Every severity counts: an undocumented status is only Prism's warning.
+ */
+function responseViolations(request: string, answer: Answer, requests = false): string[] {
   const lines: string[] = [];
   const header = answer.headers['sl-violations'];
   let fromHeader: Violation[] | undefined;
@@ -214,14 +223,14 @@ function responseViolations(request: string, answer: Answer): string[] {
   if (!list && contentType.startsWith('application/problem+json')) {
     try {
       const problem = JSON.parse(answer.body.toString('utf8')) as { type?: string; validation?: Violation[] };
-      if (problem.type?.endsWith('#VIOLATIONS')) list = problem.validation ?? [];
+      if (problem.type?.endsWith('#VIOLATIONS') || (requests && problem.type?.endsWith('#UNPROCESSABLE_ENTITY'))) list = problem.validation ?? [];
     } catch {
       // not JSON: nothing to read
     }
   }
   for (const violation of list ?? []) {
     const location = Array.isArray(violation.location) ? violation.location : [];
-    if (location[0] === 'response') lines.push(describeViolation(request, answer.status, violation));
+    if (location[0] === 'response' || (requests && location[0] === 'request')) lines.push(describeViolation(request, answer.status, violation));
   }
   return lines;
 }
@@ -234,10 +243,10 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-async function startPrism(spec: string, upstream: string, readyTimeoutMs: number): Promise<{ baseUrl: string; child: ChildProcess; log(): string; stop(): Promise<void> }> {
+async function startPrism(spec: string, upstream: string, readyTimeoutMs: number, validateRequest = false): Promise<{ baseUrl: string; child: ChildProcess; log(): string; stop(): Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const args = [TOOLS.prism, 'proxy', spec, upstream, '--errors', '--validate-request', 'false', '--cors', 'false', '-p', String(port), '-h', '127.0.0.1'];
+  const args = [TOOLS.prism, 'proxy', spec, upstream, '--errors', ...(validateRequest ? [] : ['--validate-request', 'false']), '--cors', 'false', '-p', String(port), '-h', '127.0.0.1'];
   const child = spawn(process.execPath, args, { env: toolEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
@@ -339,7 +348,7 @@ export async function startPrismProxy(upstreamBaseUrl: string, options: PrismPro
   const shared = options.sharedPrismUrl;
   const prism = shared
     ? { baseUrl: shared, log: () => '', stop: async () => undefined }
-    : await startPrism(spec, upstreamBaseUrl, options.readyTimeoutMs ?? 60_000);
+    : await startPrism(spec, upstreamBaseUrl, options.readyTimeoutMs ?? 60_000, options.validateRequest ?? false);
   const prismUrl = new URL(prism.baseUrl);
   // Through a shared Prism, the router behind it forwards to the gateway named here.
   const viaPrism = (headers: IncomingHttpHeaders): IncomingHttpHeaders => (shared ? { ...headers, [UPSTREAM_HEADER]: upstream.origin } : headers);
@@ -365,7 +374,7 @@ export async function startPrismProxy(upstreamBaseUrl: string, options: PrismPro
         response.writeHead(504, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'prism proxy did not answer' }));
         return;
       }
-      found.push(...responseViolations(label, answer));
+      found.push(...responseViolations(label, answer, options.validateRequest ?? false));
       if (method === 'GET' && isBinaryMediaType(answer.headers['content-type'])) {
         // Validated by Prism (status, headers, media type); the bytes are taken from the gateway itself (a
         // GET can be asked twice), since Prism would hand them over re-encoded as text.

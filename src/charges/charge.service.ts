@@ -173,6 +173,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
       amountCents: body.amountCents,
       createdAtMs: nowMs,
       expiresAtMs,
+      debtor: { name: customer.name, documentType: customer.document.type, document: customer.document.number },
     });
     const pixPayload = registered.pixPayload ?? buildDynamicBrCode({
       locationUrl: registered.locationUrl,

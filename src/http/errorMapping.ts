@@ -215,6 +215,7 @@ on(refund.RefundProviderFailure, { status: 502, merchant: () => messages.refundP
 on(refund.RefundActionRefused, { status: 409, merchant: (e) => messages.refundActionRefused(e.status), dashboard: (e) => dash.refundActionRefused(e.status), operator: (e) => ops.refundActionRefused(e.status) });
 on(refund.RefundNotFound, { status: 404, merchant: () => messages.refundNotFound, operator: () => ops.refundNotFound });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
+on(withdrawal.WithdrawalsUnavailable, { status: 503, merchant: () => messages.withdrawalsUnavailable });
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId), dashboard: () => dash.withdrawConfirmationCut });
 on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });
 on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });

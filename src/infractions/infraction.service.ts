@@ -19,7 +19,7 @@ import { enqueueEvent } from '../events/outbox.ts';
 import { findHoldOfInfraction } from '../holds/hold.repository.ts';
 import { holdPayload, placeHoldOn, releaseHoldIn } from '../holds/hold.service.ts';
 import type { Deps } from '../platform/deps.ts';
-import { ProviderFailure, ProviderTimeout, type InfractionDefence, type InfractionProviderStatus, type ProviderInfraction } from '../provider/port.ts';
+import { ProviderFailure, ProviderLacks, ProviderTimeout, type InfractionDefence, type InfractionProviderStatus, type ProviderInfraction } from '../provider/port.ts';
 import { ProviderUnreachable } from '../provider/provider.errors.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { findChargeByEndToEndId, lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
@@ -48,6 +48,8 @@ export function takesDefence(row: InfractionRow, nowMs: number): boolean {
 
 /** Lists the provider's infractions (from the oldest still open, or the look-back) and applies each. Answers how many were read. */
 export async function followInfractions(deps: Deps): Promise<number> {
+  // The standard (PSP=apipix) lists no infractions: a MED reaches PixGate as the devolução it ends in.
+  if (!deps.provider.capabilities.infractions) return 0;
   const nowMs = deps.clock.now();
   const oldest = await oldestOpenAt(deps.db);
   const fromMs = Math.min(oldest?.getTime() ?? nowMs, nowMs - INFRACTION_LOOKBACK_MS);
@@ -166,7 +168,7 @@ export async function defendInfraction(
   try {
     await deps.provider.defendInfraction(row.id, input.defence);
   } catch (error) {
-    if (error instanceof ProviderFailure || error instanceof ProviderTimeout) throw new InfractionDefenceFailed();
+    if (error instanceof ProviderFailure || error instanceof ProviderTimeout || error instanceof ProviderLacks) throw new InfractionDefenceFailed();
     throw error;
   }
   const defended = await withAudit(deps.db, audit, async (trx) => {

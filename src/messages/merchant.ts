@@ -66,6 +66,8 @@ export const messages = {
   withdrawConfirmationCut: (transactionId: string) =>
     `Saque iniciado mas confirmação interrompida. Consulte /v1/transactions/${transactionId}`,
   withdrawUnknown: 'Saque em verificação. Saldo debitado; status final em até 24h.',
+  // 503 (ours, issue 35: docs/decisions.md "Provider profiles"): PSP=apipix has no send API.
+  withdrawalsUnavailable: 'Saques indisponíveis: o provedor PIX desta instalação não oferece envio de Pix. O valor não foi debitado.',
 
   // POST /v1/transactions/{id}/refunds (ours, since 2026-11-26: docs/decisions.md "Refunds")
   refundAmount: 'amountCents deve ser inteiro ≥ 1 (valor em centavos).',

@@ -82,12 +82,22 @@ export interface Config {
   psp: PspConfig;
 }
 
-/** `PSP=efi`: where the provider is, the account's credentials and certificates, and the callback listener. */
+/**
+ * `PSP=efi` or `PSP=apipix` (the provider profiles, src/provider/efi/provider.profiles.ts): where the provider
+ * is, the account's credentials and certificates, and the callback listener.
+ */
 export interface EfiConfig {
-  kind: 'efi';
-  /** API Pix paths under /v2, send paths under /v3/gn and /v2/gn. */
+  kind: 'efi' | 'apipix';
+  /**
+   * `efi`: the host, API Pix paths under /v2, send paths under /v3/gn and /v2/gn. `apipix`: the provider's
+   * API Pix base URL with its version (the standard's `https://pix.example.com/api/v2`).
+   */
   baseUrl: string;
   tokenUrl: string;
+  /** How the OAuth2 token request is sent: Efí's JSON body, or RFC 6749's form (most API Pix providers). */
+  tokenFormat: 'json' | 'form';
+  /** Scopes asked for in the token request (space-separated); undefined: none named, the provider's default. */
+  scopes: string | undefined;
   clientId: string;
   clientSecret: string;
   /** PEM files of the client certificate and its key (mutual TLS), and of the provider server's CA. */
@@ -112,7 +122,8 @@ export interface EfiConfig {
 
 export type PspConfig = { kind: 'simulated' } | EfiConfig;
 
-export const PSP_KINDS = ['simulated', 'efi'] as const;
+export const PSP_KINDS = ['simulated', 'efi', 'apipix'] as const;
+export const TOKEN_FORMATS = ['json', 'form'] as const;
 
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
@@ -229,7 +240,9 @@ const simSettle = makeValidator<number | 'never'>((input) => {
   throw new Error('neither a number of milliseconds nor never');
 });
 
-const efi = (env: { PSP?: string }) => env.PSP === 'efi';
+/** Either adapter profile (efi, apipix): both need the provider's address, credentials and certificates. */
+const efi = (env: { PSP?: string }) => env.PSP === 'efi' || env.PSP === 'apipix';
+const apipix = (env: { PSP?: string }) => env.PSP === 'apipix';
 
 /** What each variable expects, as the error message says it (`desc`) with an example. */
 function specs() {
@@ -291,12 +304,24 @@ function specs() {
     SHUTDOWN_TIMEOUT_MS: integer(0, 600_000)({ default: 25_000, desc: 'an integer number of milliseconds 0..600000', example: '25000' }),
     PSP: choice(PSP_KINDS)({
       default: undefined,
-      desc: 'simulated or efi (required in production: the simulation is never chosen by default there)',
+      desc: 'simulated, efi or apipix (required in production: the simulation is never chosen by default there)',
       example: 'efi',
       requiredWhen: (env: { NODE_ENV?: string }) => env.NODE_ENV === 'production',
     }),
-    PSP_BASE_URL: httpUrl({ default: undefined, desc: 'the provider\'s https base URL (required with PSP=efi)', example: 'https://pix-h.api.efipay.com.br', requiredWhen: efi }),
-    PSP_TOKEN_URL: httpUrl({ default: undefined, desc: 'the OAuth2 token URL (default: PSP_BASE_URL + /oauth/token)', example: 'https://pix-h.api.efipay.com.br/oauth/token' }),
+    PSP_BASE_URL: httpUrl({
+      default: undefined,
+      desc: 'the provider\'s https base URL (required with PSP=efi or apipix; with apipix it ends with the API\'s version, as https://pix.example.com/api/v2)',
+      example: 'https://pix-h.api.efipay.com.br',
+      requiredWhen: efi,
+    }),
+    PSP_TOKEN_URL: httpUrl({
+      default: undefined,
+      desc: 'the OAuth2 token URL (required with PSP=apipix; with efi the default is PSP_BASE_URL + /oauth/token)',
+      example: 'https://pix-h.api.efipay.com.br/oauth/token',
+      requiredWhen: apipix,
+    }),
+    PSP_TOKEN_FORMAT: choice(TOKEN_FORMATS)({ default: undefined, desc: 'json or form: how the token request is sent (default: json with efi, form with apipix)', example: 'form' }),
+    PSP_SCOPES: text({ default: undefined, desc: 'the OAuth2 scopes to ask for, space-separated (default: none named)', example: 'cob.write cob.read pix.read pix.write webhook.write webhook.read' }),
     PSP_CLIENT_ID: text({ default: undefined, desc: 'the OAuth2 client id (required with PSP=efi)', example: 'Client_Id_…', requiredWhen: efi }),
     PSP_CLIENT_SECRET: text({ default: undefined, desc: 'the OAuth2 client secret (required with PSP=efi)', example: 'Client_Secret_…', requiredWhen: efi }),
     PSP_CERT: text({ default: undefined, desc: 'a PEM file of the client certificate (required with PSP=efi)', example: '/etc/pixgate/efi-cert.pem', requiredWhen: efi }),
@@ -388,17 +413,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function pspConfig(clean: ReturnType<typeof cleanEnv<ReturnType<typeof specs>>>): PspConfig {
-  if (clean.PSP !== 'efi') return { kind: 'simulated' };
-  // envalid's requiredWhen guarantees these with PSP=efi; the checks only narrow the types.
+  const kind = clean.PSP;
+  if (kind !== 'efi' && kind !== 'apipix') return { kind: 'simulated' };
+  // envalid's requiredWhen guarantees these with PSP=efi or apipix; the checks only narrow the types.
   const required = (name: string, value: string | undefined): string => {
-    if (value === undefined) throw new ConfigError([`${name} is required with PSP=efi`]);
+    if (value === undefined) throw new ConfigError([`${name} is required with PSP=${kind}`]);
     return value;
   };
   const baseUrl = required('PSP_BASE_URL', clean.PSP_BASE_URL).replace(/\/$/, '');
   return {
-    kind: 'efi',
+    kind,
     baseUrl,
-    tokenUrl: clean.PSP_TOKEN_URL ?? `${baseUrl}/oauth/token`,
+    tokenUrl: kind === 'apipix' ? required('PSP_TOKEN_URL', clean.PSP_TOKEN_URL) : (clean.PSP_TOKEN_URL ?? `${baseUrl}/oauth/token`),
+    tokenFormat: clean.PSP_TOKEN_FORMAT ?? (kind === 'apipix' ? 'form' : 'json'),
+    scopes: clean.PSP_SCOPES?.trim() || undefined,
     clientId: required('PSP_CLIENT_ID', clean.PSP_CLIENT_ID),
     clientSecret: required('PSP_CLIENT_SECRET', clean.PSP_CLIENT_SECRET),
     certFile: resolve(required('PSP_CERT', clean.PSP_CERT)),

@@ -1,7 +1,8 @@
 /**
- * Builds the provider a configuration names: the simulation (`PSP=simulated`, its own sandbox), or Efí
- * (`PSP=efi`: API Pix + the send API through the mutual-TLS transport, with the fake's sandbox when the
- * provider is the fake and this is not production). Certificate files are read here, at start, so a
+ * Builds the provider a configuration names: the simulation (`PSP=simulated`, its own sandbox), or the API
+ * Pix adapter in a provider profile (`PSP=efi`: API Pix + Efí's send API, balance and infractions;
+ * `PSP=apipix`: the standard alone) through the mutual-TLS transport, with the fake's sandbox when the
+ * provider is the fake and this is not production. Certificate files are read here, at start, so a
  * missing or unreadable one stops the start naming the variable.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import type { Metrics } from '../platform/metrics.ts';
 import { EfiTransport } from './efi/efi.client.ts';
 import { EfiProvider } from './efi/efi.provider.ts';
 import { EfiSandbox } from './efi/efi.sandbox.ts';
+import { providerProfile } from './efi/provider.profiles.ts';
 import type { PixProvider } from './port.ts';
 import type { ProviderSandbox } from './sandbox.ts';
 import { SimulatedProvider } from './simulated.ts';
@@ -53,11 +55,15 @@ export async function buildProvider(
     return { provider: simulated, sandbox: simulated, efi: undefined, close: async () => undefined };
   }
   const efiConfig = config.psp;
+  const profile = providerProfile(efiConfig.kind);
   callbackListenerPems(efiConfig);
   const transport = new EfiTransport(
     {
-      baseUrl: efiConfig.baseUrl,
+      baseUrl: profile.hostUrl(efiConfig.baseUrl),
+      apiPixUrl: profile.apiPixUrl(efiConfig.baseUrl),
       tokenUrl: efiConfig.tokenUrl,
+      tokenFormat: efiConfig.tokenFormat,
+      scopes: efiConfig.scopes,
       clientId: efiConfig.clientId,
       clientSecret: efiConfig.clientSecret,
       cert: pem('PSP_CERT', efiConfig.certFile),
@@ -68,7 +74,8 @@ export async function buildProvider(
     },
     deps,
   );
-  const provider = new EfiProvider(transport, { pixKey: efiConfig.pixKey }, deps);
+  const provider = new EfiProvider(transport, { pixKey: efiConfig.pixKey, profile: profile.name }, deps);
+  if (!profile.capabilities.payouts) deps.logger.warn('the provider has no send API (PSP=apipix): POST /v1/withdraw answers 503, nothing is debited', { baseUrl: efiConfig.baseUrl });
   const fake = config.nodeEnv !== 'production' && (await EfiSandbox.detect(transport));
   if (fake) deps.logger.info('the provider is the fake (scripts/fakepsp): sandbox actions drive it', { baseUrl: efiConfig.baseUrl });
   return {

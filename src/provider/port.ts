@@ -16,6 +16,8 @@ export interface RegisterChargeInput {
   amountCents: number;
   createdAtMs: number;
   expiresAtMs: number;
+  /** Whom the charge bills (the merchant's customer): sent as API Pix's `devedor` when given. */
+  debtor?: { name: string; documentType: 'cpf' | 'cnpj'; document: string } | undefined;
 }
 
 export interface RegisteredCharge {
@@ -231,13 +233,37 @@ export class ProviderConfirmationLost extends Error {
 }
 
 /**
+ * What a provider offers beyond charges, received Pix and devoluções (which every API Pix provider has):
+ * a send API (withdrawals), a balance read, an infraction (MED) listing. The standard has none of the three.
+ */
+export interface ProviderCapabilities {
+  payouts: boolean;
+  balance: boolean;
+  infractions: boolean;
+}
+
+/** An operation the configured provider does not offer (`capability`): nothing was sent, nothing moved. */
+export class ProviderLacks extends Error {
+  readonly capability: keyof ProviderCapabilities;
+
+  constructor(capability: keyof ProviderCapabilities, provider: string) {
+    super(`the provider ${provider} offers no ${capability}`);
+    this.name = 'ProviderLacks';
+    this.capability = capability;
+  }
+}
+
+/**
  * The port: everything PixGate asks of a PSP. `SimulatedProvider` (the sandbox, `PSP=simulated`) and
- * `EfiProvider` (API Pix + Efí's send API, `PSP=efi`) implement it; nothing above it knows which runs.
+ * `EfiProvider` (API Pix, with Efí's extensions on `PSP=efi` or the standard alone on `PSP=apipix`) implement
+ * it; nothing above it knows which runs, only what it can do (`capabilities`).
  */
 export interface PixProvider {
   readonly name: string;
   /** ISPB of the PSP, used in the end-to-end ids it issues. */
   readonly ispb: string;
+  /** What it offers beyond charges, received Pix and devoluções; a caller asks before it needs one. */
+  readonly capabilities: ProviderCapabilities;
   registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge>;
   /** Removes a pending charge at the PSP so it can no longer be paid (expired, cancelled). */
   removeCharge(input: { transactionId: string; providerRef: string }): Promise<RemovedCharge>;

@@ -79,6 +79,7 @@ export interface SimulatedProviderOptions {
  * every branch of the contract can be produced on demand, and settles, rejects or returns transfers.
  */
 export class SimulatedProvider implements PixProvider, ProviderSandbox {
+  readonly capabilities = { payouts: true, balance: true, infractions: true };
   readonly name = 'simulated';
   readonly kind = 'simulated';
   readonly ispb = '99999008';

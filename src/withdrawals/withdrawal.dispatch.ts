@@ -2,7 +2,7 @@ import { logFailure } from '../db/unavailable.ts';
 import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { ProviderConfirmationLost, ProviderFailure, ProviderRejected, ProviderTimeout } from '../provider/port.ts';
+import { ProviderConfirmationLost, ProviderFailure, ProviderLacks, ProviderRejected, ProviderTimeout } from '../provider/port.ts';
 import { messages } from '../messages/merchant.ts';
 import { releaseSlots } from '../ratelimit/rateLimit.repository.ts';
 import { lockTransaction, releaseIdempotencyKey } from '../transactions/transaction.repository.ts';
@@ -42,7 +42,8 @@ export async function sendToProvider(deps: Deps, row: TransactionRow, beneficiar
     });
     return { kind: 'accepted', providerRef };
   } catch (error) {
-    if (error instanceof ProviderFailure) return { kind: 'refused' };
+    // A provider without a send API (an approved withdrawal of an installation moved to PSP=apipix): nothing sent.
+    if (error instanceof ProviderFailure || error instanceof ProviderLacks) return { kind: 'refused' };
     if (error instanceof ProviderRejected) return { kind: 'rejected', refusedCode: error.refusedCode, refusedReason: error.refusedReason };
     if (error instanceof ProviderConfirmationLost) return { kind: 'confirmation_lost', providerRef: error.providerRef };
     if (!(error instanceof ProviderTimeout)) {

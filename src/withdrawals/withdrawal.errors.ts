@@ -57,6 +57,9 @@ export class InsufficientBalance extends DomainError {}
 /** The PSP refused the withdrawal synchronously: rolled back, nothing debited, safe to retry. */
 export class WithdrawalProviderFailure extends DomainError {}
 
+/** The configured provider has no send API (PSP=apipix): refused before anything is reserved or sent. */
+export class WithdrawalsUnavailable extends DomainError {}
+
 /** The PSP took the withdrawal but its confirmation was cut: done, the merchant must read it, not resend. */
 export class WithdrawalConfirmationLost extends DomainError {
   readonly transactionId: string;

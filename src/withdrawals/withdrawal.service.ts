@@ -26,7 +26,7 @@ import { capPeriodsAt, checkCaps, rateLimited, takeWithdrawalSlots, withdrawalSl
 import { movedMeanwhile, reservationRefusal, reserveAtOnce, type SlotRequest } from './withdrawalPath.repository.ts';
 import { isHiddenWithdrawalStatus, UNKNOWN_STATUS, WITHDRAWAL, withdrawalStep } from './withdrawal.states.ts';
 import { insertWithdrawal, moveWithdrawal } from './withdrawal.machine.ts';
-import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure } from './withdrawal.errors.ts';
+import { InsufficientBalance, WithdrawalConfirmationLost, WithdrawalProviderFailure, WithdrawalsUnavailable } from './withdrawal.errors.ts';
 import { insertWithdrawalAlert } from './withdrawalAlert.repository.ts';
 import { checkMaximum, needsApproval, requestedRecipientId, resolveDestination, type Destination } from './withdrawal.rules.ts';
 
@@ -159,6 +159,8 @@ export async function createWithdrawal(
     if (existing) return answerExisting(deps, auth, body, existing);
     throw error;
   }
+  // A provider without a send API (PSP=apipix): refused before any money, slot or externalRef is taken.
+  if (!deps.provider.capabilities.payouts) throw new WithdrawalsUnavailable();
 
   const fee = feeCents({
     amountCents: body.amountCents,

@@ -64,7 +64,7 @@ describe('loadConfig', () => {
 
   it('production requires RECIPIENT_ID_SECRET, SECRETS_KEY, SMTP_URL and a provider chosen on purpose', () => {
     expect(problemsOf({ NODE_ENV: 'production' }).sort()).toEqual([
-      expect.stringMatching(/^PSP is required: expected simulated or efi/),
+      expect.stringMatching(/^PSP is required: expected simulated, efi or apipix/),
       expect.stringMatching(/^RECIPIENT_ID_SECRET is required: expected a random secret of at least 32 characters/),
       expect.stringMatching(/^SECRETS_KEY is required: expected 64 hex digits/),
       expect.stringMatching(/^SMTP_URL is required: expected an smtp:\/\/ or smtps:\/\/ URL/),
@@ -129,9 +129,7 @@ describe('loadConfig', () => {
       expect.stringMatching(/^PSP_WEBHOOK_CLIENT_CA is required/),
       expect.stringMatching(/^PSP_WEBHOOK_KEY is required/),
     ]);
-    const efi = loadConfig({
-      PSP: 'efi',
-      PSP_BASE_URL: 'https://pix-h.api.efipay.com.br/',
+    const account = {
       PSP_CLIENT_ID: 'id',
       PSP_CLIENT_SECRET: 'secret',
       PSP_CERT: 'c.pem',
@@ -140,9 +138,23 @@ describe('loadConfig', () => {
       PSP_WEBHOOK_CERT: 'w.pem',
       PSP_WEBHOOK_KEY: 'wk.pem',
       PSP_WEBHOOK_CLIENT_CA: 'ca.pem',
-    });
-    expect(efi.psp).toMatchObject({ kind: 'efi', baseUrl: 'https://pix-h.api.efipay.com.br', tokenUrl: 'https://pix-h.api.efipay.com.br/oauth/token', attempts: 3 });
+    };
+    const efi = loadConfig({ PSP: 'efi', PSP_BASE_URL: 'https://pix-h.api.efipay.com.br/', ...account });
+    expect(efi.psp).toMatchObject({ kind: 'efi', baseUrl: 'https://pix-h.api.efipay.com.br', tokenUrl: 'https://pix-h.api.efipay.com.br/oauth/token', tokenFormat: 'json', scopes: undefined, attempts: 3 });
     expect(loadConfig({}).psp).toEqual({ kind: 'simulated' });
+
+    // PSP=apipix (issue 35): the same variables, the token URL required (no guess), the form token by default.
+    const standard = { PSP: 'apipix', PSP_BASE_URL: 'https://pix.example.com/api/v2/', ...account };
+    expect(() => loadConfig(standard)).toThrow(/PSP_TOKEN_URL is required/);
+    expect(loadConfig({ ...standard, PSP_TOKEN_URL: 'https://oauth.example.com/token', PSP_SCOPES: ' cob.write cob.read ' }).psp).toMatchObject({
+      kind: 'apipix',
+      baseUrl: 'https://pix.example.com/api/v2',
+      tokenUrl: 'https://oauth.example.com/token',
+      tokenFormat: 'form',
+      scopes: 'cob.write cob.read',
+    });
+    expect(loadConfig({ ...standard, PSP_TOKEN_URL: 'https://oauth.example.com/token', PSP_TOKEN_FORMAT: 'json' }).psp).toMatchObject({ tokenFormat: 'json' });
+    expect(() => loadConfig({ ...standard, PSP_TOKEN_URL: 'https://oauth.example.com/token', PSP_TOKEN_FORMAT: 'xml' })).toThrow(/PSP_TOKEN_FORMAT/);
   });
 
   it('knows every variable of the README configuration table', async () => {

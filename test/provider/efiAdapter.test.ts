@@ -1,7 +1,7 @@
 import { request } from 'node:https';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startFakePsp } from '../../scripts/fakepsp/index.ts';
-import { startPrism, freePort } from '../../scripts/lib/prism.ts';
+import { startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
+import { startPrismProxy } from '../../scripts/lib/prism-proxy.ts';
 import { fromRoot } from '../../scripts/lib/paths.ts';
 import { expireDueCharges } from '../../src/jobs/expireCharges.ts';
 import { pollReceivedPix } from '../../src/jobs/providerFacts.ts';
@@ -396,25 +396,73 @@ describe('the callback listener (mutual TLS)', () => {
   });
 });
 
+/**
+ * The upstream contract (issue 35): Prism's validating proxy between the adapter and the fake, requests and
+ * answers validated, and every finding it reports counted (an undocumented status is only Prism's warning,
+ * in `sl-violations`: it fails here as an error does). Walked on both profiles: every path the adapter takes,
+ * its error answers (a 404 read, a reused txid, the PATCH-400 of a paid cob) included.
+ */
 describe('the upstream contract (Prism between the adapter and the fake)', () => {
-  it('every request the adapter sends and every answer it reads conform to openapi/upstream/psp.yaml', async () => {
+  async function throughPrism(profile: 'efi' | 'apipix', walk: (adapter: EfiProvider, upstream: FakePsp, clock: ManualClock) => Promise<void>): Promise<string[]> {
     const clock = new ManualClock();
     const deps = { clock, logger: createLogger({ level: 'silent' }), metrics: new Metrics({ defaultMetrics: false }) };
-    const upstream = await startFakePsp({ clientId: 'prism', clientSecret: 'prism-secret', pixKey: 'prism@pixgate.test', clock, plainPort: 0 });
-    const prism = await startPrism({ spec: fromRoot('generated', 'upstream-openapi.json'), port: await freePort(), proxyTo: upstream.plainUrl! });
-    const transport = new EfiTransport({ baseUrl: prism.baseUrl, tokenUrl: `${upstream.plainUrl}/oauth/token`, clientId: 'prism', clientSecret: 'prism-secret', attempts: 1 }, deps);
-    const adapter = new EfiProvider(transport, { pixKey: 'prism@pixgate.test' }, deps);
+    const upstream = await startFakePsp({ clientId: 'prism', clientSecret: 'prism-secret', pixKey: 'prism@pixgate.test', clock, plainPort: 0, profile: profile === 'apipix' ? 'standard' : 'efi' });
+    // Prism validates the contract's paths (`/v2/cob/{txid}`); on the standard the fake serves them below
+    // `/api`, where a provider's base URL ends (the standard's server is `https://pix.example.com/api/`).
+    const origin = upstream.plainUrl!;
+    const proxy = await startPrismProxy(profile === 'apipix' ? `${origin}/api` : origin, { spec: fromRoot('generated', 'upstream-openapi.json'), validateRequest: true });
+    const transport = new EfiTransport(
+      { baseUrl: proxy.baseUrl, apiPixUrl: `${proxy.baseUrl}/v2`, tokenUrl: `${origin}/oauth/token`, tokenFormat: profile === 'apipix' ? 'form' : 'json', clientId: 'prism', clientSecret: 'prism-secret', attempts: 1 },
+      deps,
+    );
+    const adapter = new EfiProvider(transport, { pixKey: 'prism@pixgate.test', profile }, deps);
     try {
-      const charge = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000b', accountId: 'acc', amountCents: 1_234, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
-      const again = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000b', accountId: 'acc', amountCents: 1_234, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
-      expect(again.providerRef).toBe(charge.providerRef);
-      const pix = await upstream.pay(charge.providerRef);
-      expect(await adapter.readReceivedPix(pix.endToEndId)).toMatchObject({ amountCents: 1_234, chargeRef: charge.providerRef });
-      const listed = [];
-      for await (const received of adapter.listReceivedPix(clock.now() - 60_000, clock.now() + 60_000)) listed.push(received);
-      expect(listed.map((p) => p.endToEndId)).toContain(pix.endToEndId);
-      await adapter.sendRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId, amountCents: 234 });
-      expect((await adapter.queryRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId })).state).toBe('accepted');
+      await walk(adapter, upstream, clock);
+      expect(proxy.bypassed()).toEqual([]);
+      return proxy.violations();
+    } finally {
+      await transport.close();
+      await proxy.stop();
+      await upstream.close();
+    }
+  }
+
+  const charge = (clock: ManualClock, transactionId: string, amountCents: number) => ({
+    transactionId,
+    accountId: 'acc',
+    externalRef: `ref-${transactionId}`,
+    amountCents,
+    createdAtMs: clock.now(),
+    expiresAtMs: clock.now() + 86_400_000,
+    debtor: { name: 'Maria da Silva', documentType: 'cpf' as const, document: '52998224725' },
+  });
+
+  /** The money-in walk both profiles share: cob (with its reuse and its errors), received Pix, listing, devolução, removal. */
+  async function moneyIn(adapter: EfiProvider, upstream: FakePsp, clock: ManualClock): Promise<void> {
+    const first = await adapter.registerCharge(charge(clock, 'tx_00000000000000000000000b', 1_234));
+    const again = await adapter.registerCharge(charge(clock, 'tx_00000000000000000000000b', 1_234));
+    expect(again.providerRef).toBe(first.providerRef);
+    const pix = await upstream.pay(first.providerRef);
+    expect(await adapter.readReceivedPix(pix.endToEndId)).toMatchObject({ amountCents: 1_234, chargeRef: first.providerRef });
+    expect(await adapter.readReceivedPix('E00000000202611291200000000000x')).toBeUndefined();
+    const listed = [];
+    for await (const received of adapter.listReceivedPix(clock.now() - 60_000, clock.now() + 60_000)) listed.push(received);
+    expect(listed.map((p) => p.endToEndId)).toContain(pix.endToEndId);
+    for await (const received of adapter.listReceivedPix(clock.now() + 86_400_000, clock.now() + 2 * 86_400_000)) listed.push(received);
+    // A paid cob's txid is not reused (a 409 on Efí, read first on the standard); its removal is a PATCH-400.
+    const next = await adapter.registerCharge(charge(clock, 'tx_00000000000000000000000b', 1_234));
+    expect(next.providerRef).not.toBe(first.providerRef);
+    expect(await adapter.removeCharge({ transactionId: 'tx_00000000000000000000000b', providerRef: first.providerRef })).toMatchObject({ state: 'paid' });
+    await adapter.sendRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId, amountCents: 234 });
+    expect((await adapter.queryRefund({ refundId: 'rf_00000000000000000000000c', endToEndId: pix.endToEndId })).state).toBe('accepted');
+    expect((await adapter.queryRefund({ refundId: 'rf_00000000000000000000000f', endToEndId: pix.endToEndId })).state).toBe('not_found');
+    const other = await adapter.registerCharge(charge(clock, 'tx_00000000000000000000000e', 100));
+    expect(await adapter.removeCharge({ transactionId: 'tx_00000000000000000000000e', providerRef: other.providerRef })).toEqual({ state: 'removed' });
+  }
+
+  it('profile efi: every request and answer conforms to openapi/upstream/psp.yaml, sends and balance included', async () => {
+    const violations = await throughPrism('efi', async (adapter, upstream, clock) => {
+      await moneyIn(adapter, upstream, clock);
       await adapter.sendWithdrawal({
         transactionId: 'tx_00000000000000000000000d',
         amountCents: 500,
@@ -426,14 +474,29 @@ describe('the upstream contract (Prism between the adapter and the fake)', () =>
       expect((await adapter.queryWithdrawal('tx_00000000000000000000000d')).state).toBe('accepted');
       await upstream.settleEnvio(idEnvioFor('tx_00000000000000000000000d'));
       expect((await adapter.queryWithdrawal('tx_00000000000000000000000d')).state).toBe('paid');
-      const other = await adapter.registerCharge({ transactionId: 'tx_00000000000000000000000e', accountId: 'acc', amountCents: 100, createdAtMs: clock.now(), expiresAtMs: clock.now() + 86_400_000 });
-      expect(await adapter.removeCharge({ transactionId: 'tx_00000000000000000000000e', providerRef: other.providerRef })).toEqual({ state: 'removed' });
+      const sends = [];
+      for await (const send of adapter.listSends(clock.now() - 60_000, clock.now() + 60_000)) sends.push(send);
+      expect(sends).toHaveLength(1);
       const balance = await adapter.balance();
       expect(balance.availableCents + balance.blockedMedCents + balance.blockedOtherCents).toBe(upstream.balanceCents());
-    } finally {
-      await transport.close();
-      await prism.stop();
-      await upstream.close();
-    }
-  }, 60_000);
+    });
+    expect(violations).toEqual([]);
+  }, 90_000);
+
+  it('profile apipix: every request and answer of the money-in walk conforms, against the fake speaking the standard alone', async () => {
+    const violations = await throughPrism('apipix', async (adapter, upstream, clock) => {
+      await moneyIn(adapter, upstream, clock);
+      // The standard's webhook PUT probes nothing (Efí's probes the URL, walked by the gateway's own listener).
+      await adapter.registerWebhook('https://callbacks.pixgate.test/efi');
+    });
+    expect(violations).toEqual([]);
+  }, 90_000);
+
+  it('fails on a warning: an answer with a status the contract does not document is a finding', async () => {
+    const violations = await throughPrism('apipix', async (adapter, upstream, clock) => {
+      upstream.fault({ operation: 'cob.get', mode: 'error', status: 418 });
+      await expect(adapter.registerCharge(charge(clock, 'tx_000000000000000000000011', 100))).rejects.toBeInstanceOf(ProviderFailure);
+    });
+    expect(violations).toEqual([expect.stringMatching(/^GET \/v2\/cob\/\S+ -> 418: .*Warning/)]);
+  }, 90_000);
 });

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idEnvioFor, txidFor } from '../../src/provider/efi/efi.mapping.ts';
 import { createMerchant, fund, ledgerIsConsistent, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+import { railsProfile } from '../support/efiProvider.ts';
 import { admin, balanceOf, chargeOf, paidCharge } from '../support/money.ts';
+import { messages } from '../../src/messages/merchant.ts';
 
 /**
  * Issue 32, item 7: the books compared with the bank. The fake provider produces each kind of difference on
@@ -9,8 +11,13 @@ import { admin, balanceOf, chargeOf, paidCharge } from '../support/money.ts';
  * fee it charges); a run reports each once (a second run only sees it again, the metric counts it once), and
  * an operator resolves it with a note, settling its money where it holds some. The suite ends with the
  * ledger check and a full reconciliation green.
+ *
+ * On PSP=apipix (issue 35: `npm run test:psp` runs this file on both profiles) the standard has no send API
+ * and no balance read: the sends' and the balance's cases are Efí's, and in their place the run is shown to
+ * compare no balance and a withdrawal to be refused before any money moves.
  */
 const gateway = useGateway({ psp: 'efi' });
+const sends = railsProfile() === 'efi';
 const HOLDER_CPF = '52998224725';
 let merchant: MerchantFixture;
 let counter = 0;
@@ -118,7 +125,7 @@ describe('the reconciliation of the books with the provider', () => {
     await resolve(found, { note: 'Tarifa descontada pelo provedor no recebimento.', settlement: 'write_off' });
   });
 
-  it('sent but booked failed: reported once, the ledger check knowing it; charged to the merchant', async () => {
+  it.runIf(sends)('sent but booked failed: reported once, the ledger check knowing it; charged to the merchant', async () => {
     const id = await withdrawal();
     await fake().rejectEnvio(idEnvioFor(id), 'AC03', 'Conta inexistente');
     await settled();
@@ -130,7 +137,7 @@ describe('the reconciliation of the books with the provider', () => {
     await resolve(found, { note: 'O provedor pagou o saque recusado; cobrado do lojista.', settlement: 'charge_merchant' });
   });
 
-  it('booked paid but not sent: reported once; given back to the merchant', async () => {
+  it.runIf(sends)('booked paid but not sent: reported once; given back to the merchant', async () => {
     const id = await withdrawal();
     await fake().settleEnvio(idEnvioFor(id));
     await settled();
@@ -150,7 +157,23 @@ describe('the reconciliation of the books with the provider', () => {
     await resolve(found, { note: 'MED sem callback; lançado pela conciliação.' });
   });
 
-  it("a difference in the provider's balance nothing else explains: reported once; booked as the provider's fee", async () => {
+  it.runIf(!sends)('PSP=apipix: no balance is compared (the standard has no balance read), and a withdrawal is refused 503 before any money moves', async () => {
+    fake().adjustBalance(-250);
+    expect(await run()).toEqual([]);
+    const last = ((await admin.get(gateway, '/reconciliation/runs?limit=1')).body.runs as Record<string, unknown>[])[0];
+    expect(last).toMatchObject({ status: 'done' });
+    expect(last?.providerBalanceCents).toBeUndefined();
+    fake().adjustBalance(250);
+    const before = await balanceOf(gateway, merchant);
+    const refused = await merchant.client.POST('/v1/withdraw', { body: { amountCents: 1_000, pixKey: HOLDER_CPF, pixKeyType: 'cpf', externalRef: `saque-conciliacao-${++counter}` } });
+    expect([refused.response.status, refused.error]).toEqual([503, { error: messages.withdrawalsUnavailable }]);
+    expect(await balanceOf(gateway, merchant)).toEqual(before);
+    const listed = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'withdrawal' } } });
+    expect(listed.response.status).toBe(200);
+    expect(JSON.stringify(listed.data)).not.toContain(`saque-conciliacao-${counter}`);
+  });
+
+  it.runIf(sends)("a difference in the provider's balance nothing else explains: reported once; booked as the provider's fee", async () => {
     fake().adjustBalance(-250);
     const found = await reportedOnce('balance_differs');
     expect(found).toMatchObject({ balanceCents: -250 });
@@ -161,7 +184,9 @@ describe('the reconciliation of the books with the provider', () => {
   it('lists the breaks, filtered, and refuses a resolution twice', async () => {
     const resolved = await admin.get(gateway, '/reconciliation/breaks?status=resolved');
     const kinds = (resolved.body.breaks as Break[]).map((found) => found.kind).sort();
-    expect(kinds).toEqual(['amount_differs', 'balance_differs', 'booked_paid_not_sent', 'credited_not_received', 'devolucao_unknown', 'received_not_credited', 'sent_booked_failed']);
+    const efiOnly = ['balance_differs', 'booked_paid_not_sent', 'sent_booked_failed'];
+    const all = ['amount_differs', 'balance_differs', 'booked_paid_not_sent', 'credited_not_received', 'devolucao_unknown', 'received_not_credited', 'sent_booked_failed'];
+    expect(kinds).toEqual(all.filter((kind) => sends || !efiOnly.includes(kind)));
     const one = (resolved.body.breaks as Break[])[0]!;
     expect(await admin.post(gateway, `/reconciliation/breaks/${one.breakId}/resolve`, { note: 'De novo.' })).toEqual({ status: 409, body: { error: 'Esta divergência já foi resolvida.' } });
     const runs = await admin.get(gateway, '/reconciliation/runs?limit=3');

@@ -1,8 +1,10 @@
 /**
- * `PIXGATE_TEST_PSP=efi`: the test gateway's provider is the Efí adapter, talking over real mutual TLS to
- * the fake provider (scripts/fakepsp) started in the test process on the test's manual clock, with the
- * callback listener registered at it. `provider` answers both the port's calls and the sandbox's (what a
- * test asks of `gateway.provider` on the simulated provider), so the same suites run on either.
+ * `PIXGATE_TEST_PSP=efi` or `apipix`: the test gateway's provider is the API Pix adapter in that profile
+ * (src/provider/efi/provider.profiles.ts), talking over real mutual TLS to the fake provider
+ * (scripts/fakepsp) in the matching profile (`efi`, or `standard`: the Central Bank's API Pix alone),
+ * started in the test process on the test's manual clock, with the callback listener registered at it.
+ * `provider` answers both the port's calls and the sandbox's (what a test asks of `gateway.provider` on the
+ * simulated provider), so the same suites run on either.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ import { EfiTransport, type EfiTransportOptions } from '../../src/provider/efi/e
 import type { CallbackListener } from '../../src/provider/efi/efi.callbacks.ts';
 import { EfiProvider } from '../../src/provider/efi/efi.provider.ts';
 import { EfiSandbox } from '../../src/provider/efi/efi.sandbox.ts';
+import { providerProfile, type ProfileName } from '../../src/provider/efi/provider.profiles.ts';
 import { expectedBeneficiary } from '../../src/withdrawals/withdrawal.review.ts';
 import type { PixProvider } from '../../src/provider/port.ts';
 import type { ProviderSandbox } from '../../src/provider/sandbox.ts';
@@ -34,7 +37,12 @@ const CLIENT_SECRET = 'Client_Secret_pixgate_test_0123456789';
 export type SandboxedProvider = PixProvider & ProviderSandbox;
 
 export function usesEfi(): boolean {
-  return process.env.PIXGATE_TEST_PSP === 'efi';
+  return process.env.PIXGATE_TEST_PSP === 'efi' || process.env.PIXGATE_TEST_PSP === 'apipix';
+}
+
+/** The rails' profile a run names: `apipix` with PIXGATE_TEST_PSP=apipix, else `efi`. */
+export function railsProfile(): ProfileName {
+  return process.env.PIXGATE_TEST_PSP === 'apipix' ? 'apipix' : 'efi';
 }
 
 /** One object answering the port's and the sandbox's methods, each bound to its own implementation. */
@@ -47,7 +55,7 @@ export function sandboxed(port: PixProvider, sandbox: ProviderSandbox): Sandboxe
         .map((name) => [name, ((target as Record<string, unknown>)[name] as (...args: unknown[]) => unknown).bind(target)]),
     );
   };
-  return { ...bound(sandbox), ...bound(port), name: port.name, ispb: port.ispb, kind: sandbox.kind } as SandboxedProvider;
+  return { ...bound(sandbox), ...bound(port), name: port.name, ispb: port.ispb, capabilities: port.capabilities, kind: sandbox.kind } as SandboxedProvider;
 }
 
 export interface EfiTestProvider {
@@ -72,7 +80,9 @@ export async function startEfiTestProvider(
   db: Kysely<Database>,
   deps: { clock: Clock; logger: Logger; metrics: Metrics },
   transportOptions: Partial<EfiTransportOptions> = {},
+  profileName: ProfileName = railsProfile(),
 ): Promise<EfiTestProvider> {
+  const profile = providerProfile(profileName);
   // The run's certificates, made once by vitest's global setup (test/support/globalSetup.ts); made here when absent.
   const certificates = inject('fakePspCertificates');
   const fake = await startFakePsp({
@@ -81,14 +91,17 @@ export async function startEfiTestProvider(
     pixKey: TEST_PIX_KEY,
     clock: deps.clock,
     callbackRetryMs: [20, 50, 100, 200],
+    profile: profile.name === 'apipix' ? 'standard' : 'efi',
     ...(certificates ? { certificates } : {}),
   });
   const dir = mkdtempSync(join(tmpdir(), 'pixgate-efi-'));
   const files = await fake.writeCertificates(dir);
   const config: EfiConfig = {
-    kind: 'efi',
-    baseUrl: fake.url,
+    kind: profile.name,
+    baseUrl: fake.apiBaseUrl,
     tokenUrl: `${fake.url}/oauth/token`,
+    tokenFormat: profile.tokenFormat,
+    scopes: undefined,
     clientId: CLIENT_ID,
     clientSecret: CLIENT_SECRET,
     certFile: files.gatewayClientCert,
@@ -101,8 +114,10 @@ export async function startEfiTestProvider(
   };
   const transport = new EfiTransport(
     {
-      baseUrl: fake.url,
+      baseUrl: profile.hostUrl(config.baseUrl),
+      apiPixUrl: profile.apiPixUrl(config.baseUrl),
       tokenUrl: config.tokenUrl,
+      tokenFormat: config.tokenFormat,
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
       cert: fake.certificates.gatewayClientCert,
@@ -117,7 +132,7 @@ export async function startEfiTestProvider(
     },
     deps,
   );
-  const adapter = new EfiProvider(transport, { pixKey: TEST_PIX_KEY }, deps);
+  const adapter = new EfiProvider(transport, { pixKey: TEST_PIX_KEY, profile: profile.name }, deps);
   const sandbox = new EfiSandbox(transport, db, (transactionId) => expectedBeneficiary({ db }, transactionId));
   let listener: CallbackListener | undefined;
   return {

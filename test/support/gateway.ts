@@ -98,8 +98,12 @@ export interface GatewayOptions {
   config?: Partial<Config>;
   /** Every SQL statement the gateway's database handle sends (statement counts). */
   onStatement?: (sql: string) => void;
-  /** The provider: the simulation, or the Efí adapter against the fake provider (default: PIXGATE_TEST_PSP, else simulated). */
-  psp?: 'simulated' | 'efi';
+  /**
+   * The provider: the simulation, or the API Pix adapter against the fake provider (default: PIXGATE_TEST_PSP,
+   * else simulated). `efi`: the real rails in the profile the run names (PIXGATE_TEST_PSP=apipix, else Efí's);
+   * `apipix`: the standard's profile whatever the run names.
+   */
+  psp?: 'simulated' | 'efi' | 'apipix';
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
@@ -125,8 +129,11 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
   const metrics = new Metrics({ defaultMetrics: false });
   metrics.observePool(() => handle.poolStats());
-  // PIXGATE_TEST_PSP=efi: the Efí adapter against the fake provider (loaded only then).
-  const efi = (options.psp ?? (process.env.PIXGATE_TEST_PSP === 'efi' ? 'efi' : 'simulated')) === 'efi' ? await (await import('./efiProvider.ts')).startEfiTestProvider(handle.db, { clock, logger, metrics }) : undefined;
+  // PIXGATE_TEST_PSP=efi or apipix: the API Pix adapter against the fake provider (loaded only then).
+  // `psp: 'efi'` asks for the real rails: in the profile the run names (PIXGATE_TEST_PSP=apipix), else Efí's.
+  const rails = options.psp ?? (process.env.PIXGATE_TEST_PSP === 'efi' || process.env.PIXGATE_TEST_PSP === 'apipix' ? 'efi' : 'simulated');
+  const efiProvider = rails === 'simulated' ? undefined : await import('./efiProvider.ts');
+  const efi = await efiProvider?.startEfiTestProvider(handle.db, { clock, logger, metrics }, {}, rails === 'apipix' ? 'apipix' : efiProvider.railsProfile());
   const provider: SandboxedProvider = efi?.provider ?? new SimulatedProvider(handle.db, clock);
   const deps: Deps = {
     db: handle.db,

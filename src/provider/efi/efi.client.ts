@@ -24,8 +24,18 @@ import type { Metrics } from '../../platform/metrics.ts';
 export type UpstreamClient = Client<paths>;
 
 export interface EfiTransportOptions {
+  /** Where Efí's own paths (`/v2/gn/...`, `/v3/gn/...`) go, and the fake provider's control API (its origin). */
   baseUrl: string;
+  /**
+   * Where API Pix's paths go, with the version: the contract's `/v2/cob/{txid}` is sent to
+   * `${apiPixUrl}/cob/{txid}` (default `${baseUrl}/v2`, as on Efí). The profile decides (provider.profiles.ts).
+   */
+  apiPixUrl?: string | undefined;
   tokenUrl: string;
+  /** `json` (Efí: `{"grant_type":"client_credentials"}`) or `form` (RFC 6749 4.4.2); default json. */
+  tokenFormat?: 'json' | 'form' | undefined;
+  /** Scopes to ask for (space-separated); default none named. */
+  scopes?: string | undefined;
   clientId: string;
   clientSecret: string;
   /** PEM of the client certificate and its key (mutual TLS); absent only for a plain-HTTP test upstream. */
@@ -146,7 +156,7 @@ function classify(error: unknown): AttemptFailure {
 export class EfiTransport {
   readonly client: UpstreamClient;
   private readonly agent: Agent;
-  private readonly options: Required<Omit<EfiTransportOptions, 'cert' | 'key' | 'ca'>>;
+  private readonly options: Required<Omit<EfiTransportOptions, 'cert' | 'key' | 'ca' | 'scopes'>> & { scopes: string | undefined };
   private readonly breaker: CircuitBreaker<[() => Promise<Answer<unknown>>], Answer<unknown>>;
   private token: { value: string; expiresAtMs: number } | undefined;
   private pendingToken: Promise<string> | undefined;
@@ -156,7 +166,10 @@ export class EfiTransport {
     this.deps = deps;
     this.options = {
       baseUrl: options.baseUrl.replace(/\/$/, ''),
+      apiPixUrl: (options.apiPixUrl ?? `${options.baseUrl.replace(/\/$/, '')}/v2`).replace(/\/$/, ''),
       tokenUrl: options.tokenUrl,
+      tokenFormat: options.tokenFormat ?? 'json',
+      scopes: options.scopes,
       clientId: options.clientId,
       clientSecret: options.clientSecret,
       timeoutMs: options.timeoutMs ?? 10_000,
@@ -171,10 +184,14 @@ export class EfiTransport {
       connections: 32,
     });
     const agent = this.agent;
+    // API Pix's paths (`/v2/...` but Efí's `/v2/gn/...`) go below the API Pix base URL, whatever it ends with.
+    const efiRoot = `${this.options.baseUrl}/v2/`;
+    const apiPixRoot = `${this.options.apiPixUrl}/`;
+    const routed = (url: string) => (url.startsWith(efiRoot) && !url.startsWith(`${efiRoot}gn/`) ? apiPixRoot + url.slice(efiRoot.length) : url);
     // openapi-fetch hands a WHATWG Request; undici's fetch sends it through the mutual-TLS agent.
     const upstreamFetch = async (request: Request): Promise<Response> => {
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-      const answer = await undiciFetch(request.url, { method: request.method, headers: [...request.headers], body, dispatcher: agent, signal: request.signal });
+      const answer = await undiciFetch(routed(request.url), { method: request.method, headers: [...request.headers], body, dispatcher: agent, signal: request.signal });
       // undici's Response is the same WHATWG Response class Node's global fetch returns (another copy of it).
       return answer as unknown as Response;
     };
@@ -198,7 +215,7 @@ export class EfiTransport {
    * control API (`/_fake/...`, development and tests only). Answers the status and the parsed body.
    */
   async control(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
-    const response = await undiciFetch(`${this.options.baseUrl}${path}`, {
+    const response = await undiciFetch(`${new URL(this.options.baseUrl).origin}${path}`, {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -334,19 +351,27 @@ export class EfiTransport {
     return this.pendingToken;
   }
 
-  private async fetchToken(): Promise<string> {
+  /** The token request's body as the profile sends it: Efí's JSON, or RFC 6749's form (4.4.2). */
+  private tokenRequest(): { contentType: string; body: string } {
     type TokenRequest = paths['/oauth/token']['post']['requestBody']['content']['application/json'];
-    const body: TokenRequest = { grant_type: 'client_credentials' };
+    const request: TokenRequest = { grant_type: 'client_credentials', ...(this.options.scopes ? { scope: this.options.scopes } : {}) };
+    if (this.options.tokenFormat === 'form') return { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(request).toString() };
+    return { contentType: 'application/json', body: JSON.stringify(request) };
+  }
+
+  private async fetchToken(): Promise<string> {
+    const request = this.tokenRequest();
     const started = performance.now();
     let outcome = 'ok';
     try {
+      // The client's credentials in Basic (RFC 6749 2.3.1), as Efí and the standard's providers take them.
       const response = await undiciFetch(this.options.tokenUrl, {
         method: 'POST',
         headers: {
-          Authorization: `Basic ${Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString('base64')}`,
-          'Content-Type': 'application/json',
+          Authorization: `Basic ${Buffer.from(`${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`).toString('base64')}`,
+          'Content-Type': request.contentType,
         },
-        body: JSON.stringify(body),
+        body: request.body,
         dispatcher: this.agent,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       }).catch((thrown: unknown) => {

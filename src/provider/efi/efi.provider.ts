@@ -1,13 +1,15 @@
 /**
- * `PSP=efi`: the port spoken as API Pix 2.9.0 (charges, received Pix, refunds) and Efí's send API
- * (payouts), through EfiTransport (mutual TLS, token, retries, breaker). Every id sent is derived from
- * PixGate's own (efi.mapping.ts), so a retry never creates a second charge, send or refund upstream, and a
- * repeat refused as a duplicate is read back. What each provider answer becomes: docs/providers.md.
+ * `PSP=efi` and `PSP=apipix`: the port spoken as API Pix 2.9.0 (charges, received Pix, refunds) and, on Efí,
+ * its send API (payouts), balance and infractions, through EfiTransport (mutual TLS, token, retries,
+ * breaker). What differs between the two is the profile's (provider.profiles.ts). Every id sent is derived
+ * from PixGate's own (efi.mapping.ts), so a retry never creates a second charge, send or refund upstream,
+ * and a repeat refused as a duplicate is read back. What each provider answer becomes: docs/providers.md.
  */
 import type { components } from '../../../generated/upstream-types.ts';
 import {
   ProviderConfirmationLost,
   ProviderFailure,
+  ProviderLacks,
   ProviderRefusedRefund,
   ProviderRejected,
   ProviderTimeout,
@@ -16,6 +18,7 @@ import {
   type ListedSend,
   type PixProvider,
   type ProviderBalance,
+  type ProviderCapabilities,
   type ProviderFact,
   type ProviderInfraction,
   type ProviderRefundStatus,
@@ -41,6 +44,7 @@ import {
   transactionIdOfEnvio,
   txidFor,
 } from './efi.mapping.ts';
+import { providerProfile, type ProfileName, type ProviderProfile } from './provider.profiles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 
@@ -93,6 +97,8 @@ export interface EfiProviderOptions {
   pixKey: string;
   /** ISPB of the provider (in its end-to-end ids). */
   ispb?: string;
+  /** Which provider profile it speaks (default efi). */
+  profile?: ProfileName;
 }
 
 /** Any answer that is not a success becomes the port's failure vocabulary. */
@@ -105,8 +111,10 @@ function unavailable(error: unknown): never {
 }
 
 export class EfiProvider implements PixProvider {
-  readonly name = 'efi';
+  readonly name: ProfileName;
   readonly ispb: string;
+  readonly capabilities: ProviderCapabilities;
+  private readonly profile: ProviderProfile;
   private readonly pixKey: string;
   private readonly transport: EfiTransport;
   private readonly clock: Clock;
@@ -114,6 +122,9 @@ export class EfiProvider implements PixProvider {
 
   constructor(transport: EfiTransport, options: EfiProviderOptions, deps: { clock: Clock; logger: Logger }) {
     this.transport = transport;
+    this.profile = providerProfile(options.profile ?? 'efi');
+    this.name = this.profile.name;
+    this.capabilities = this.profile.capabilities;
     this.pixKey = options.pixKey;
     this.ispb = options.ispb ?? '09089356';
     this.clock = deps.clock;
@@ -138,20 +149,42 @@ export class EfiProvider implements PixProvider {
 
   // ---- Charges ------------------------------------------------------------------------------------------
 
+  /**
+   * `PUT /cob/{txid}` with a txid derived from the charge (and a generation). A txid in use is a retry of
+   * this request (its cob is reused) or a charge that can no longer be (the next generation is tried). On
+   * Efí a PUT there answers 409 and changes nothing; on the standard it would revise an ATIVA cob, so the
+   * txid is read first and a cob found is never PUT again, and a 400 `CobOperacaoInvalida` (the cob is
+   * not ATIVA any more) is read back the same way.
+   */
   async registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge> {
     const expiracao = Math.max(1, Math.ceil((input.expiresAtMs - input.createdAtMs) / 1000));
     const valor = toValor(input.amountCents);
+    const debtor = input.debtor;
+    const devedor = debtor === undefined ? undefined : { nome: debtor.name.slice(0, 200), ...(debtor.documentType === 'cpf' ? { cpf: debtor.document } : { cnpj: debtor.document }) };
     for (let generation = 0; generation < MAX_TXID_GENERATIONS; generation += 1) {
       const txid = txidFor(input, generation);
+      if (this.profile.reusedTxid === 'revises') {
+        const existing = await this.readCob(txid);
+        if (existing) {
+          if (this.reusable(existing, valor)) return this.registered(existing);
+          continue;
+        }
+      }
       const created = await this.transport
         .call<Cob>('createCob', true, (init) =>
-          this.api.PUT('/v2/cob/{txid}', { params: { path: { txid } }, body: { calendario: { expiracao }, valor: { original: valor }, chave: this.pixKey }, ...init }),
+          this.api.PUT('/v2/cob/{txid}', {
+            params: { path: { txid } },
+            body: { calendario: { expiracao }, ...(devedor ? { devedor } : {}), valor: { original: valor }, chave: this.pixKey },
+            ...init,
+          }),
         )
         .catch(unavailable);
-      if (created.status === 201 && created.data) return this.registered(created.data);
-      if (created.status !== 409) throw this.unexpected('createCob', created);
+      if ((created.status === 201 || created.status === 200) && created.data) return this.registered(created.data);
+      if (created.status !== 409 && !(created.status === 400 && created.error?.name === 'CobOperacaoInvalida')) throw this.unexpected('createCob', created);
       // The txid exists: a retry of this request (reuse it) or a charge that can no longer be (next txid).
+      // A 400 for a txid nobody holds is this request refused (its body): that is an answer, not a reuse.
       const existing = await this.readCob(txid);
+      if (!existing && created.status === 400) throw this.unexpected('createCob', created);
       if (existing && this.reusable(existing, valor)) return this.registered(existing);
     }
     throw new ProviderFailure('createCob: no reusable txid');
@@ -283,7 +316,13 @@ export class EfiProvider implements PixProvider {
 
   // ---- Withdrawals ----------------------------------------------------------------------------------------
 
+  /** An Efí extension the standard lacks: refused before anything is sent (callers ask `capabilities` first). */
+  private lacking(capability: keyof ProviderCapabilities): void {
+    if (!this.capabilities[capability]) throw new ProviderLacks(capability, this.name);
+  }
+
   async sendWithdrawal(input: SendWithdrawalInput): Promise<{ providerRef: string }> {
+    this.lacking('payouts');
     const idEnvio = idEnvioFor(input.transactionId);
     const document = input.expectedBeneficiary.document;
     let answer: Answer<components['schemas']['EnvioAceito']>;
@@ -332,6 +371,8 @@ export class EfiProvider implements PixProvider {
   }
 
   async queryWithdrawal(transactionId: string): Promise<ProviderWithdrawalStatus> {
+    // Nothing was ever sent through a provider without a send API: it knows no send.
+    if (!this.capabilities.payouts) return { state: 'not_found' };
     const idEnvio = idEnvioFor(transactionId);
     let read: Answer<PixEnviado>;
     try {
@@ -421,7 +462,7 @@ export class EfiProvider implements PixProvider {
           state: 'refunded',
           providerRef: id,
           refundEndToEndId: devolucao.rtrId,
-          refundedAtMs: Date.parse(devolucao.horario.liquidacao ?? devolucao.horario.solicitacao) || this.clock.now(),
+          refundedAtMs: Date.parse(devolucao.horario?.liquidacao ?? devolucao.horario?.solicitacao ?? '') || this.clock.now(),
         };
       case 'NAO_REALIZADO':
         return { state: 'rejected', providerRef: id, refusedCode: 'PROVIDER_REJECTED', refusedReason: devolucao.motivo ?? 'Devolução não realizada pelo provedor.' };
@@ -436,6 +477,7 @@ export class EfiProvider implements PixProvider {
    * covers it (the listing itself does not say).
    */
   async *listInfractions(fromMs: number, toMs: number): AsyncIterable<ProviderInfraction> {
+    this.lacking('infractions');
     const inicio = new Date(fromMs).toISOString();
     const fim = new Date(toMs).toISOString();
     const found: Infracao[] = [];
@@ -480,6 +522,7 @@ export class EfiProvider implements PixProvider {
   }
 
   async defendInfraction(infractionId: string, defence: InfractionDefence): Promise<void> {
+    this.lacking('infractions');
     const answer = await this.transport
       .call('defendInfraction', false, (init) =>
         this.api.POST('/v2/gn/infracoes/{idInfracao}/defesa', { params: { path: { idInfracao: infractionId } }, body: { analise: defence.analysis, justificativa: defence.text }, ...init }),
@@ -490,6 +533,8 @@ export class EfiProvider implements PixProvider {
 
   /** The sends of a period, page by page, whatever envelope the provider puts them in. */
   async *listSends(fromMs: number, toMs: number): AsyncIterable<ListedSend> {
+    // No send API: nothing was sent, nothing to list.
+    if (!this.capabilities.payouts) return;
     const inicio = new Date(fromMs).toISOString();
     const fim = new Date(toMs).toISOString();
     for (let page = 0; ; page += 1) {
@@ -521,6 +566,7 @@ export class EfiProvider implements PixProvider {
 
   /** What the provider holds for PixGate (`GET /v2/gn/saldo`): the free balance and its blocks. */
   async balance(): Promise<ProviderBalance> {
+    this.lacking('balance');
     const answer = await this.transport.call('readBalance', true, (init) => this.api.GET('/v2/gn/saldo', init)).catch(unavailable);
     const free = fromValor(answer.data?.saldo);
     if (answer.status !== 200 || free === undefined) throw new ProviderFailure(`readBalance answered ${answer.status}`);
