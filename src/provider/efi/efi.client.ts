@@ -351,12 +351,20 @@ export class EfiTransport {
     return this.pendingToken;
   }
 
-  /** The token request's body as the profile sends it: Efí's JSON, or RFC 6749's form (4.4.2). */
-  private tokenRequest(): { contentType: string; body: string } {
+  /**
+   * The token request as the profile sends it, the client's credentials in Basic: Efí's JSON body with the
+   * id and secret as they are (Efí's documents), or RFC 6749's form (4.4.2) with them form-encoded first
+   * (its 2.3.1; the same for the characters credentials are made of).
+   */
+  private tokenRequest(): { contentType: string; body: string; basic: string } {
     type TokenRequest = paths['/oauth/token']['post']['requestBody']['content']['application/json'];
     const request: TokenRequest = { grant_type: 'client_credentials', ...(this.options.scopes ? { scope: this.options.scopes } : {}) };
-    if (this.options.tokenFormat === 'form') return { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(request).toString() };
-    return { contentType: 'application/json', body: JSON.stringify(request) };
+    const { clientId, clientSecret } = this.options;
+    if (this.options.tokenFormat === 'form') {
+      const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
+      return { contentType: 'application/x-www-form-urlencoded', body: new URLSearchParams(request).toString(), basic: `${encode(clientId)}:${encode(clientSecret)}` };
+    }
+    return { contentType: 'application/json', body: JSON.stringify(request), basic: `${clientId}:${clientSecret}` };
   }
 
   private async fetchToken(): Promise<string> {
@@ -364,11 +372,10 @@ export class EfiTransport {
     const started = performance.now();
     let outcome = 'ok';
     try {
-      // The client's credentials in Basic (RFC 6749 2.3.1), as Efí and the standard's providers take them.
       const response = await undiciFetch(this.options.tokenUrl, {
         method: 'POST',
         headers: {
-          Authorization: `Basic ${Buffer.from(`${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`).toString('base64')}`,
+          Authorization: `Basic ${Buffer.from(request.basic).toString('base64')}`,
           'Content-Type': request.contentType,
         },
         body: request.body,
