@@ -5,16 +5,16 @@
  * contract's schemas (generated/upstream-openapi.json).
  */
 import { readFileSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:https';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakePspError, startFakePsp, type Callback, type FakePsp } from '../../scripts/fakepsp/index.ts';
+import { FakePspError, startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { parseBrCode } from '../../src/primitives/brcode.ts';
 import { END_TO_END_ID_PATTERN } from '../../src/primitives/endToEndId.ts';
+import { startCallbackListener, type CallbackListener } from '../support/callbackListener.ts';
 
 const PIX_KEY = 'pagamentos@pixgate.test';
 const CLIENT_ID = 'Client_Id_fakepsp_test';
@@ -45,19 +45,10 @@ interface Answer {
   body: any;
 }
 
-interface Listener {
-  url: string;
-  server: Server;
-  bodies: Callback[];
-  bare: { path: string; body: string }[];
-  failNext(times: number): void;
-  close(): Promise<void>;
-}
-
 const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
 let fake: FakePsp;
 let gateway: Agent;
-let listener: Listener;
+let listener: CallbackListener;
 let token = '';
 let tokenExpiresAtMs = 0;
 let txidCounter = 0;
@@ -120,70 +111,13 @@ async function newCob(valor = '12.34', expiracao = 3600): Promise<string> {
   return txid;
 }
 
-/** A callback listener like PixGate's: mutual TLS with webhookClientCa, 200 unless told to fail. */
-async function startListener(certificates: FakePsp['certificates'], requireClientCertificate = true): Promise<Listener> {
-  const bodies: Callback[] = [];
-  const bare: { path: string; body: string }[] = [];
-  let failing = 0;
-  const server = createServer(
-    {
-      cert: certificates.webhookServerCert,
-      key: certificates.webhookServerKey,
-      ca: certificates.webhookClientCa,
-      requestCert: requireClientCertificate,
-      rejectUnauthorized: requireClientCertificate,
-      minVersion: 'TLSv1.2',
-    },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (!req.url?.endsWith('/pix')) {
-          bare.push({ path: req.url ?? '', body: text });
-          res.writeHead(200).end('{}');
-          return;
-        }
-        if (failing > 0) {
-          failing -= 1;
-          res.writeHead(500).end();
-          return;
-        }
-        try {
-          bodies.push(JSON.parse(text) as Callback);
-          res.writeHead(200).end('{}');
-        } catch {
-          res.writeHead(400).end();
-        }
-      });
-    },
-  );
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `https://127.0.0.1:${port}/webhook`,
-    server,
-    bodies,
-    bare,
-    failNext: (times) => {
-      failing = times;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Items received by the listener so far, flattened. */
 const received = () => listener.bodies.flatMap((body) => body.pix);
 
 beforeAll(async () => {
   fake = await startFakePsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, pixKey: PIX_KEY, clock, callbackRetryMs: [20, 40], plainPort: 0 });
   gateway = new Agent({ connect: { ca: fake.certificates.ca, cert: fake.certificates.gatewayClientCert, key: fake.certificates.gatewayClientKey } });
-  listener = await startListener(fake.certificates);
+  listener = await startCallbackListener(fake.certificates);
   token = await newToken();
 });
 
@@ -356,7 +290,7 @@ describe('webhook registration and callbacks', () => {
   it('refuses a URL that is not https, or whose listener takes calls without a client certificate, or fails the test POST', async () => {
     expectEfiError(await call('PUT', `/v2/webhook/${PIX_KEY}`, { body: { webhookUrl: 'http://127.0.0.1:1/hook' } }), 400, 'valor_invalido');
     expectEfiError(await call('PUT', '/v2/webhook/outra@chave.test', { body: { webhookUrl: listener.url } }), 400, 'chave_invalida');
-    const open = await startListener(fake.certificates, false);
+    const open = await startCallbackListener(fake.certificates, false);
     try {
       expectEfiError(await call('PUT', `/v2/webhook/${PIX_KEY}`, { body: { webhookUrl: open.url } }), 400, 'webhook_invalido');
     } finally {

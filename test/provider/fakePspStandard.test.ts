@@ -9,16 +9,15 @@
  * end show the default profile still plays Efí.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { FakePspError, startFakePsp, type Callback, type FakePsp } from '../../scripts/fakepsp/index.ts';
+import { FakePspError, startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { parseBrCode } from '../../src/primitives/brcode.ts';
+import { startCallbackListener, type CallbackListener } from '../support/callbackListener.ts';
 
 const PIX_KEY = 'pagamentos@pixgate.test';
 const CLIENT_ID = 'Client_Id_fakepsp_std';
@@ -119,7 +118,7 @@ interface CallOptions {
 const clock = new ManualClock(Date.UTC(2026, 10, 21, 12, 0, 0));
 let fake: FakePsp;
 let gateway: Agent;
-let listener: Listener;
+let listener: CallbackListener;
 let token = '';
 let counter = 0;
 
@@ -199,58 +198,13 @@ async function newCob(valor = '12.34', extra: Json = {}): Promise<string> {
 
 const period = (fromMs: number, toMs: number) => `inicio=${new Date(fromMs).toISOString()}&fim=${new Date(toMs).toISOString()}`;
 
-// ---- a callback listener like PixGate's (mutual TLS with the fake's callback client CA) ---------------
-
-interface Listener {
-  url: string;
-  server: Server;
-  bodies: Callback[];
-  paths: string[];
-  close(): Promise<void>;
-}
-
-async function startListener(certificates: FakePsp['certificates']): Promise<Listener> {
-  const bodies: Callback[] = [];
-  const paths: string[] = [];
-  const server = createServer(
-    { cert: certificates.webhookServerCert, key: certificates.webhookServerKey, ca: certificates.webhookClientCa, requestCert: true, rejectUnauthorized: true, minVersion: 'TLSv1.2' },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        paths.push(req.url ?? '');
-        try {
-          bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Callback);
-          res.writeHead(200).end('{}');
-        } catch {
-          res.writeHead(400).end();
-        }
-      });
-    },
-  );
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `https://127.0.0.1:${port}/webhook`,
-    server,
-    bodies,
-    paths,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** Callback items received so far, flattened. */
 const received = () => listener.bodies.flatMap((body) => body.pix);
 
 beforeAll(async () => {
   fake = await startFakePsp({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, pixKey: PIX_KEY, clock, callbackRetryMs: [20, 40], plainPort: 0, profile: 'standard' });
   gateway = new Agent({ connect: { ca: fake.certificates.ca, cert: fake.certificates.gatewayClientCert, key: fake.certificates.gatewayClientKey } });
-  listener = await startListener(fake.certificates);
+  listener = await startCallbackListener(fake.certificates);
   token = await newToken();
 });
 
