@@ -12,7 +12,7 @@ import type { Clock } from '../platform/clock.ts';
 import { ConfigError, type Config, type EfiConfig } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Metrics } from '../platform/metrics.ts';
-import { EfiTransport } from './efi/efi.client.ts';
+import { EfiTransport, type EfiTransportOptions } from './efi/efi.client.ts';
 import { EfiProvider } from './efi/efi.provider.ts';
 import { EfiSandbox } from './efi/efi.sandbox.ts';
 import { providerProfile } from './efi/provider.profiles.ts';
@@ -46,6 +46,12 @@ export function callbackListenerPems(config: EfiConfig): { cert: string; key: st
   };
 }
 
+/** Where and how the transport reaches the provider, as the configuration's profile says (provider.profiles.ts). */
+export function transportTarget(config: EfiConfig): Pick<EfiTransportOptions, 'baseUrl' | 'apiPixUrl' | 'tokenUrl' | 'tokenFormat' | 'scopes'> {
+  const profile = providerProfile(config.kind);
+  return { baseUrl: profile.hostUrl(config.baseUrl), apiPixUrl: profile.apiPixUrl(config.baseUrl), tokenUrl: config.tokenUrl, tokenFormat: config.tokenFormat, scopes: config.scopes };
+}
+
 export async function buildProvider(
   config: Config,
   deps: { db: Kysely<Database>; clock: Clock; logger: Logger; metrics: Metrics },
@@ -59,11 +65,7 @@ export async function buildProvider(
   callbackListenerPems(efiConfig);
   const transport = new EfiTransport(
     {
-      baseUrl: profile.hostUrl(efiConfig.baseUrl),
-      apiPixUrl: profile.apiPixUrl(efiConfig.baseUrl),
-      tokenUrl: efiConfig.tokenUrl,
-      tokenFormat: efiConfig.tokenFormat,
-      scopes: efiConfig.scopes,
+      ...transportTarget(efiConfig),
       clientId: efiConfig.clientId,
       clientSecret: efiConfig.clientSecret,
       cert: pem('PSP_CERT', efiConfig.certFile),

@@ -4,7 +4,7 @@ import { messages } from '../../src/messages/merchant.ts';
 import { EfiTransport } from '../../src/provider/efi/efi.client.ts';
 import { txidFor } from '../../src/provider/efi/efi.mapping.ts';
 import { ProviderFailure, ProviderLacks, type RegisterChargeInput } from '../../src/provider/port.ts';
-import { availableOf, createMerchant, fund, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+import { availableOf, createMerchant, fund, railsOf, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
 /**
  * Issue 35: the adapter on the standard's own terms (PSP=apipix) against the fake provider in its `standard`
@@ -19,10 +19,7 @@ const gateway = useGateway({ psp: 'apipix' });
 let merchant: MerchantFixture;
 let counter = 0;
 
-const efi = () => {
-  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
-  return gateway.efi;
-};
+const efi = () => railsOf(gateway);
 const fake = () => efi().fake;
 const requestsTo = (method: string, path: string) => fake().requests.filter((r) => r.method === method && r.path === path);
 

@@ -14,7 +14,7 @@ import { EfiTransport } from '../../src/provider/efi/efi.client.ts';
 import { idEnvioFor, txidFor } from '../../src/provider/efi/efi.mapping.ts';
 import { EfiProvider } from '../../src/provider/efi/efi.provider.ts';
 import { ProviderFailure } from '../../src/provider/port.ts';
-import { availableOf, createMerchant, fund, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+import { availableOf, createMerchant, fund, railsOf, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
 /**
  * Issue 21: the Efí adapter (PSP=efi) against the fake provider over real mutual TLS, through the gateway's
@@ -27,10 +27,7 @@ const HOLDER_CPF = '52998224725';
 let merchant: MerchantFixture;
 let refCounter = 0;
 
-const efi = () => {
-  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
-  return gateway.efi;
-};
+const efi = () => railsOf(gateway);
 const fake = () => efi().fake;
 const nextRef = (label: string) => `${label}-${++refCounter}`;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expireDueCharges } from '../../src/jobs/expireCharges.ts';
 import { reconcileWithdrawals } from '../../src/jobs/reconcileWithdrawals.ts';
 import { idEnvioFor, txidFor } from '../../src/provider/efi/efi.mapping.ts';
-import { createMerchant, fund, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, fund, railsOf, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 import { eventsOf } from '../support/money.ts';
 
 /**
@@ -15,10 +15,7 @@ const HOLDER_CPF = '52998224725';
 let merchant: MerchantFixture;
 let counter = 0;
 
-const efi = () => {
-  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
-  return gateway.efi;
-};
+const efi = () => railsOf(gateway);
 const fake = () => efi().fake;
 
 async function read(id: string) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { idEnvioFor, txidFor } from '../../src/provider/efi/efi.mapping.ts';
-import { createMerchant, fund, ledgerIsConsistent, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
+import { createMerchant, fund, ledgerIsConsistent, railsOf, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 import { railsProfile } from '../support/efiProvider.ts';
 import { admin, balanceOf, chargeOf, paidCharge } from '../support/money.ts';
 import { messages } from '../../src/messages/merchant.ts';
@@ -22,11 +22,8 @@ const HOLDER_CPF = '52998224725';
 let merchant: MerchantFixture;
 let counter = 0;
 
-const fake = () => {
-  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
-  return gateway.efi.fake;
-};
-const settled = () => gateway.efi!.settled();
+const fake = () => railsOf(gateway).fake;
+const settled = () => railsOf(gateway).settled();
 
 interface Break {
   breakId: string;

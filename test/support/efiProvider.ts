@@ -25,6 +25,7 @@ import { EfiTransport, type EfiTransportOptions } from '../../src/provider/efi/e
 import type { CallbackListener } from '../../src/provider/efi/efi.callbacks.ts';
 import { EfiProvider } from '../../src/provider/efi/efi.provider.ts';
 import { EfiSandbox } from '../../src/provider/efi/efi.sandbox.ts';
+import { transportTarget } from '../../src/provider/factory.ts';
 import { providerProfile, type ProfileName } from '../../src/provider/efi/provider.profiles.ts';
 import { expectedBeneficiary } from '../../src/withdrawals/withdrawal.review.ts';
 import type { PixProvider } from '../../src/provider/port.ts';
@@ -114,10 +115,7 @@ export async function startEfiTestProvider(
   };
   const transport = new EfiTransport(
     {
-      baseUrl: profile.hostUrl(config.baseUrl),
-      apiPixUrl: profile.apiPixUrl(config.baseUrl),
-      tokenUrl: config.tokenUrl,
-      tokenFormat: config.tokenFormat,
+      ...transportTarget(config),
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
       cert: fake.certificates.gatewayClientCert,

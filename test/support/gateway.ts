@@ -214,6 +214,12 @@ export interface UseGatewayOptions extends GatewayOptions {
  *     merchant = await createMerchant(gateway);
  *   });
  */
+/** The fake provider and the adapter of a gateway on the real rails (`useGateway({ psp: 'efi' })` or `'apipix'`). */
+export function railsOf(gateway: Gateway): EfiTestProvider {
+  if (!gateway.efi) throw new Error('the gateway runs on the simulated provider');
+  return gateway.efi;
+}
+
 export function useGateway(options: UseGatewayOptions = {}): Gateway {
   const { checkLedgerAtEnd = true, ...gatewayOptions } = options;
   let started: Gateway | undefined;
