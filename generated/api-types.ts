@@ -59,6 +59,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/due-charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List charges with a due date
+         * @description The account's charges with a due date, newest first, page by page (`cursor`/`nextCursor` as GET
+         *     /v1/transactions), filtered by `status` and by due date (`dueFrom`, `dueTo`, inclusive, `AAAA-MM-DD`).
+         *     Each carries its `amountDue` today. A malformed filter is answered with 400 naming it; `dueTo` before
+         *     `dueFrom` with 400 `dueTo deve ser igual ou posterior a dueFrom.`.
+         */
+        get: operations["listDueCharges"];
+        put?: never;
+        /**
+         * Create a charge with a due date
+         * @description Creates a charge with a due date (API Pix `cobv`, the Pix that replaces the boleto) and returns its BR Code
+         *     (`pixPayload`, to print or send; its location is read by the payer's bank, which computes the amount due
+         *     on the day of payment). The charge is `pending` until paid; a payment of exactly the amount due on its day
+         *     (see `amountDue`, and GET /v1/due-charges/{id}?date=) makes it `paid`, sends `transaction.paid` and credits
+         *     the amount paid less the fee. Unpaid after `lastPayableDate` it becomes `expired`.
+         *
+         *     **Terms.** `fine` once and `interest` per day after the due date; `discount` for paying early; `rebate`
+         *     always (API Pix `multa`, `juros`, `desconto`, `abatimento`, every modality of 2.9.0). A due date on a
+         *     weekend or national holiday rolls to the next business day for fine and interest.
+         *
+         *     **Amount.** As POST /v1/pix (account range, fee-covering minimum, platform ceiling, same messages); the
+         *     smallest amount the terms can come to (the largest discount, less the rebate) must still cover the fee:
+         *     else 400 `Com desconto e abatimento, o valor a pagar fica abaixo do mínimo permitido (R$ X,YY).`.
+         *
+         *     **Idempotency and rate limit.** `externalRef` as for POST /v1/pix (7 days, 200 with `idempotent: true`);
+         *     its own scope (a charge with a due date and an immediate charge may share an order id). Charges with a due
+         *     date count against the same 200 per UTC hour as POST /v1/pix (429 `Limite de requisições atingido. Tente em 1 hora.`).
+         */
+        post: operations["createDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/due-charges/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a charge with a due date
+         * @description One charge with a due date, with its `amountDue` on `date` (default today, São Paulo): what a Pix on that
+         *     day must carry to pay it. A malformed id: 400 `transactionId inválido.`; an id that is not a charge with a
+         *     due date of this account: 404 `Cobrança com vencimento não encontrada.`; a malformed `date`: 400
+         *     `date deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+         */
+        get: operations["getDueCharge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a charge with a due date
+         * @description Changes a `pending` charge with a due date (API Pix `PATCH /cobv/{txid}`): amount, due date, days after it,
+         *     customer, description and terms, each with its rule at creation (same messages); `null` removes a term or
+         *     the description. The charge is revised at the provider before PixGate keeps the change (`revision` + 1);
+         *     its `pixPayload` stays. A charge no longer pending: 409
+         *     `Cobrança com status '<STATUS>' não pode ser alterada: apenas cobranças pendentes (pending).`; an empty
+         *     body: 400 `Nada a alterar: envie ao menos um campo.`; the provider unreachable: 502 (nothing changed).
+         */
+        patch: operations["updateDueCharge"];
+        trace?: never;
+    };
+    "/v1/due-charges/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a charge with a due date
+         * @description Cancels a `pending` charge with a due date: it is removed at the provider (API Pix
+         *     `REMOVIDA_PELO_USUARIO_RECEBEDOR`), becomes `cancelled` and `transaction.cancelled` is sent. If the payer
+         *     paid it first, the payment is applied instead and the answer is 409 with its status. A charge no longer
+         *     pending: 409 `Cobrança com status '<STATUS>' não pode ser cancelada: apenas cobranças pendentes (pending).`.
+         *     Cancelling an already cancelled charge answers 200 with it (a retry is safe). No body.
+         */
+        post: operations["cancelDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/withdraw": {
         parameters: {
             query?: never;
@@ -676,6 +775,275 @@ export interface components {
             error: string;
         };
         /**
+         * DueChargeCustomer
+         * @description Whom a charge with a due date bills (API Pix `devedor`): shown to the payer by their bank. `name` and
+         *     `document` are required; `email`, `phone` and `address` are optional (the standard asks no more). Closed
+         *     object: an unknown field is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        DueChargeCustomer: {
+            /** @description Full name, 1 to 100 characters, not only whitespace. */
+            name: string;
+            /** Format: email */
+            email?: string;
+            /** @description Area code (DDD) plus number, digits only, 10 or 11 digits. */
+            phone?: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+            /** @description The billing address (API Pix `devedor.logradouro`, `cidade`, `uf`, `cep`). */
+            address?: {
+                street: string;
+                city: string;
+                /** @enum {string} */
+                state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                /** @description CEP, 8 digits. */
+                postalCode: string;
+            };
+        };
+        /**
+         * DueChargeFine
+         * @description The fine (API Pix `valor.multa`) charged once when the charge is paid after its due date (after the next
+         *     business day when the due date is not one). `mode: fixed` takes `amountCents` (modalidade 1); `mode:
+         *     percent` takes `basisPoints` of the amount less its rebate (modalidade 2; 200 = 2 %). Anything else is answered with 400
+         *     `fine deve ser {"mode": "fixed", "amountCents": inteiro ≥ 1} ou {"mode": "percent", "basisPoints": inteiro de 1 a 10000}.`.
+         * @example {
+         *       "mode": "percent",
+         *       "basisPoints": 200
+         *     }
+         */
+        DueChargeFine: {
+            /** @enum {string} */
+            mode: "fixed" | "percent";
+            /** @description The fine in cents (`mode: fixed` only). */
+            amountCents?: number;
+            /** @description The fine in hundredths of a percent of the amount (`mode: percent` only); 200 = 2 %. */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeInterest
+         * @description Interest (API Pix `valor.juros`) for each day paid after the due date (after the next business day when
+         *     the due date is not one), simple and pro rata, on the amount less its rebate. The `mode` names the modality
+         *     of API Pix 2.9.0 (1 to 8): a value per day (`fixed_per_*`, `amountCents`), or a percentage (`basisPoints`)
+         *     per day, per month or per year, counted in calendar days (`*_calendar_day*`: a month is 30 days and a year
+         *     360, the commercial calendar) or business days (`*_business_day*`, weekends and national bank holidays
+         *     excluded: a month is 21 and a year 252 business days), rounded half up to the cent once. A
+         *     malformed interest is answered with 400 `interest deve ter um mode válido, com amountCents (modos fixed_*) ou basisPoints de 1 a 10000 (modos percent_*).`.
+         * @example {
+         *       "mode": "percent_per_month_calendar_days",
+         *       "basisPoints": 100
+         *     }
+         */
+        DueChargeInterest: {
+            /** @enum {string} */
+            mode: "fixed_per_calendar_day" | "percent_per_calendar_day" | "percent_per_month_calendar_days" | "percent_per_year_calendar_days" | "fixed_per_business_day" | "percent_per_business_day" | "percent_per_month_business_days" | "percent_per_year_business_days";
+            /** @description Cents per day late (`fixed_*` modes only). */
+            amountCents?: number;
+            /** @description Hundredths of a percent per day, month or year (`percent_*` modes only); 100 = 1 %. */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeDiscount
+         * @description A discount (API Pix `valor.desconto`) for paying early, on the amount less its rebate. `fixed_until_dates`
+         *     and `percent_until_dates` (modalidades 1 and 2) take `dates`: one to three `{date, amountCents}` or
+         *     `{date, basisPoints}`, each date on or before the due date, at most once each: a payment on or before a date
+         *     gets that date's discount (the nearest one; a date on a weekend or holiday holds until the next business
+         *     day). The other modes (3 to 6) take `amountCents` or `basisPoints`
+         *     for each calendar or business day paid before the due date. A date after the due date is answered with
+         *     400 `discount.dates: a data <DATE> é posterior ao vencimento.`, a date given twice with
+         *     `discount.dates: a data <DATE> aparece mais de uma vez.`, a discount that would take the whole amount with
+         *     `discount deve ser menor que o valor da cobrança.`, and a malformed one with 400
+         *     `discount deve ter um mode válido: dates (1 a 3 datas) nos modos *_until_dates, amountCents ou basisPoints nos demais.`.
+         * @example {
+         *       "mode": "fixed_until_dates",
+         *       "dates": [
+         *         {
+         *           "date": "2026-12-05",
+         *           "amountCents": 1000
+         *         }
+         *       ]
+         *     }
+         */
+        DueChargeDiscount: {
+            /** @enum {string} */
+            mode: "fixed_until_dates" | "percent_until_dates" | "fixed_per_calendar_day_early" | "fixed_per_business_day_early" | "percent_per_calendar_day_early" | "percent_per_business_day_early";
+            dates?: {
+                /** Format: date */
+                date: string;
+                amountCents?: number;
+                basisPoints?: number;
+            }[];
+            /** @description Cents per day paid early (`fixed_per_*_early` modes only). */
+            amountCents?: number;
+            /** @description Hundredths of a percent per day paid early (`percent_per_*_early` modes only). */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeRebate
+         * @description A rebate (API Pix `valor.abatimento`) taken off the amount whatever the payment date: `mode: fixed` with
+         *     `amountCents` (modalidade 1) or `mode: percent` with `basisPoints` of the amount (modalidade 2). It must
+         *     leave part of the amount: else 400 `rebate deve ser menor que o valor da cobrança.`. A malformed rebate is
+         *     answered with 400 `rebate deve ser {"mode": "fixed", "amountCents": inteiro ≥ 1} ou {"mode": "percent", "basisPoints": inteiro de 1 a 10000}.`.
+         * @example {
+         *       "mode": "fixed",
+         *       "amountCents": 500
+         *     }
+         */
+        DueChargeRebate: {
+            /** @enum {string} */
+            mode: "fixed" | "percent";
+            /** @description The rebate in cents (`mode: fixed` only). */
+            amountCents?: number;
+            /** @description The rebate in hundredths of a percent of the amount (`mode: percent` only). */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeAmountDue
+         * @description What the payer's bank charges on `date` (São Paulo): `amountCents` = the amount − rebate − discount + fine
+         *     + interest, each part rounded to the cent. A Pix of exactly that amount on that day pays the charge; any
+         *     other amount is not this charge's payment (it is left to the PixGate team, not credited). `payable: false`
+         *     (and no amounts) after the charge's last payable date.
+         */
+        DueChargeAmountDue: {
+            /** Format: date */
+            date: string;
+            payable: boolean;
+            amountCents?: number;
+            fineCents?: number;
+            interestCents?: number;
+            discountCents?: number;
+            rebateCents?: number;
+        };
+        /**
+         * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
+         *     11 alphanumerics; 32 characters.
+         * @example E90400888202611211935a1B2c3D4e5F
+         */
+        EndToEndId: string;
+        /**
+         * @description Unix time in MILLISECONDS (UTC).
+         * @example 1795183392345
+         */
+        UnixMillis: number;
+        /**
+         * DueCharge
+         * @description A charge with a due date (API Pix `cobv`). It is also a transaction (`type: pix_in`): GET
+         *     /v1/transactions/{id} reads it, its events are the charges' (`transaction.paid`, `transaction.expired`,
+         *     `transaction.cancelled`, refunds) and it is refunded through POST /v1/transactions/{id}/refunds. Once paid,
+         *     `amountCents` stays the amount billed and `paidAmountCents` is what the payer paid (with fine and interest,
+         *     less discount and rebate): `feeCents` and the credited `netCents` are computed on it. New optional fields
+         *     may be added (additive changes).
+         */
+        DueCharge: {
+            transactionId: components["schemas"]["TransactionId"];
+            /**
+             * @description `pending` until paid, `paid` once paid (then `partially_refunded` / `refunded`), `expired` after its
+             *     last payable date unpaid, `cancelled` by the merchant before payment, `failed` when the provider could
+             *     not complete it (as an immediate charge).
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "partially_refunded" | "refunded" | "expired" | "cancelled" | "failed";
+            pixPayload: components["schemas"]["PixPayload"];
+            amountCents: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The last São Paulo day a payment is accepted (the due date, then `daysAfterDue` as the standard counts them).
+             */
+            lastPayableDate: string;
+            daysAfterDue: number;
+            customer: components["schemas"]["DueChargeCustomer"];
+            description?: string;
+            externalRef?: string;
+            fine?: components["schemas"]["DueChargeFine"];
+            interest?: components["schemas"]["DueChargeInterest"];
+            discount?: components["schemas"]["DueChargeDiscount"];
+            rebate?: components["schemas"]["DueChargeRebate"];
+            /** @description How many times the charge was changed (API Pix `revisao`). */
+            revision: number;
+            amountDue: components["schemas"]["DueChargeAmountDue"];
+            /** @description What the payer paid; present once paid. */
+            paidAmountCents?: number;
+            /** @description PixGate's fee, on the amount paid; present once paid. */
+            feeCents?: number;
+            endToEndId?: components["schemas"]["EndToEndId"];
+            createdAt: components["schemas"]["UnixMillis"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            /** @description Present (true) on the 200 answer of a repeated `externalRef`. */
+            idempotent?: boolean;
+        };
+        /**
+         * DueChargeList
+         * @description Answer of GET /v1/due-charges: the newest charges with a due date first (by creation), at most `limit`;
+         *     `nextCursor` when more match (pass it as `cursor`, with the same filters).
+         */
+        DueChargeList: {
+            dueCharges: components["schemas"]["DueCharge"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateDueChargeRequest
+         * @description Body of POST /v1/due-charges. Closed object: an unknown field is answered with 400
+         *     `Campo não permitido: '<path>'.`.
+         */
+        CreateDueChargeRequest: {
+            /**
+             * @description The amount due on the due date before fine, interest, discount and rebate (API Pix `valor.original`),
+             *     in cents, minimum 100, within the account's amount range and the platform ceiling exactly as for
+             *     POST /v1/pix, with the same messages.
+             */
+            amountCents: components["schemas"]["AmountCentsInput"];
+            /**
+             * Format: date
+             * @description The due date (`AAAA-MM-DD`, São Paulo's calendar), today or later and at most 5 years ahead. A due date
+             *     on a weekend or national holiday is paid without fine or interest on the next business day. A date
+             *     before today is answered with 400 `dueDate não pode ser anterior a hoje (<TODAY>).`, one beyond five
+             *     years with `dueDate deve ser no máximo <LAST>.`, a malformed one with
+             *     `dueDate deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+             * @example 2026-12-10
+             */
+            dueDate: string;
+            /**
+             * @description How long the charge stays payable after its due date (API Pix `validadeAposVencimento`), counted as
+             *     the standard counts it; default 30. Outside 0..365: 400
+             *     `daysAfterDue deve ser inteiro entre 0 e 365. Recebido: <VALUE>.`.
+             * @default 30
+             */
+            daysAfterDue?: number;
+            customer: components["schemas"]["DueChargeCustomer"];
+            /**
+             * @description A note the payer's bank shows (API Pix `solicitacaoPagador`), at most 140 characters; else 400
+             *     `description deve ser texto de no máximo 140 caracteres.`.
+             */
+            description?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            fine?: components["schemas"]["DueChargeFine"];
+            interest?: components["schemas"]["DueChargeInterest"];
+            discount?: components["schemas"]["DueChargeDiscount"];
+            rebate?: components["schemas"]["DueChargeRebate"];
+        };
+        /**
+         * UpdateDueChargeRequest
+         * @description Body of PATCH /v1/due-charges/{id}: the fields to change, each with the rule it has at creation. `fine`,
+         *     `interest`, `discount`, `rebate` and `description` take `null` to remove them. An empty body is answered
+         *     with 400 `Nada a alterar: envie ao menos um campo.`. The charge is revised at the provider (the payer's
+         *     bank reads the new terms); its `pixPayload` does not change.
+         */
+        UpdateDueChargeRequest: {
+            amountCents?: components["schemas"]["AmountCentsInput"];
+            /** Format: date */
+            dueDate?: string;
+            daysAfterDue?: number;
+            customer?: components["schemas"]["DueChargeCustomer"];
+            description?: string | null;
+            fine?: components["schemas"]["DueChargeFine"] | null;
+            interest?: components["schemas"]["DueChargeInterest"] | null;
+            discount?: components["schemas"]["DueChargeDiscount"] | null;
+            rebate?: components["schemas"]["DueChargeRebate"] | null;
+        };
+        /**
          * @description The destination PIX key, at most 150 characters. Expected forms by type: `cpf` 11 digits, `cnpj` 14
          *     characters (for both, dots, dashes and slashes are ignored when the key is compared with a document),
          *     `email` an e-mail address, `phone` `+55` + area code + number (`+5511987654321`), `evp` the random key
@@ -875,11 +1243,6 @@ export interface components {
         /** @enum {string} */
         DocumentType: "cpf" | "cnpj";
         /**
-         * @description Unix time in MILLISECONDS (UTC).
-         * @example 1795183392345
-         */
-        UnixMillis: number;
-        /**
          * RecipientSummary
          * @description An active (approved) third-party recipient, as listed by GET /v1/recipients.
          */
@@ -991,12 +1354,6 @@ export interface components {
          * @enum {string}
          */
         TransactionType: "pix_in" | "withdrawal";
-        /**
-         * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
-         *     11 alphanumerics; 32 characters.
-         * @example E90400888202611211935a1B2c3D4e5F
-         */
-        EndToEndId: string;
         /**
          * Party
          * @description Payer of a paid charge or beneficiary of a settled withdrawal. Personal data: the merchant is the controller
@@ -2293,12 +2650,6 @@ export interface components {
     };
     parameters: {
         /**
-         * @description `pix_in` (charges) or `withdrawal`; omitted returns both. Exact lower-case values. Any other value is
-         *     answered with 400 `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`.
-         * @example withdrawal
-         */
-        TransactionTypeQuery: "pix_in" | "withdrawal";
-        /**
          * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
          *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
          *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
@@ -2313,6 +2664,19 @@ export interface components {
          *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
          */
         CursorQuery: string;
+        /**
+         * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+         *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+         *     `Transação não encontrada.`.
+         * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+         */
+        TransactionIdPath: components["schemas"]["TransactionId"];
+        /**
+         * @description `pix_in` (charges) or `withdrawal`; omitted returns both. Exact lower-case values. Any other value is
+         *     answered with 400 `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`.
+         * @example withdrawal
+         */
+        TransactionTypeQuery: "pix_in" | "withdrawal";
         /**
          * @description Since 2026-11-26. Only items created at or after this instant, Unix time in MILLISECONDS (inclusive). Not
          *     an integer from 0 to 9999999999999: 400 `createdFrom deve ser inteiro (Unix em milissegundos). Recebido:
@@ -2345,13 +2709,6 @@ export interface components {
          * @example pedido-2026-000123
          */
         ExternalRefQuery: string;
-        /**
-         * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
-         *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
-         *     `Transação não encontrada.`.
-         * @example tx_6a1f3c9e2b7d4058c1e9a2f4
-         */
-        TransactionIdPath: components["schemas"]["TransactionId"];
         /**
          * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
          *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
@@ -2448,6 +2805,322 @@ export interface operations {
              * @description Transient failure talking to the payment provider. Retry with the same `externalRef`: if the charge was
              *     in fact created, the retry returns it with `200` and `idempotent: true`.
              */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listDueCharges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
+                 *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
+                 *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
+                 * @example 10
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Only charges in this status; else 400
+                 *     `status deve ser 'pending', 'paid', 'partially_refunded', 'refunded', 'expired' ou 'cancelled'. Recebido: '<VALUE>'.`.
+                 */
+                status?: "pending" | "paid" | "partially_refunded" | "refunded" | "expired" | "cancelled";
+                /** @description Due on or after this date; malformed: 400 `dueFrom deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`. */
+                dueFrom?: string;
+                /** @description Due on or before this date; malformed: 400 `dueTo deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`. */
+                dueTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueChargeList"];
+                };
+            };
+            /** @description A malformed `limit`, `cursor`, `status`, `dueFrom` or `dueTo`, an empty due-date range, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDueChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description Idempotent retry of an `externalRef`: the original charge with `idempotent: true`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description Charge created, `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /**
+             * @description Invalid request: a field breaking its rule (the message names it), terms that contradict each other, an
+             *     amount outside the account's range. Nothing was created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limit reached (shared with POST /v1/pix). Nothing was created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing was created. Retry with the same `externalRef`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDueCharge: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+                 *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Transação não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A malformed id or `date`, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such charge with a due date in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+                 *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Transação não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDueChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description The charge as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A field breaking its rule, or nothing to change. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such charge with a due date in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The charge is no longer pending. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing changed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `transactionId` returned at creation (`tx_` + 24 lower-case hex). A value not of this form is answered
+                 *     with 400 `transactionId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Transação não encontrada.`.
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                id: components["parameters"]["TransactionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such charge with a due date in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The charge is no longer pending. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing changed. */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -66,6 +66,41 @@ export interface paths {
         patch: operations["reviseCob"];
         trace?: never;
     };
+    "/v2/cobv/{txid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a charge with a due date
+         * @description The cobv with its status and, once paid, the Pix that paid it.
+         */
+        get: operations["readCobV"];
+        /**
+         * Create a charge with a due date with our txid
+         * @description API Pix `PUT /cobv/{txid}`: the charge under the txid PixGate chose. A txid in use differs by profile as
+         *     for `cob`: **efi** refuses it with 409 `txid_duplicado`; the **standard** revises an `ATIVA` cobv and
+         *     answers 400 `CobVOperacaoInvalida` on any other, so the adapter reads the txid before it PUTs.
+         */
+        put: operations["createCobV"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Revise a charge with a due date, or remove it
+         * @description API Pix `PATCH /cobv/{txid}`: the fields sent replace the cobv's (`revisao` + 1), or
+         *     `{"status": "REMOVIDA_PELO_USUARIO_RECEBEDOR"}` alone removes it. Only an `ATIVA` cobv changes;
+         *     otherwise 400 `CobVOperacaoInvalida`.
+         */
+        patch: operations["reviseCobV"];
+        trace?: never;
+    };
     "/v2/pix/{e2eid}": {
         parameters: {
             query?: never;
@@ -421,6 +456,94 @@ export interface components {
             chave: components["schemas"]["Chave"];
             solicitacaoPagador?: string;
             /** @description The BR Code the payer copies or scans (PixGate's `pixPayload`). */
+            pixCopiaECola?: string;
+            pix?: components["schemas"]["Pix"][];
+        };
+        /** @description A `modalidade` with its `valorPerc` (an amount or a percentage with two decimals). */
+        CobVValorPerc: {
+            modalidade: number;
+            valorPerc: components["schemas"]["Valor"];
+        };
+        /**
+         * @description API Pix `CobVValor`: the original amount, and the fine (`multa`, modalidade 1-2), interest (`juros`,
+         *     1-8), rebate (`abatimento`, 1-2) and discount (`desconto`: 1-2 with `descontoDataFixa`, 3-6 with
+         *     `valorPerc`) the payer's bank applies on the day of payment.
+         */
+        CobVValor: {
+            original: components["schemas"]["Valor"];
+            multa?: components["schemas"]["CobVValorPerc"];
+            juros?: components["schemas"]["CobVValorPerc"];
+            abatimento?: components["schemas"]["CobVValorPerc"];
+            desconto?: {
+                modalidade: number;
+                valorPerc?: components["schemas"]["Valor"];
+                descontoDataFixa?: {
+                    /** Format: date */
+                    data: string;
+                    valorPerc: components["schemas"]["Valor"];
+                }[];
+            };
+        };
+        /**
+         * @description Whom a cobv bills: the standard's `devedor` of a cobv, `nome` with `cpf` or `cnpj`, and the optional
+         *     address and e-mail.
+         */
+        DevedorCobV: {
+            cpf?: components["schemas"]["Cpf"];
+            cnpj?: components["schemas"]["Cnpj"];
+            nome: string;
+            email?: string;
+            logradouro?: string;
+            cidade?: string;
+            uf?: string;
+            cep?: string;
+        } & (unknown | unknown);
+        CobVSolicitada: {
+            calendario: {
+                /** Format: date */
+                dataDeVencimento: string;
+                validadeAposVencimento?: number;
+            };
+            devedor: components["schemas"]["DevedorCobV"];
+            valor: components["schemas"]["CobVValor"];
+            chave: components["schemas"]["Chave"];
+            solicitacaoPagador?: string;
+        };
+        /** @description A revision (any field of a cobv request), or `status` alone to remove it. */
+        CobVRevisada: {
+            calendario?: {
+                /** Format: date */
+                dataDeVencimento?: string;
+                validadeAposVencimento?: number;
+            };
+            devedor?: components["schemas"]["DevedorCobV"];
+            valor?: components["schemas"]["CobVValor"];
+            solicitacaoPagador?: string;
+            /** @constant */
+            status?: "REMOVIDA_PELO_USUARIO_RECEBEDOR";
+        };
+        CobV: {
+            calendario: {
+                criacao?: components["schemas"]["Horario"];
+                /** Format: date */
+                dataDeVencimento: string;
+                validadeAposVencimento?: number;
+            };
+            txid: components["schemas"]["Txid"];
+            revisao: number;
+            devedor?: components["schemas"]["DevedorCobV"];
+            loc?: {
+                id: number;
+                location: string;
+                tipoCob: string;
+                criacao?: components["schemas"]["Horario"];
+            };
+            location?: string;
+            /** @enum {string} */
+            status: "ATIVA" | "CONCLUIDA" | "REMOVIDA_PELO_USUARIO_RECEBEDOR" | "REMOVIDA_PELO_PSP";
+            valor: components["schemas"]["CobVValor"];
+            chave: components["schemas"]["Chave"];
+            solicitacaoPagador?: string;
             pixCopiaECola?: string;
             pix?: components["schemas"]["Pix"][];
         };
@@ -875,6 +998,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Cob"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    readCobV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobV"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    createCobV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobVSolicitada"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobV"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Profile efi only (`txid_duplicado`); the standard has no 409 here. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErroQualquer"];
+                };
+            };
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    reviseCobV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobVRevisada"];
+            };
+        };
+        responses: {
+            /** @description Revised. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobV"];
                 };
             };
             400: components["responses"]["Invalid"];

@@ -5,6 +5,10 @@
  * Status codes and error shapes are the real ones: problem+json for API Pix, Efí's `{nome, mensagem}` where
  * Efí answers so (cob duplicate, sends, webhook).
  *
+ * Charges with a due date (`cobv`), their batches (`lotecobv`) and payload locations (`loc`) are served in
+ * both profiles under the same prefix as cob (cobvs.ts, lotes.ts, locations.ts), with the standard's scopes
+ * `cobv.*`, `lotecobv.*`, `payloadlocation.*`.
+ *
  * The profile decides three things here, all when the routes are built: where API Pix lives (`apiPrefix`),
  * whether Efí's extensions exist (`efiRoutes`), and how the token and the webhook registration are asked
  * for. The standard profile (openapi/upstream/bacen-pix-api-2.9.0.yaml) takes RFC 6749's token request
@@ -19,10 +23,16 @@ import type { FakePspState } from './state.ts';
 import type { Clock, FakePspProfile, Token } from './types.ts';
 import { isObject } from './values.ts';
 
-/** Every scope PixGate uses at Efí (psp-protocols.md section 2): the efi profile grants them all. */
-const SCOPES = 'cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write';
-/** The standard's scopes (`securitySchemes.OAuth2`) of the operations the fake serves. */
-export const STANDARD_SCOPES: readonly string[] = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+/** The scopes of cobv, lotecobv and loc (the standard's `securitySchemes.OAuth2`; Efí names them alike). */
+const DUE_DATE_SCOPES: readonly string[] = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'payloadlocation.write', 'payloadlocation.read'];
+/** Every scope PixGate uses at Efí (psp-protocols.md section 2) and those of cobv, lotecobv and loc: the efi profile grants them all. */
+const SCOPES = ['cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write', ...DUE_DATE_SCOPES].join(' ');
+/**
+ * The standard's scopes (`securitySchemes.OAuth2`) of the operations the fake serves: a request's `scope` may
+ * ask for any of them, and a request without `scope` gets them all (RFC 6749 section 3.3: the pre-defined
+ * default is what the client was registered for, and the fake's client is registered for everything it serves).
+ */
+export const STANDARD_SCOPES: readonly string[] = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', ...DUE_DATE_SCOPES];
 
 /** Where API Pix lives: Efí's paths carry the major version; the standard's server URL does (`https://pix.example.com/api/` + `v2`). */
 export function apiPrefix(profile: FakePspProfile): string {
@@ -126,8 +136,9 @@ function formBody(request: RequestContext): URLSearchParams | undefined {
 
 /**
  * RFC 6749 section 4.4: `grant_type=client_credentials` and an optional `scope` (space-separated), form-encoded,
- * the client in HTTP Basic. Grants the standard's scopes, or those asked for among them. A parameter sent
- * without a value counts as absent (section 3.2).
+ * the client in HTTP Basic. Grants those asked for among the standard's scopes the fake serves, or without
+ * `scope` the default ones (cob, Pix, webhook: ask for `cobv.*`, `lotecobv.*`, `payloadlocation.*` by name).
+ * A parameter sent without a value counts as absent (section 3.2).
  */
 function requestStandardToken(context: ApiContext, request: RequestContext): Reply {
   if (!knownClient(context, basicCredentials(request, true))) return oauthError(401, 'invalid_client', { 'WWW-Authenticate': 'Basic realm="fakepsp"' });
@@ -212,8 +223,39 @@ export function apiRoutes(context: ApiContext): Route[] {
       state.deleteWebhook(p(request, 'chave'));
       return { status: 204 };
     }),
+    ...dueDateRoutes(state, base),
   ];
   return profile === 'efi' ? [token, ...apiPix, ...efiRoutes(state)] : [token, ...apiPix];
+}
+
+/** cobv, lotecobv and loc, under API Pix's prefix in both profiles. */
+function dueDateRoutes(state: FakePspState, base: string): Route[] {
+  const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
+  const bearer = true;
+  const accepted: Reply = { status: 202 };
+  return [
+    route('PUT', `${base}/cobv/:txid`, { operation: 'cobv.put', bearer, scope: 'cobv.write' }, (request) => json(201, state.cobvs.put(p(request, 'txid'), request.body))),
+    route('PATCH', `${base}/cobv/:txid`, { operation: 'cobv.patch', bearer, scope: 'cobv.write' }, (request) => json(200, state.cobvs.revise(p(request, 'txid'), request.body))),
+    route('GET', `${base}/cobv/:txid`, { operation: 'cobv.get', bearer, scope: 'cobv.read' }, (request) => json(200, state.readCobv(p(request, 'txid'), request.query.get('revisao')))),
+    route('GET', `${base}/cobv`, { operation: 'cobv.list', bearer, scope: 'cobv.read' }, (request) => json(200, state.listCobv(request.query))),
+    route('PUT', `${base}/lotecobv/:id`, { operation: 'lotecobv.put', bearer, scope: 'lotecobv.write' }, (request) => {
+      state.lotes.put(p(request, 'id'), request.body);
+      return accepted;
+    }),
+    route('PATCH', `${base}/lotecobv/:id`, { operation: 'lotecobv.patch', bearer, scope: 'lotecobv.write' }, (request) => {
+      state.lotes.patch(p(request, 'id'), request.body);
+      return accepted;
+    }),
+    route('GET', `${base}/lotecobv/:id`, { operation: 'lotecobv.get', bearer, scope: 'lotecobv.read' }, (request) => json(200, state.lotes.read(p(request, 'id')))),
+    route('GET', `${base}/lotecobv`, { operation: 'lotecobv.list', bearer, scope: 'lotecobv.read' }, (request) => json(200, state.lotes.list(request.query))),
+    route('POST', `${base}/loc`, { operation: 'loc.post', bearer, scope: 'payloadlocation.write' }, (request) => {
+      const loc = state.locations.post(request.body);
+      return { ...json(201, loc), headers: { Location: `${base}/loc/${loc.id}` } };
+    }),
+    route('GET', `${base}/loc`, { operation: 'loc.list', bearer, scope: 'payloadlocation.read' }, (request) => json(200, state.locations.list(request.query))),
+    route('GET', `${base}/loc/:id`, { operation: 'loc.get', bearer, scope: 'payloadlocation.read' }, (request) => json(200, state.locations.read(p(request, 'id')))),
+    route('DELETE', `${base}/loc/:id/txid`, { operation: 'loc.delete', bearer, scope: 'payloadlocation.write' }, (request) => json(200, state.unbindLocation(p(request, 'id')))),
+  ];
 }
 
 /** Efí's extensions (`/v3/gn`, `/v2/gn`): its Pix send and reads, the balance, MED infractions. */

@@ -6,14 +6,20 @@
  *
  * A PUT on a txid in use: Efí refuses it (409 `txid_duplicado`); the standard (`PUT /cob/{txid}`, whose only
  * success is 201, and `CobOperacaoInvalida`'s violation "a cobrança já existe, não está no status ATIVA, e a
- * presente requisição busca alterá-la") lets it revise an ATIVA cob and refuses it on any other. `loc`
- * carries `txid` and `criacao`, as the standard's `CobGerada` requires. `devedor` follows the standard's
- * `PessoaFisica` / `PessoaJuridica` in both profiles: a `nome` and exactly one of `cpf` / `cnpj`.
+ * presente requisição busca alterá-la") lets it revise an ATIVA cob and refuses it on any other. A txid of
+ * a cobv (or of a batch's request, lotes.ts) is in use the same way: one txid, one charge per receiver.
+ * `loc` carries `txid` and `criacao`, as the standard's `CobGerada` requires. `devedor` follows the
+ * standard's `PessoaFisica` / `PessoaJuridica` in both profiles: a `nome` and exactly one of `cpf` / `cnpj`.
+ *
+ * Locations (locations.ts): a PUT or PATCH naming `loc.id` moves the cob to that location, which must exist,
+ * be of type `cob` and be free (the standard's three `CobOperacaoInvalida` violations on `loc.id`); a change
+ * of `loc` alone does not count as a revision. Without one, a location is made with the cob. After
+ * `DELETE /loc/{id}/txid` the cob shows no `loc`, `location` nor `pixCopiaECola` (its status is unchanged).
  */
 import { buildDynamicBrCode } from '../../src/primitives/brcode.ts';
-import { randomHex } from '../../src/primitives/random.ts';
+import type { LocationBook } from './locations.ts';
 import { efiError, problem, refuse, type Violacao } from './replies.ts';
-import type { Clock, Cob, Devedor, FakePspProfile, Pix } from './types.ts';
+import type { Clock, Cob, CobPayload, Devedor, FakePspProfile, Pix } from './types.ts';
 import { CNPJ_PATTERN, CPF_PATTERN, TXID_PATTERN, isObject, iso, valorCents, valorText } from './values.ts';
 
 export interface CobRecord {
@@ -26,13 +32,20 @@ export interface CobRecord {
   modalidadeAlteracao?: 0 | 1;
   devedor?: Devedor;
   solicitacaoPagador?: string;
-  locId: number;
-  location: string;
-  pixCopiaECola: string;
+  /** Absent once `DELETE /loc/{id}/txid` unlinked it. */
+  locId?: number;
   paidBy: string[];
 }
 
-const LOCATION_HOST = 'fakepsp.local/qr/v2/';
+export interface CobBookOptions {
+  pixKey: string;
+  clock: Clock;
+  profile: FakePspProfile;
+  locations: LocationBook;
+  /** Whether a cobv of ours, or a batch's request, holds the txid. */
+  txidElsewhere(txid: string): boolean;
+}
+
 const DEFAULT_EXPIRACAO_SECONDS = 86_400;
 const REMOVED = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
 const NOME_MAX = 200;
@@ -51,10 +64,9 @@ type CobRequest = CobFields & { valorCents: number };
 
 export class CobBook {
   private readonly cobs = new Map<string, CobRecord>();
-  private nextLocId = 1;
-  private readonly options: { pixKey: string; clock: Clock; profile: FakePspProfile };
+  private readonly options: CobBookOptions;
 
-  constructor(options: { pixKey: string; clock: Clock; profile: FakePspProfile }) {
+  constructor(options: CobBookOptions) {
     this.options = options;
   }
 
@@ -74,26 +86,35 @@ export class CobBook {
   put(txid: string, body: unknown): Cob {
     if (!TXID_PATTERN.test(txid)) refuse(problem(400, 'CobOperacaoInvalida', 'txid must be 26-35 alphanumerics', [{ razao: 'txid inválido', propriedade: 'txid', valor: txid }]));
     const existing = this.cobs.get(txid);
-    if (existing === undefined) return this.create(txid, this.request(body));
+    if (existing === undefined) {
+      if (this.options.txidElsewhere(txid)) {
+        if (this.options.profile === 'efi') refuse(efiError(409, 'txid_duplicado', `Já existe uma cobrança com o txid ${txid}.`));
+        refuse(problem(400, 'CobOperacaoInvalida', `txid ${txid} is in use by another charge`, [{ razao: 'O txid já está em uso por outra cobrança deste recebedor.', propriedade: 'txid', valor: txid }]));
+      }
+      const { fields, locId } = this.request(txid, body);
+      return this.create(txid, fields, locId);
+    }
     if (this.options.profile === 'efi') refuse(efiError(409, 'txid_duplicado', `Já existe uma cobrança com o txid ${txid}.`));
     if (existing.status !== 'ATIVA') {
       const razao = `A cobrança já existe e está ${existing.status}: só uma cobrança ATIVA pode ser alterada.`;
       refuse(problem(400, 'CobOperacaoInvalida', `the cob is ${existing.status}: only an ATIVA cob can change`, [{ razao, propriedade: 'txid', valor: txid }]));
     }
-    return this.replace(existing, this.request(body));
+    const { fields, locId } = this.request(txid, body);
+    return this.replace(existing, fields, locId);
   }
 
-  /** The body of a PUT, checked as `CobSolicitada` (calendario, valor and our chave required). */
-  private request(body: unknown): CobRequest {
+  /** The body of a PUT, checked as `CobSolicitada` (calendario, valor and our chave required; `loc.id` a free cob location). */
+  private request(txid: string, body: unknown): { fields: CobRequest; locId: number | undefined } {
     const violacoes: Violacao[] = [];
     const fields = cobFields(body, violacoes, true);
     if (isObject(body) && body.chave !== this.options.pixKey) violacoes.push({ razao: 'A chave não pertence a este recebedor.', propriedade: 'cob.chave', valor: String(body.chave) });
+    const locId = isObject(body) && body.loc !== undefined ? this.options.locations.check(body.loc, 'cob', txid, violacoes, 'cob') : undefined;
     if (violacoes.length > 0 || fields.valorCents === undefined) refuse(problem(400, 'CobOperacaoInvalida', 'the cob request is invalid', violacoes));
-    return fields as CobRequest;
+    return { fields: fields as CobRequest, locId };
   }
 
-  private create(txid: string, fields: CobRequest): Cob {
-    const location = `${LOCATION_HOST}${randomHex(16)}`;
+  private create(txid: string, fields: CobRequest, locId: number | undefined): Cob {
+    const locations = this.options.locations;
     const record: CobRecord = {
       txid,
       createdAtMs: this.options.clock.now(),
@@ -101,9 +122,7 @@ export class CobBook {
       revisao: 0,
       status: 'ATIVA',
       valorCents: fields.valorCents,
-      locId: this.nextLocId++,
-      location,
-      pixCopiaECola: '',
+      locId: locations.bind(locId ?? locations.create('cob').id, txid).id,
       paidBy: [],
     };
     setFields(record, fields);
@@ -111,8 +130,16 @@ export class CobBook {
     return this.view(record, () => undefined);
   }
 
+  /** Moves the cob to a checked location (the old one is freed); undefined: it keeps its own. */
+  private moveTo(record: CobRecord, locId: number | undefined): void {
+    if (locId === undefined || locId === record.locId) return;
+    this.options.locations.release(record.locId);
+    record.locId = this.options.locations.bind(locId, record.txid).id;
+  }
+
   /** The standard's PUT on an ATIVA cob: its fields become the request's (absent optional ones are dropped). */
-  private replace(record: CobRecord, fields: CobRequest): Cob {
+  private replace(record: CobRecord, fields: CobRequest, locId: number | undefined): Cob {
+    this.moveTo(record, locId);
     const before = contents(record);
     delete record.modalidadeAlteracao;
     delete record.devedor;
@@ -143,11 +170,44 @@ export class CobBook {
     const violacoes: Violacao[] = [];
     const fields = cobFields(body, violacoes, false);
     if (body.chave !== undefined && body.chave !== this.options.pixKey) violacoes.push({ razao: 'A chave não pertence a este recebedor.', propriedade: 'cob.chave' });
+    const locId = body.loc === undefined ? undefined : this.options.locations.check(body.loc, 'cob', txid, violacoes, 'cob');
     if (violacoes.length > 0) invalid('the revision is invalid', violacoes);
-    if (Object.keys(fields).length === 0) invalid('nothing to revise');
+    if (Object.keys(fields).length === 0 && body.loc === undefined) invalid('nothing to revise');
+    this.moveTo(record, locId);
+    // A change of `loc` alone is no revision (the standard's `Revisao`).
+    if (Object.keys(fields).length === 0) return this.view(record, () => undefined);
     setFields(record, fields);
     record.revisao += 1;
     return this.view(record, () => undefined);
+  }
+
+  /** `DELETE /loc/{id}/txid`: the cob no longer shows a location (its status is unchanged). */
+  unlink(txid: string): void {
+    const record = this.cobs.get(txid);
+    if (record !== undefined) delete record.locId;
+  }
+
+  /** The cob at a location, for its payload. */
+  atLocation(locId: number): CobRecord | undefined {
+    for (const record of this.cobs.values()) if (record.locId === locId) return record;
+    return undefined;
+  }
+
+  /** `CobPayload`, presented at `apresentacaoMs`. */
+  payload(record: CobRecord, apresentacaoMs: number): CobPayload {
+    const valor: CobPayload['valor'] = { original: valorText(record.valorCents) };
+    if (record.modalidadeAlteracao !== undefined) valor.modalidadeAlteracao = record.modalidadeAlteracao;
+    const payload: CobPayload = {
+      calendario: { criacao: iso(record.createdAtMs), apresentacao: iso(apresentacaoMs), expiracao: record.expiracao },
+      txid: record.txid,
+      revisao: record.revisao,
+      status: record.status,
+      valor,
+      chave: this.options.pixKey,
+    };
+    if (record.devedor !== undefined) payload.devedor = { ...record.devedor };
+    if (record.solicitacaoPagador !== undefined) payload.solicitacaoPagador = record.solicitacaoPagador;
+    return payload;
   }
 
   read(txid: string, pixOf: (e2eid: string) => Pix | undefined): Cob {
@@ -171,19 +231,21 @@ export class CobBook {
     const criacao = iso(record.createdAtMs);
     const valor: Cob['valor'] & { modalidadeAlteracao?: 0 | 1 } = { original: valorText(record.valorCents) };
     if (record.modalidadeAlteracao !== undefined) valor.modalidadeAlteracao = record.modalidadeAlteracao;
-    // The standard's `CobGerada.loc` requires `txid` and `criacao` (the location is made with the cob).
-    const loc = { id: record.locId, location: record.location, tipoCob: 'cob', txid: record.txid, criacao };
+    const location = this.options.locations.get(record.locId);
     const cob: Cob & { devedor?: Devedor } = {
       calendario: { criacao, expiracao: record.expiracao },
       txid: record.txid,
       revisao: record.revisao,
-      loc,
-      location: record.location,
       status: record.status,
       valor,
       chave: this.options.pixKey,
-      pixCopiaECola: record.pixCopiaECola,
     };
+    if (location !== undefined) {
+      // The standard's `CobGerada.loc` requires `txid` and `criacao` (the location's).
+      cob.loc = { ...this.options.locations.view(location), txid: record.txid };
+      cob.location = location.location;
+      cob.pixCopiaECola = brCode(location.location, record.valorCents);
+    }
     if (record.devedor !== undefined) cob.devedor = { ...record.devedor };
     if (record.solicitacaoPagador !== undefined) cob.solicitacaoPagador = record.solicitacaoPagador;
     const pix = record.paidBy.map(pixOf).filter((item): item is Pix => item !== undefined);
@@ -197,13 +259,10 @@ function contents(record: CobRecord): string {
   return JSON.stringify([record.expiracao, record.valorCents, record.modalidadeAlteracao, record.devedor, record.solicitacaoPagador]);
 }
 
-/** Writes the checked fields given into the record (the BR Code follows the amount). */
+/** Writes the checked fields given into the record (the BR Code, made by `view`, follows the amount). */
 function setFields(record: CobRecord, fields: CobFields): void {
   if (fields.expiracao !== undefined) record.expiracao = fields.expiracao;
-  if (fields.valorCents !== undefined) {
-    record.valorCents = fields.valorCents;
-    record.pixCopiaECola = brCode(record.location, fields.valorCents);
-  }
+  if (fields.valorCents !== undefined) record.valorCents = fields.valorCents;
   if (fields.modalidadeAlteracao !== undefined) record.modalidadeAlteracao = fields.modalidadeAlteracao;
   if (fields.devedor !== undefined) record.devedor = { ...fields.devedor };
   if (fields.solicitacaoPagador !== undefined) record.solicitacaoPagador = fields.solicitacaoPagador;

@@ -3,6 +3,11 @@
  * process. Same HTTPS server and client certificate as the API, no OAuth2 token, never on the plain-HTTP
  * port. Answers 200 with the changed object, 404 for an unknown one, 409 when the change is not possible
  * now (problem+json), 400 for a malformed request.
+ *
+ * cobv: `POST /_fake/cobv/:txid/pay` `{valor, horario?, pagador?, infoPagador?, silent?}` pays it (state.ts
+ * `payCobv`: any amount, refused 409 past its last payable day); `GET /_fake/cobv/:txid/last-payable-day`
+ * answers `{lastPayableDay}`; `POST /_fake/lotecobv/hold` `{hold: boolean}` keeps batches' requests
+ * EM_PROCESSAMENTO while on.
  */
 import type { CallbackDispatcher } from './callbacks.ts';
 import { checkFaultRule, type FaultBook } from './faults.ts';
@@ -49,6 +54,14 @@ export function controlRoutes(context: ControlContext): Route[] {
   return [
     route('POST', '/_fake/cobs/:txid/pay', { control }, (request) => json(200, state.pay(p(request, 'txid'), request.body ?? {}))),
     route('POST', '/_fake/pix', { control }, (request) => json(200, state.receivePix(request.body))),
+    route('POST', '/_fake/cobv/:txid/pay', { control }, (request) => json(200, state.payCobv(p(request, 'txid'), request.body ?? {}))),
+    route('GET', '/_fake/cobv/:txid/last-payable-day', { control }, (request) => json(200, { lastPayableDay: state.cobvs.lastPayableDay(p(request, 'txid')) })),
+    route('POST', '/_fake/lotecobv/hold', { control }, (request) => {
+      const hold = bodyOf(request).hold;
+      if (typeof hold !== 'boolean') return badRequest('hold is a boolean');
+      state.lotes.hold(hold);
+      return json(200, { hold });
+    }),
     route('POST', '/_fake/pix/:e2eid/med', { control }, (request) => json(200, state.med(p(request, 'e2eid'), bodyOf(request).valor))),
     route('POST', '/_fake/pix/:e2eid/devolucao', { control }, (request) => json(200, state.devolve(p(request, 'e2eid'), request.body))),
     route('POST', '/_fake/pix/:e2eid/infracoes', { control }, (request) => json(200, state.infractions.file(p(request, 'e2eid'), request.body))),

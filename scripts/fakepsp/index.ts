@@ -1,12 +1,14 @@
 /**
  * A stateful fake of PixGate's payment provider, for development and tests: the Central Bank's API Pix
- * 2.9.0 (cob, received Pix, refunds, webhook registration and callbacks) and Efí's Pix send, over mutual
- * TLS, as openapi/upstream/psp.yaml and psp-protocols.md describe them, plus a control API (`/_fake/...`)
+ * 2.9.0 (cob, cobv and its batches, payload locations and what they serve, received Pix, refunds, webhook
+ * registration and callbacks) and Efí's Pix send, over mutual TLS, as openapi/upstream/psp.yaml and psp-protocols.md describe them, plus a control API (`/_fake/...`)
  * and in-process methods for the payer end and the provider's back office, scripted faults and callback
  * knobs. Nothing is persisted: a restart starts empty.
  *
  * Files: certificates.ts (the CAs and certificates, node-forge), state.ts (money and received Pix, the
- * balance rules), cobs.ts, sends.ts, dict.ts (the fake DICT), callbacks.ts (delivery, retries, knobs),
+ * balance rules), cobs.ts, cobvs.ts (charges with a due date), lotes.ts (their batches), locations.ts
+ * (`loc`), payload.ts (the locations as the payer's bank reads them: signed JWS), calendar.ts (business
+ * days and holidays), amounts.ts (a cobv's amount on a date), listing.ts, sends.ts, dict.ts (the fake DICT), callbacks.ts (delivery, retries, knobs),
  * probe.ts (the webhook registration probe), api.ts / control.ts (routes), server.ts (HTTPS front, faults),
  * main.ts (a standalone process: `node scripts/fakepsp/main.ts`).
  *
@@ -17,12 +19,18 @@
  * as above; `standard` plays the Central Bank's API Pix 2.9.0 alone (openapi/upstream/bacen-pix-api-2.9.0.yaml):
  * API Pix under `/api/v2`, the RFC 6749 token request, no Efí extension (its routes answer 404, its helpers
  * reject), problem+json for every error. The token call and the control API stay at the origin in both.
+ *
+ * cobv's payer end (`payCobv`, `POST /_fake/cobv/:txid/pay`): the payer's bank works out juros, multa and
+ * discounts, so the payment carries the amount it paid, and the fake does not check it (any amount is
+ * received, even one that matches nothing: whether it is right is PixGate's call); it only refuses a cobv
+ * that is not ATIVA or a `horario` past the cobv's last payable day (calendar.ts).
  */
 import { TokenStore, apiPrefix, apiRoutes } from './api.ts';
 import { CallbackDispatcher } from './callbacks.ts';
 import { generateCertificates, writeCertificates } from './certificates.ts';
 import { controlRoutes } from './control.ts';
 import { FaultBook } from './faults.ts';
+import { payloadRoutes } from './payload.ts';
 import { listenHttps, listenPlain, type FrontContext, type Listening } from './server.ts';
 import { FakePspState } from './state.ts';
 import { FAKE_PSP_PROFILES, type FakePsp, type FakePspOptions, type ServedRequest } from './types.ts';
@@ -31,6 +39,9 @@ export type * from './types.ts';
 export { FakePspError } from './replies.ts';
 export { FAKE_PSP_PROFILES } from './types.ts';
 export { CERTIFICATE_FILES, generateCertificates, readCertificates, writeCertificates } from './certificates.ts';
+export { adjustedDueDate, isBusinessDay, lastPayableDay, nationalHolidays } from './calendar.ts';
+export { LOCATION_HOST } from './locations.ts';
+export { RECEBEDOR } from './cobvs.ts';
 
 const DEFAULT_ISPB = '09089356';
 const DEFAULT_RETRY_MS = [50, 100, 200, 400, 800, 1600];
@@ -77,6 +88,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     routes: [
       ...apiRoutes({ state, tokens, clientId: options.clientId, clientSecret: options.clientSecret, pixKey: options.pixKey, probeTls }),
       ...controlRoutes({ state, faults, callbacks, tokens }),
+      ...payloadRoutes(state, certificates),
     ],
     state,
     faults,
@@ -116,6 +128,9 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     writeCertificates: (dir) => writeCertificates(certificates, dir),
     pay: (txid, input) => run(() => state.pay(txid, input ?? {})),
     receivePix: (input) => run(() => state.receivePix(input)),
+    payCobv: (txid, input) => run(() => state.payCobv(txid, input)),
+    cobvLastPayableDay: (txid) => state.cobvs.lastPayableDay(txid),
+    holdLoteCobV: (hold) => state.lotes.hold(hold),
     settleEnvio: (idEnvio, recebedor, settleOptions) => run(() => efiOnly('settleEnvio', () => state.sends.settle(idEnvio, recebedor, settleOptions?.silent === true))),
     rejectEnvio: (idEnvio, codigo, motivo) => run(() => efiOnly('rejectEnvio', () => state.sends.reject(idEnvio, codigo, motivo))),
     returnEnvio: (idEnvio, valor) => run(() => efiOnly('returnEnvio', () => state.sends.returnSend(idEnvio, valor))),

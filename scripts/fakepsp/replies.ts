@@ -13,7 +13,9 @@ export interface Reply {
   status: number;
   /** JSON-serialisable; absent for an empty body. */
   body?: unknown;
-  contentType?: 'application/json' | 'application/problem+json';
+  /** A body sent as it is, instead of `body` as JSON (the payload location's JWS). */
+  text?: string;
+  contentType?: 'application/json' | 'application/problem+json' | 'application/jose';
   /** Extra response headers (the token call's `Cache-Control`, `WWW-Authenticate`). */
   headers?: Record<string, string>;
 }
@@ -32,6 +34,17 @@ const TITLES: Record<string, string> = {
   IndisponibilidadePorTempoEsgotado: 'Indisponibilidade por tempo esgotado.',
   CobOperacaoInvalida: 'Cobrança inválida.',
   CobNaoEncontrado: 'Cobrança não encontrada.',
+  CobVOperacaoInvalida: 'Cobrança inválida.',
+  CobVNaoEncontrada: 'Cobrança não encontrada.',
+  CobVConsultaInvalida: 'Consulta inválida.',
+  LoteCobVOperacaoInvalida: 'Lote de cobranças inválido.',
+  LoteCobVNaoEncontrado: 'Lote de cobranças não encontrado.',
+  LoteCobVConsultaInvalida: 'Consulta inválida.',
+  PayloadLocationOperacaoInvalida: 'Location inválida.',
+  PayloadLocationNaoEncontrado: 'Location não encontrada.',
+  PayloadLocationConsultaInvalida: 'Consulta inválida.',
+  CobPayloadNaoEncontrado: 'Cobrança não encontrada para a location.',
+  CobPayloadOperacaoInvalida: 'Requisição inválida para a location.',
   PixNaoEncontrado: 'Pix não encontrado.',
   PixConsultaInvalida: 'Consulta inválida.',
   PixDevolucaoInvalida: 'Devolução inválida.',

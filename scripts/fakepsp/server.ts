@@ -57,6 +57,12 @@ function readBody(req: IncomingMessage, raw: boolean): Promise<unknown> {
 }
 
 function send(res: ServerResponse, reply: Reply): void {
+  if (reply.text !== undefined) {
+    res
+      .writeHead(reply.status, { ...reply.headers, 'Content-Type': reply.contentType ?? 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(reply.text) })
+      .end(reply.text);
+    return;
+  }
   if (reply.body === undefined) {
     res.writeHead(reply.status, { ...reply.headers, 'Content-Length': '0' }).end();
     return;

@@ -19,6 +19,12 @@
  * (`tipo: SOLICITACAO`, the return in `devolucoes`). Like Efí, a received Pix without a txid and its
  * refunds are only reported when `pixSemTxid` is on.
  *
+ * Charges with a due date (cobvs.ts), their batches (lotes.ts) and payload locations (locations.ts) share the
+ * txids and the locations with cobs: one txid names one charge. A cobv is paid by `payCobv` with the amount
+ * the payer's bank worked out (the fake does not check it: PixGate decides whether it matches), on a
+ * `horario` up to its last payable day; the received Pix is like a cob's (listed, read, called back,
+ * refundable).
+ *
  * The standard profile (`options.profile`) shows a received Pix as the standard's `Pix` alone (no Efí
  * `gnExtras`), and its listing omits the `pix` array on a page that holds none (`PixConsultados` does not
  * require it) and counts at least one page (`Paginacao.quantidadeDePaginas`, minimum 1).
@@ -29,9 +35,12 @@ import { FakeDict, type KeyOwner, receiverOf } from './dict.ts';
 import { problem, refuse } from './replies.ts';
 import { type RefundRecord, refundView } from './refund.ts';
 import { CobBook } from './cobs.ts';
+import { CobVBook } from './cobvs.ts';
 import { InfractionBook } from './infractions.ts';
+import { LocationBook } from './locations.ts';
+import { LoteBook } from './lotes.ts';
 import { SendBook } from './sends.ts';
-import type { Clock, Cob, Devolucao, EnvioAceito, FakePspProfile, ItemCallback, Pagador, Pix, PixConsultados, PixEnviado, Recebedor, Saldo, Webhook } from './types.ts';
+import type { Clock, Cob, CobsVConsultadas, CobV, Devolucao, EnvioAceito, FakePspProfile, ItemCallback, Pagador, Pix, PixConsultados, PixEnviado, Recebedor, Saldo, Webhook } from './types.ts';
 import { DAY_MS, ID_PATTERN, isObject, iso, parseHorario, valorCents, valorText } from './values.ts';
 
 export interface StateOptions {
@@ -63,7 +72,10 @@ const DEFAULT_PAGADOR: Pagador = { nome: 'Maria Pagadora da Silva', cpf: '123456
 export class FakePspState {
   readonly options: StateOptions;
   readonly dict = new FakeDict();
+  readonly locations: LocationBook;
   readonly cobs: CobBook;
+  readonly cobvs: CobVBook;
+  readonly lotes: LoteBook;
   readonly sends: SendBook;
   readonly infractions: InfractionBook;
   private readonly pix = new Map<string, PixRecord>();
@@ -74,7 +86,11 @@ export class FakePspState {
 
   constructor(options: StateOptions) {
     this.options = options;
-    this.cobs = new CobBook(options);
+    this.locations = new LocationBook(options);
+    const { pixKey, clock, profile } = options;
+    this.cobs = new CobBook({ pixKey, clock, profile, locations: this.locations, txidElsewhere: (txid) => this.cobvs.has(txid) || this.lotes.holds(txid) });
+    this.cobvs = new CobVBook({ pixKey, clock, profile, locations: this.locations, cobHas: (txid) => this.cobs.has(txid), loteStatus: (txid) => this.lotes.statusOf(txid) });
+    this.lotes = new LoteBook({ clock, profile, cobvs: this.cobvs, txidInUse: (txid) => this.cobs.has(txid) || this.cobvs.has(txid) });
     this.sends = new SendBook(options, {
       debit: (cents) => this.debit(cents),
       credit: (cents) => {
@@ -128,14 +144,15 @@ export class FakePspState {
     return this.balance;
   }
 
-  counts(): { cobs: number; pix: number; envios: number; devolucoes: number } {
+  counts(): { cobs: number; cobvs: number; lotescobv: number; locs: number; pix: number; envios: number; devolucoes: number } {
     let devolucoes = 0;
     for (const pix of this.pix.values()) devolucoes += pix.refunds.length;
-    return { cobs: this.cobs.size, pix: this.pix.size, envios: this.sends.size, devolucoes };
+    return { cobs: this.cobs.size, cobvs: this.cobvs.size, lotescobv: this.lotes.size, locs: this.locations.size, pix: this.pix.size, envios: this.sends.size, devolucoes };
   }
 
-  /** Settles what `autoSettleMs` says is due by now (called on every request and by a timer). */
+  /** Processes the batches' requests (unless held) and settles what `autoSettleMs` says is due by now (called on every request and by a timer). */
   sweep(): void {
+    this.lotes.process();
     const after = this.options.autoSettleMs;
     if (after === null) return;
     const dueBefore = this.now() - after;
@@ -166,7 +183,23 @@ export class FakePspState {
     if (valor === undefined) refuse(problem(400, 'OperacaoInvalida', 'valor is required: a positive amount like "10.00"'));
     if (txid !== undefined && (typeof txid !== 'string' || !ID_PATTERN.test(txid))) refuse(problem(400, 'OperacaoInvalida', 'txid must be 1-35 alphanumerics'));
     if (typeof txid === 'string' && this.cobs.has(txid)) refuse(problem(409, 'OperacaoInvalida', `txid ${txid} is a cob of ours: pay it instead`));
+    if (typeof txid === 'string' && this.cobvs.has(txid)) refuse(problem(409, 'OperacaoInvalida', `txid ${txid} is a cobv of ours: pay it with payCobv instead`));
     return this.pixView(this.receive(this.now(), valor as number, txid, payer));
+  }
+
+  /**
+   * A payer pays the cobv: `valor` (required: what the payer's bank worked out; any amount) on `horario`
+   * (RFC 3339, default now), which must fall, in America/Sao_Paulo, on or before the cobv's last payable day.
+   */
+  payCobv(txid: string, input: unknown): Pix {
+    const { valor, ...payer } = payerInput(input);
+    if (valor === undefined) refuse(problem(400, 'OperacaoInvalida', 'valor is required: the amount the payer pays, like "10.00" (the fake does not work it out)'));
+    const horario = isObject(input) ? input.horario : undefined;
+    const horarioMs = horario === undefined ? this.now() : (parseHorario(horario) ?? refuse(problem(400, 'OperacaoInvalida', 'horario must be an RFC 3339 date-time')));
+    const cobv = this.cobvs.payable(txid, horarioMs);
+    const record = this.receive(horarioMs, valor as number, txid, payer);
+    this.cobvs.markPaid(cobv, record.endToEndId);
+    return this.pixView(record);
   }
 
   private receive(nowMs: number, cents: number, txid: string | undefined, payer: Omit<PayerInput, 'valor'>): PixRecord {
@@ -221,6 +254,25 @@ export class FakePspState {
 
   readCob(txid: string): Cob {
     return this.cobs.read(txid, (e2eid) => this.readPix(e2eid));
+  }
+
+  /** A Pix of a charge, unless the provider forgot it. */
+  private chargePix = (e2eid: string): Pix | undefined => {
+    const record = this.forgotten.has(e2eid) ? undefined : this.pix.get(e2eid);
+    return record === undefined ? undefined : this.pixView(record);
+  };
+
+  readCobv(txid: string, revisao: string | null): CobV {
+    return this.cobvs.read(txid, revisao, this.chargePix);
+  }
+
+  listCobv(query: URLSearchParams): CobsVConsultadas {
+    return this.cobvs.list(query, this.chargePix);
+  }
+
+  /** `DELETE {base}/loc/{id}/txid`: the charge at the location forgets it. */
+  unbindLocation(id: string): ReturnType<LocationBook['unbind']> {
+    return this.locations.unbind(id, (txid, tipoCob) => (tipoCob === 'cob' ? this.cobs.unlink(txid) : this.cobvs.unlink(txid)));
   }
 
   /** `GET /v2/pix`: by horario, inclusive bounds, pages from 0 (psp-protocols.md section 5). */

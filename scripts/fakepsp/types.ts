@@ -1,6 +1,8 @@
 /**
- * The fake provider's public types. Every body it receives or answers is a type generated from the upstream
- * contract (openapi/upstream/psp.yaml -> generated/upstream-types.ts); only its own knobs are written here.
+ * The fake provider's public types. The bodies of cob, Pix, refunds, webhooks and sends are types generated
+ * from the upstream contract (openapi/upstream/psp.yaml -> generated/upstream-types.ts); those of cobv,
+ * lotecobv, loc and the payload locations, which that contract does not describe yet, are written here from
+ * the standard's document, as are the fake's own knobs.
  */
 import type { components, paths } from '../../generated/upstream-types.ts';
 
@@ -53,6 +55,175 @@ export const FAKE_PSP_PROFILES: readonly FakePspProfile[] = ['efi', 'standard'];
 
 /** A cob's debtor as the standard's `PessoaFisica` / `PessoaJuridica` say: a name and exactly one document. */
 export type Devedor = { nome: string; cpf: string; cnpj?: never } | { nome: string; cnpj: string; cpf?: never };
+
+/**
+ * Charges with a due date (`cobv`), their batches (`lotecobv`) and payload locations (`loc`), as the standard
+ * (openapi/upstream/bacen-pix-api-2.9.0.yaml) writes them. Written here by hand: the upstream contract
+ * (openapi/upstream/psp.yaml) does not describe them yet.
+ */
+export type TipoCob = 'cob' | 'cobv';
+export type CobStatus = Cob['status'];
+
+/** The standard's `Paginacao`. */
+export interface Paginacao {
+  paginaAtual: number;
+  itensPorPagina: number;
+  quantidadeDePaginas: number;
+  quantidadeTotalDeItens: number;
+}
+
+/** `PayloadLocationCompleta` (`txid` while a charge uses it). */
+export interface PayloadLocation {
+  id: number;
+  location: string;
+  tipoCob: TipoCob;
+  criacao: string;
+  txid?: string;
+}
+
+export interface PayloadLocationConsultadas {
+  parametros: { inicio: string; fim: string; paginacao: Paginacao; txIdPresente?: boolean; tipoCob?: TipoCob };
+  loc: PayloadLocation[];
+}
+
+/** `DadosComplementaresPessoa` and the debtor's `email`. */
+export interface Endereco {
+  logradouro?: string;
+  cidade?: string;
+  uf?: string;
+  cep?: string;
+}
+
+/** A cobv's debtor: `PessoaFisica` / `PessoaJuridica` with `email` and an address (`DadosDevedor`). */
+export type DevedorCobV = Devedor & Endereco & { email?: string };
+
+/** The receiver a cobv shows (`DadosRecebedor`): the fake's merchant. */
+export interface RecebedorCobranca {
+  nome: string;
+  cnpj: string;
+  nomeFantasia?: string;
+  logradouro: string;
+  cidade: string;
+  uf: string;
+  cep: string;
+}
+
+/** `multa`, `juros`, `abatimento`: a modalidade (see `CobVValor`) and an amount or a percentage. */
+export interface ModalidadeValor {
+  modalidade: number;
+  valorPerc: string;
+}
+
+export interface DescontoCobV {
+  /** 1, 2: by fixed dates (`descontoDataFixa`); 3..6: per day of anticipation (`valorPerc`). */
+  modalidade: number;
+  valorPerc?: string;
+  descontoDataFixa?: { data: string; valorPerc: string }[];
+}
+
+/** The standard's `CobVValor`. */
+export interface CobVValor {
+  original: string;
+  multa?: ModalidadeValor;
+  juros?: ModalidadeValor;
+  abatimento?: ModalidadeValor;
+  desconto?: DescontoCobV;
+}
+
+export interface InfoAdicional {
+  nome: string;
+  valor: string;
+}
+
+/** `CobVSolicitada` (PUT) / `CobVRevisada` (PATCH, every field optional, `status` for the removal). */
+export interface CobVSolicitada {
+  calendario: { dataDeVencimento: string; validadeAposVencimento?: number };
+  devedor: DevedorCobV;
+  loc?: { id: number };
+  valor: CobVValor;
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+}
+
+/** `CobVGerada` / `CobVCompleta` (`pix` once paid). `loc`, `location` and `pixCopiaECola` are absent once its location was unlinked. */
+export interface CobV {
+  calendario: { criacao: string; dataDeVencimento: string; validadeAposVencimento: number };
+  txid: string;
+  revisao: number;
+  loc?: PayloadLocation & { txid: string };
+  location?: string;
+  status: CobStatus;
+  devedor: DevedorCobV;
+  recebedor: RecebedorCobranca;
+  valor: CobVValor;
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+  pixCopiaECola?: string;
+  pix?: Pix[];
+}
+
+export interface CobsVConsultadas {
+  parametros: { inicio: string; fim: string; paginacao: Paginacao; cpf?: string; cnpj?: string; status?: string; locationPresente?: boolean; loteCobVId?: number };
+  cobs: CobV[];
+}
+
+/** One request of a batch: `EM_PROCESSAMENTO`, then `CRIADA` or `NEGADA` (with the problem a PUT/PATCH `/cobv/{txid}` would answer). */
+export interface LoteCobVItem {
+  txid: string;
+  status: 'EM_PROCESSAMENTO' | 'CRIADA' | 'NEGADA';
+  criacao?: string;
+  problema?: Problema;
+}
+
+/** `LoteCobVConsultado`. */
+export interface LoteCobV {
+  id: number;
+  descricao: string;
+  criacao: string;
+  cobsv: LoteCobVItem[];
+}
+
+export interface LotesCobVConsultados {
+  parametros: { inicio: string; fim: string; paginacao: Paginacao };
+  lotes: LoteCobV[];
+}
+
+/** `CobVPayload`: what the payer's bank reads at the location, the amounts worked out for the payment date (`DPP`). */
+export interface CobVPayload {
+  calendario: { criacao: string; apresentacao: string; dataDeVencimento: string; validadeAposVencimento: number };
+  devedor: Devedor;
+  recebedor: RecebedorCobranca;
+  txid: string;
+  revisao: number;
+  status: CobStatus;
+  valor: { original: string; multa?: string; juros?: string; abatimento?: string; desconto?: string; final: string };
+  chave: string;
+  solicitacaoPagador?: string;
+  infoAdicionais?: InfoAdicional[];
+}
+
+/** `CobPayload`: the cob's payload at its location. */
+export interface CobPayload {
+  calendario: { criacao: string; apresentacao: string; expiracao: number };
+  txid: string;
+  revisao: number;
+  status: CobStatus;
+  devedor?: Devedor;
+  valor: { original: string; modalidadeAlteracao?: 0 | 1 };
+  chave: string;
+  solicitacaoPagador?: string;
+}
+
+/** The payer end of a cobv: the amount the payer's bank worked out (the fake does not check it), on `horario` (default now). */
+export interface PayCobVInput {
+  valor: string;
+  horario?: string;
+  pagador?: Pagador;
+  infoPagador?: string;
+  silent?: boolean;
+}
 
 export interface Clock {
   /** Unix time in milliseconds. */
@@ -131,6 +302,18 @@ export type FaultOperation =
   | 'envio.list'
   | 'infracoes.get'
   | 'infracoes.defesa'
+  | 'cobv.put'
+  | 'cobv.patch'
+  | 'cobv.get'
+  | 'cobv.list'
+  | 'lotecobv.put'
+  | 'lotecobv.patch'
+  | 'lotecobv.get'
+  | 'lotecobv.list'
+  | 'loc.post'
+  | 'loc.get'
+  | 'loc.list'
+  | 'loc.delete'
   | 'callback';
 
 export const FAULT_OPERATIONS: readonly FaultOperation[] = [
@@ -150,6 +333,18 @@ export const FAULT_OPERATIONS: readonly FaultOperation[] = [
   'envio.list',
   'infracoes.get',
   'infracoes.defesa',
+  'cobv.put',
+  'cobv.patch',
+  'cobv.get',
+  'cobv.list',
+  'lotecobv.put',
+  'lotecobv.patch',
+  'lotecobv.get',
+  'lotecobv.list',
+  'loc.post',
+  'loc.get',
+  'loc.list',
+  'loc.delete',
   'callback',
 ];
 
@@ -227,6 +422,16 @@ export interface FakePsp {
   /** `silent`: no callback (the reconciliation's "received but never credited"); `infoPagador`: the payer's text. */
   pay(txid: string, input?: { valor?: string; pagador?: Pagador; infoPagador?: string; silent?: boolean }): Promise<Pix>;
   receivePix(input: { valor: string; txid?: string; pagador?: Pagador; infoPagador?: string; silent?: boolean }): Promise<Pix>;
+  /**
+   * The payer pays a cobv: `valor` is what the payer's bank worked out (any amount: the fake does not check
+   * it), on `horario` (RFC 3339, default now), which must fall in America/Sao_Paulo on or before the cobv's
+   * last payable day; the cobv must be ATIVA. Rejects (FakePspError 409) otherwise.
+   */
+  payCobv(txid: string, input: PayCobVInput): Promise<Pix>;
+  /** The last day (`YYYY-MM-DD`, America/Sao_Paulo) a payment of the cobv is accepted. */
+  cobvLastPayableDay(txid: string): string;
+  /** While on, a batch's requests stay EM_PROCESSAMENTO; off processes them. */
+  holdLoteCobV(hold: boolean): void;
   /** Efí's send (efi profile only: in the standard profile these reject, like every Efí-only helper below). */
   settleEnvio(idEnvio: string, recebedor?: Recebedor, options?: { silent?: boolean }): Promise<PixEnviado>;
   rejectEnvio(idEnvio: string, codigo: string, motivo: string): Promise<PixEnviado>;

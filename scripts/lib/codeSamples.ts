@@ -30,7 +30,7 @@ export const CLIENT_SAMPLE = { lang: 'TypeScript', label: 'TypeScript (pixgate/c
 /** The languages every operation gets, in the order Redoc shows them. */
 export const SAMPLE_LANGUAGES = ['Shell', 'TypeScript', 'Python', 'PHP', 'Java'] as const;
 
-const CLIENT_METHODS = new Set(['get', 'post']);
+const CLIENT_METHODS = new Set(['get', 'post', 'patch']);
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface CodeSample {

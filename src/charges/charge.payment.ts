@@ -5,7 +5,7 @@
 import type { Deps } from '../platform/deps.ts';
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
-import { lockTransaction } from '../transactions/transaction.repository.ts';
+import { lockTransaction, updateTransaction } from '../transactions/transaction.repository.ts';
 import { ChargeInWrongStatus, ChargeNotFound } from './charge.errors.ts';
 import { moveCharge } from './charge.machine.ts';
 
@@ -19,6 +19,8 @@ export async function payCharge(
   deps: Deps,
   transactionId: string,
   pix: { payer: PartyJson | undefined; endToEndId: string; receivedAtMs: number },
+  /** A charge with a due date: the amount paid (the amount due that day) and the fee on it, credited instead of the amount billed. */
+  settled?: { amountCents: number; feeCents: number },
 ): Promise<TransactionRow> {
   const now = new Date(deps.clock.now());
   return deps.db.transaction().execute(async (trx) => {
@@ -27,6 +29,8 @@ export async function payCharge(
     if (row.status !== 'pending') throw new ChargeInWrongStatus('pay', row.status);
     // Past its expiresAt a charge is expired, even before the expiry job has marked it.
     if (row.expires_at && row.expires_at.getTime() <= pix.receivedAtMs) throw new ChargeInWrongStatus('pay', 'expired');
+    // The credit books the row's amount and fee: a charge with a due date's are the amount paid first.
+    if (settled) await updateTransaction(trx, row.id, { amount_cents: settled.amountCents, fee_cents: settled.feeCents, net_cents: settled.amountCents - settled.feeCents });
     const paid = await moveCharge(trx, row, 'paid', now, {
       paid_at: now,
       updated_at: now,

@@ -9,6 +9,7 @@ import type { Deps } from '../platform/deps.ts';
 import { requireSandbox } from '../provider/sandbox.ts';
 import { findTransactionById } from '../transactions/transaction.repository.ts';
 import { ChargeInWrongStatus, ChargeNotFound } from './charge.errors.ts';
+import { sandboxAmountDue } from './dueCharge.service.ts';
 import { applyReceivedPix } from './receivedPix.service.ts';
 
 /** How long a refused sandbox payment waits for the concurrent payment that took the charge to be credited. */
@@ -34,7 +35,17 @@ export async function sandboxPayCharge(
   if (!charge || charge.type !== 'pix_in') throw new ChargeNotFound();
   if (charge.status !== 'pending') throw new ChargeInWrongStatus('pay', charge.status);
   if (charge.expires_at && charge.expires_at.getTime() <= deps.clock.now()) throw new ChargeInWrongStatus('pay', 'expired');
-  const endToEndId = await sandbox.payAtProvider({ providerRef: charge.provider_ref ?? '', amountCents: charge.amount_cents, payer: input.payer, endToEndId: input.endToEndId });
+  // A charge with a due date is paid the amount due today (fine and interest on a late day), as a payer's bank would.
+  const due = charge.charge_kind === 'due';
+  const amountCents = due ? await sandboxAmountDue(deps, charge.id) : charge.amount_cents;
+  if (amountCents === undefined) throw new ChargeInWrongStatus('pay', 'expired');
+  const endToEndId = await sandbox.payAtProvider({
+    providerRef: charge.provider_ref ?? '',
+    amountCents,
+    payer: input.payer,
+    endToEndId: input.endToEndId,
+    kind: due ? 'due' : 'immediate',
+  });
   if (endToEndId === undefined) {
     // The provider took no payment: another one paid the charge first (it is being credited now), or the
     // charge ended there. Answered with what the charge is once that payment has been applied.
@@ -53,9 +64,10 @@ export async function sandboxPayCharge(
  * in which case that payment is credited instead (the Pix arrived first, its callback not yet). Throws when
  * the provider could not be asked. The expiry job and the sandbox's expire and cancel share it.
  */
-export async function removeAtProvider(deps: Deps, charge: Pick<TransactionRow, 'id' | 'provider_ref'>): Promise<boolean> {
+export async function removeAtProvider(deps: Deps, charge: Pick<TransactionRow, 'id' | 'provider_ref' | 'charge_kind'>): Promise<boolean> {
   if (charge.provider_ref === null) return true;
-  const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref });
+  const kind = charge.charge_kind === 'due' ? 'due' : 'immediate';
+  const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref, kind });
   if (removed.state !== 'paid') return true;
   for (const endToEndId of removed.endToEndIds) {
     const pix = await deps.provider.readReceivedPix(endToEndId);

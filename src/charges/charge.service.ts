@@ -34,29 +34,29 @@ const HOUR_MS = 3_600_000;
 const FALLBACK_MERCHANT_CITY = 'SAO PAULO';
 
 /** BR Code field 60: the merchant's municipality (issue 38), made ASCII capitals and cut to 15 by the encoder. */
-function merchantCityOf(account: AccountRow): string {
+export function merchantCityOf(account: AccountRow): string {
   return (account.city !== null && toAsciiUpper(account.city).trim()) || FALLBACK_MERCHANT_CITY;
 }
 
 /** BR Code field 59: the legal name in ASCII capitals; a name with no Latin letter falls back to ours. */
-function merchantNameOf(account: AccountRow): string {
+export function merchantNameOf(account: AccountRow): string {
   return toAsciiUpper(account.legal_name).trim() || 'PIXGATE';
 }
 
 /** A new charge, or the original one answered again for a repeated externalRef. */
 export type CreateChargeOutcome = { kind: 'created'; body: ChargeCreated } | { kind: 'replayed'; body: ChargeIdempotent };
 
-interface FeeRule {
+export interface FeeRule {
   fixedCents: number;
   bps: number;
 }
 
-function chargeFee(amountCents: number, rule: FeeRule): number {
+export function chargeFee(amountCents: number, rule: FeeRule): number {
   return feeCents({ amountCents, fixedCents: rule.fixedCents, bps: rule.bps, capAtAmount: false });
 }
 
 /** The smallest amount in [from, to] that leaves at least 1 cent after the fee (net grows with the amount). */
-function smallestCoveringAmount(from: number, to: number, rule: FeeRule): number {
+export function smallestCoveringAmount(from: number, to: number, rule: FeeRule): number {
   let low = from;
   let high = to;
   while (low < high) {
@@ -71,7 +71,7 @@ function smallestCoveringAmount(from: number, to: number, rule: FeeRule): number
  * The amount rules beyond the schema's minimum of 100 (docs/decisions.md): the account's range (plain
  * messages), then the platform ceiling and the fee-covering minimum (`permitido` messages). Returns the fee.
  */
-function checkAmount(account: AccountRow, amountCents: number): number {
+export function checkAmount(account: AccountRow, amountCents: number): number {
   const min = account.charge_min_cents ?? DEFAULT_CHARGE_MIN_CENTS;
   const max = account.charge_max_cents ?? DEFAULT_CHARGE_MAX_CENTS;
   if (amountCents < min) throw new AmountBelowMinimum(min);

@@ -10,14 +10,20 @@ type CustomerInput = components['schemas']['CreateChargeRequest']['customer'];
  * length after stripping its formatting, and its check digits. Returns the normalised customer.
  */
 export function normalizeCustomer(customer: CustomerInput): CustomerJson {
-  const type = normalizeDocumentType(customer.document.type);
-  if (!type) throw new InvalidCustomerDocumentType(customer.document.type);
-  const document = validateDocument(type, customer.document.number);
-  if (!document.ok) throw new InvalidCustomerDocument(type, document.reason, document.length);
+  const { number, type } = normalizeCustomerDocument(customer.document);
   return {
     name: customer.name.trim(),
     email: customer.email.trim().toLowerCase(),
     phone: customer.phone,
-    document: { number: document.document, type },
+    document: { number, type },
   };
+}
+
+/** A customer's document as stored: its type normalised, its number stripped, its length and check digits checked. */
+export function normalizeCustomerDocument(document: { number: string; type: string }): { number: string; type: 'cpf' | 'cnpj' } {
+  const type = normalizeDocumentType(document.type);
+  if (!type) throw new InvalidCustomerDocumentType(document.type);
+  const checked = validateDocument(type, document.number);
+  if (!checked.ok) throw new InvalidCustomerDocument(type, checked.reason, checked.length);
+  return { number: checked.document, type };
 }

@@ -11,6 +11,7 @@ import type { ReceivedPix } from '../provider/port.ts';
 import type { TransactionRow, UnmatchedPixReason } from '../db/schema.ts';
 import { ChargeInWrongStatus, UnmatchedPixAlreadyResolved, UnmatchedPixNotFound } from './charge.errors.ts';
 import { payCharge } from './charge.payment.ts';
+import { duePayment } from './dueCharge.service.ts';
 import {
   findChargeByProviderRef,
   findUnmatchedPix,
@@ -32,9 +33,15 @@ export async function applyReceivedPix(deps: Deps, pix: ReceivedPix): Promise<Re
   const charge = pix.chargeRef === undefined ? undefined : await findChargeByProviderRef(deps.db, pix.chargeRef);
   if (charge && charge.end_to_end_id === pix.endToEndId) return { outcome: 'already_credited', charge };
   if (!charge) return unmatched(deps, pix, undefined, 'unknown_charge');
-  if (charge.amount_cents !== pix.amountCents) return unmatched(deps, pix, charge, 'amount_mismatch');
+  // A charge with a due date is paid by the amount due on the day the Pix arrived (dueCharge.service.ts).
+  let settled: { amountCents: number; feeCents: number } | undefined;
+  if (charge.charge_kind === 'due' && charge.status === 'pending') {
+    const payment = await duePayment(deps, charge, pix);
+    if (!payment.pays) return unmatched(deps, pix, charge, payment.reason);
+    settled = { amountCents: payment.amountCents, feeCents: payment.feeCents };
+  } else if (charge.amount_cents !== pix.amountCents) return unmatched(deps, pix, charge, 'amount_mismatch');
   try {
-    const paid = await payCharge(deps, charge.id, { endToEndId: pix.endToEndId, payer: pix.payer, receivedAtMs: pix.receivedAtMs });
+    const paid = await payCharge(deps, charge.id, { endToEndId: pix.endToEndId, payer: pix.payer, receivedAtMs: pix.receivedAtMs }, settled);
     return { outcome: 'credited', charge: paid };
   } catch (error) {
     if (!(error instanceof ChargeInWrongStatus)) throw error;

@@ -24,6 +24,7 @@ import * as transactionSearch from './migrations/022_transaction_search.ts';
 import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
 import * as systemBuckets from './migrations/024_system_buckets.ts';
 import * as transitionsBookMoney from './migrations/025_transitions_book_money.ts';
+import * as dueCharges from './migrations/026_due_charges.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '023_invitation_expiry': invitationExpiry,
   '024_system_buckets': systemBuckets,
   '025_transitions_book_money': transitionsBookMoney,
+  '026_due_charges': dueCharges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,11 +33,13 @@ import type {
   SimPspReceivedTable,
   UnmatchedPixTable,
 } from './tables/provider.ts';
+import type { DueChargesTable } from './tables/dueCharges.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
 export type * from './tables/accounts.ts';
 export type * from './tables/dashboard.ts';
+export type * from './tables/dueCharges.ts';
 export type * from './tables/ledger.ts';
 export type * from './tables/moneyOut.ts';
 export type * from './tables/provider.ts';
@@ -54,6 +56,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   transactions: TransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  due_charges: DueChargesTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;

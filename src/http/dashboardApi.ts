@@ -2,6 +2,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { accountRoutes } from '../dashboard/account.routes.ts';
 import { apiKeyRoutes } from '../dashboard/apiKeys.routes.ts';
 import { chargeRoutes } from '../dashboard/charges.routes.ts';
+import { dueChargeRoutes } from '../dashboard/dueCharges.routes.ts';
 import { exportRoutes } from '../dashboard/exports.routes.ts';
 import { infractionRoutes } from '../dashboard/infractions.routes.ts';
 import { moneyOutRoutes } from '../dashboard/moneyOut.routes.ts';
@@ -53,6 +54,7 @@ export function dashboardApi(deps: Deps, spec: OpenApiDocument): Router {
   moneyOutRoutes(router, deps);
   infractionRoutes(router, deps);
   chargeRoutes(router, deps);
+  dueChargeRoutes(router, deps);
   sandboxRoutes(router, deps);
   router.use(errorMiddleware(deps.logger, 'dashboard'));
   return router;

@@ -2,6 +2,8 @@ import * as account from '../accounts/account.errors.ts';
 import * as backoffice from '../backoffice/backoffice.errors.ts';
 import * as charge from '../charges/charge.errors.ts';
 import * as dashboard from '../dashboard/dashboard.errors.ts';
+import * as dashboardDue from '../dashboard/dueCharges.errors.ts';
+import * as due from '../charges/dueCharge.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
 import * as identity from '../identity/identity.errors.ts';
 import * as infraction from '../infractions/infraction.errors.ts';
@@ -129,6 +131,50 @@ on(charge.ChargeInWrongStatus, {
   operator: ({ action, status }) =>
     action === 'pay' ? ops.chargeNotPayable(status) : action === 'refund' ? ops.chargeNotRefundable(status) : ops.chargeNotPending(status),
 });
+// Charges with a due date (/v1/due-charges, and the dashboard's: its texts name the form's labels).
+on(due.DueChargeNotFound, { status: 404, merchant: () => messages.dueChargeNotFound });
+on(due.DueDateInPast, { status: 400, merchant: (e) => messages.dueDateInPast(e.today), dashboard: (e) => dash.dueDateInPast(e.today), field: () => 'dueDate' });
+on(due.DueDateTooFar, { status: 400, merchant: (e) => messages.dueDateTooFar(e.last), dashboard: (e) => dash.dueDateTooFar(e.last), field: () => 'dueDate' });
+on(due.DueTermMalformed, {
+  status: 400,
+  merchant: (e) => ({ fine: messages.dueFine, interest: messages.dueInterest, discount: messages.dueDiscount, rebate: messages.dueRebate })[e.term],
+  dashboard: (e) => dash.dueTermMalformed[e.term],
+  field: (e) => e.term,
+});
+on(due.DueTermsContradict, {
+  status: 400,
+  merchant: (e) =>
+    e.problem === 'discount_date_after_due'
+      ? messages.discountDateAfterDue(e.date ?? '')
+      : e.problem === 'duplicate_discount_date'
+        ? messages.discountDateRepeated(e.date ?? '')
+        : e.problem === 'discount_not_below_amount'
+          ? messages.discountNotBelowAmount
+          : messages.rebateNotBelowAmount,
+  dashboard: (e) =>
+    e.problem === 'discount_date_after_due'
+      ? dash.discountDateAfterDue(e.date ?? '')
+      : e.problem === 'duplicate_discount_date'
+        ? dash.discountDateRepeated(e.date ?? '')
+        : e.problem === 'discount_not_below_amount'
+          ? dash.discountNotBelowAmount
+          : dash.rebateNotBelowAmount,
+  field: (e) => (e.problem === 'rebate_not_below_amount' ? 'rebate' : 'discount'),
+});
+on(due.DueAmountBelowPermitted, {
+  status: 400,
+  merchant: (e) => messages.dueAmountBelowPermitted(e.minimumCents),
+  dashboard: (e) => dash.dueAmountBelowPermitted(e.minimumCents),
+  field: () => 'amountCents',
+});
+on(dashboardDue.DueChargeAmountOutOfRange, { status: 400, dashboard: (e) => dash.dueAmountOutOfRange(e.limit, e.cents), field: () => 'amountCents' });
+on(due.NothingToChange, { status: 400, merchant: () => messages.nothingToChange });
+on(due.DueChargeNotPending, {
+  status: 409,
+  merchant: (e) => (e.action === 'change' ? messages.dueChargeNotChangeable(e.status) : messages.dueChargeNotCancellable(e.status)),
+  dashboard: (e) => dash.dueChargeNotPending(e.action, e.status),
+});
+on(due.EmptyDueRange, { status: 400, merchant: () => messages.dueRangeEmpty, dashboard: () => dash.dueRangeEmpty, field: () => 'dueTo' });
 on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsCharge });
 on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
 

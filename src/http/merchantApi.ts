@@ -1,6 +1,7 @@
 import express, { type RequestHandler, Router } from 'express';
 import { balanceRoutes } from '../balance/balance.routes.ts';
 import { chargeRoutes } from '../charges/charge.routes.ts';
+import { dueChargeRoutes } from '../charges/dueCharge.routes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { recipientRoutes } from '../recipients/recipient.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
@@ -15,9 +16,14 @@ import { openApiValidator } from './validator.ts';
 
 const JSON_BODY_LIMIT = '64kb';
 
-/** POST bodies must be JSON: anything else is a 415 before the body is read. */
+/** An operation that takes no body (POST /v1/due-charges/{id}/cancel): sent without one, it needs no Content-Type. */
+const BODILESS = /^\/v1\/due-charges\/[^/]+\/cancel$/;
+
+/** POST and PATCH bodies must be JSON: anything else is a 415 before the body is read. */
 const requireJson: RequestHandler = (req, _res, next) => {
-  if (req.method === 'POST' && !req.is('application/json')) {
+  const empty = req.headers['content-type'] === undefined && (req.headers['content-length'] ?? '0') === '0' && req.headers['transfer-encoding'] === undefined;
+  const bodiless = empty && BODILESS.test(req.path);
+  if ((req.method === 'POST' || req.method === 'PATCH') && !bodiless && !req.is('application/json')) {
     return next(new ApiError(415, messages.unsupportedMediaType));
   }
   next();
@@ -36,6 +42,7 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   router.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   router.use(openApiValidator(spec, deps.config.validateResponses));
   chargeRoutes(router, deps);
+  dueChargeRoutes(router, deps);
   transactionRoutes(router, deps);
   balanceRoutes(router, deps);
   withdrawalRoutes(router, deps);

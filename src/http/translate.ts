@@ -45,30 +45,37 @@ function documentRule(
   };
 }
 
+/** A charge's customer (POST /v1/pix, /v1/due-charges): its name and document, the e-mail and phone texts given. */
+function customerRules(texts: { email: string; phone: string }): Rule[] {
+  return [
+    { path: '/body/customer', message: () => messages.customerMissing },
+    {
+      path: '/body/customer/name',
+      message: ({ keyword }) => (keyword === 'maxLength' ? messages.customerNameTooLong : messages.customerName),
+    },
+    { path: '/body/customer/email', message: () => texts.email },
+    { path: '/body/customer/phone', message: () => texts.phone },
+    { path: '/body/customer/document', message: () => messages.customerDocumentMissing },
+    {
+      path: '/body/customer/document/number',
+      message: documentRule('/body/customer/document/type', {
+        missing: messages.customerDocumentMissing,
+        characters: messages.customerDocumentNumber,
+        cpfLength: messages.customerCpfLength,
+        cnpjLength: messages.customerCnpjLength,
+      }),
+    },
+    {
+      path: '/body/customer/document/type',
+      message: ({ keyword, value }) =>
+        keyword === 'required' ? messages.customerDocumentTypeMissing : messages.customerDocumentType(value ?? ''),
+    },
+  ];
+}
+
 const chargeRules: Rule[] = [
   { path: '/body/amountCents', message: () => messages.chargeAmount },
-  { path: '/body/customer', message: () => messages.customerMissing },
-  {
-    path: '/body/customer/name',
-    message: ({ keyword }) => (keyword === 'maxLength' ? messages.customerNameTooLong : messages.customerName),
-  },
-  { path: '/body/customer/email', message: () => messages.customerEmail },
-  { path: '/body/customer/phone', message: () => messages.customerPhone },
-  { path: '/body/customer/document', message: () => messages.customerDocumentMissing },
-  {
-    path: '/body/customer/document/number',
-    message: documentRule('/body/customer/document/type', {
-      missing: messages.customerDocumentMissing,
-      characters: messages.customerDocumentNumber,
-      cpfLength: messages.customerCpfLength,
-      cnpjLength: messages.customerCnpjLength,
-    }),
-  },
-  {
-    path: '/body/customer/document/type',
-    message: ({ keyword, value }) =>
-      keyword === 'required' ? messages.customerDocumentTypeMissing : messages.customerDocumentType(value ?? ''),
-  },
+  ...customerRules({ email: messages.customerEmail, phone: messages.customerPhone }),
   { path: '/body/externalRef', message: () => messages.externalRef },
   { path: '/body/expiresInDays', message: ({ value }) => messages.expiresInDays(value ?? '') },
 ];
@@ -146,7 +153,42 @@ const refundRules: Rule[] = [
   { path: '/body/description', message: () => messages.refundDescription },
 ];
 
+/** The body of a charge with a due date, created or changed (the terms' own messages name the term). */
+const dueChargeBodyRules: Rule[] = [
+  { path: '/body/amountCents', message: () => messages.chargeAmount },
+  { path: '/body/dueDate', message: ({ value }) => messages.dueDate(value ?? '') },
+  { path: '/body/daysAfterDue', message: ({ value }) => messages.daysAfterDue(value ?? '') },
+  ...customerRules({ email: messages.dueCustomerEmail, phone: messages.dueCustomerPhone }),
+  ...['', '/street', '/city', '/state', '/postalCode'].map((tail) => ({ path: `/body/customer/address${tail}`, message: () => messages.dueCustomerAddress })),
+  { path: '/body/description', message: () => messages.dueDescription },
+  { path: '/body/externalRef', message: () => messages.externalRef },
+  ...termRules('fine', messages.dueFine),
+  ...termRules('interest', messages.dueInterest),
+  ...termRules('discount', messages.dueDiscount),
+  ...termRules('rebate', messages.dueRebate),
+];
+
+/** Every finding inside a term (its object, mode, value fields, dates) answers the term's one message. */
+function termRules(term: string, message: string): Rule[] {
+  const tails = ['', '/mode', '/amountCents', '/basisPoints', '/dates'];
+  const dates = Array.from({ length: 4 }, (_, index) => ['', '/date', '/amountCents', '/basisPoints'].map((tail) => `/dates/${index}${tail}`)).flat();
+  return [...tails, ...dates].map((tail) => ({ path: `/body/${term}${tail}`, message: () => message }));
+}
+
+const dueListRules: Rule[] = [
+  { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+  { path: '/query/cursor', message: () => messages.cursorInvalid },
+  { path: '/query/status', message: ({ value }) => messages.dueListStatus(value ?? '') },
+  { path: '/query/dueFrom', message: ({ value }) => messages.dueFrom(value ?? '') },
+  { path: '/query/dueTo', message: ({ value }) => messages.dueTo(value ?? '') },
+];
+
 const rulesByOperation: Record<string, Rule[]> = {
+  createDueCharge: dueChargeBodyRules,
+  updateDueCharge: [...getRules, ...dueChargeBodyRules],
+  listDueCharges: dueListRules,
+  getDueCharge: [...getRules, { path: '/query/date', message: ({ value }) => messages.amountDueDate(value ?? '') }],
+  cancelDueCharge: getRules,
   createCharge: chargeRules,
   createWithdrawal: withdrawalRules,
   createRecipient: recipientRules,

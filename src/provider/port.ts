@@ -3,7 +3,8 @@
  * The gateway never talks to a PSP any other way; `SimulatedProvider` is the default implementation.
  */
 
-import type { PartyJson } from '../db/schema.ts';
+import type { DueDebtorJson, PartyJson } from '../db/schema.ts';
+import type { DiscountTerms, FineTerms, InterestTerms, RebateTerms } from '../charges/dueAmount.ts';
 
 export interface RegisterChargeInput {
   transactionId: string;
@@ -19,6 +20,36 @@ export interface RegisterChargeInput {
   /** Whom the charge bills (the merchant's customer): sent as API Pix's `devedor` when given. */
   debtor?: { name: string; documentType: 'cpf' | 'cnpj'; document: string } | undefined;
 }
+
+/** The terms of a charge with a due date (API Pix `valor.multa`, `juros`, `desconto`, `abatimento`). */
+export interface DueChargeTerms {
+  fine?: FineTerms | undefined;
+  interest?: InterestTerms | undefined;
+  discount?: DiscountTerms | undefined;
+  rebate?: RebateTerms | undefined;
+}
+
+/** A charge with a due date (API Pix `cobv`), as the provider is asked to create or revise it. */
+export interface RegisterDueChargeInput {
+  transactionId: string;
+  accountId: string;
+  /** As for an immediate charge: every retry of it names the same charge at the PSP. */
+  externalRef?: string | undefined;
+  /** `valor.original`. */
+  amountCents: number;
+  createdAtMs: number;
+  /** `calendario.dataDeVencimento` (`YYYY-MM-DD`) and `validadeAposVencimento`. */
+  dueDate: string;
+  daysAfterDue: number;
+  terms: DueChargeTerms;
+  /** `devedor`, required of a cobv, with its address when known. */
+  debtor: DueDebtorJson;
+  /** `solicitacaoPagador`. */
+  description?: string | undefined;
+}
+
+/** What kind of charge the PSP holds: API Pix `cob` (immediate) or `cobv` (with a due date). */
+export type ChargeKind = 'immediate' | 'due';
 
 export interface RegisteredCharge {
   /** The PSP's own id of the charge (API Pix: the txid). */
@@ -265,8 +296,12 @@ export interface PixProvider {
   /** What it offers beyond charges, received Pix and devoluções; a caller asks before it needs one. */
   readonly capabilities: ProviderCapabilities;
   registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge>;
-  /** Removes a pending charge at the PSP so it can no longer be paid (expired, cancelled). */
-  removeCharge(input: { transactionId: string; providerRef: string }): Promise<RemovedCharge>;
+  /** Creates a charge with a due date (API Pix `cobv`); its BR Code carries no amount (the payer's bank computes it). */
+  registerDueCharge(input: RegisterDueChargeInput): Promise<RegisteredCharge>;
+  /** Replaces the terms of a pending charge with a due date (`PATCH /cobv/{txid}`); false when it is no longer `ATIVA` there. */
+  reviseDueCharge(input: RegisterDueChargeInput & { providerRef: string }): Promise<boolean>;
+  /** Removes a pending charge at the PSP so it can no longer be paid (expired, cancelled); `kind` defaults to immediate. */
+  removeCharge(input: { transactionId: string; providerRef: string; kind?: ChargeKind | undefined }): Promise<RemovedCharge>;
   /** Reads one received Pix by its end-to-end id; undefined when the PSP does not know it. */
   readReceivedPix(endToEndId: string): Promise<ReceivedPix | undefined>;
   /** Received Pix of a period (inclusive bounds), for the safety net that catches lost callbacks. */

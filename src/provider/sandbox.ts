@@ -6,7 +6,7 @@
  * provider has none: the back office's and the dashboard's sandbox actions answer that they need one.
  */
 import type { PartyJson } from '../db/schema.ts';
-import type { DevolucaoNature } from './port.ts';
+import type { ChargeKind, DevolucaoNature } from './port.ts';
 import { SimulatedProviderRequired } from './provider.errors.ts';
 
 export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWithdrawal' | 'sendRefund' | 'queryRefund';
@@ -28,7 +28,14 @@ export interface ProviderSandbox {
    * (undefined when it refused the payment: the charge is not payable there). The simulation takes the
    * end-to-end id it is given, if any; the fake makes its own.
    */
-  payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string | undefined>;
+  payAtProvider(input: {
+    providerRef: string;
+    amountCents: number;
+    payer?: PartyJson | undefined;
+    endToEndId?: string | undefined;
+    /** A charge with a due date is paid at its own resource (API Pix `cobv`). */
+    kind?: ChargeKind | undefined;
+  }): Promise<string | undefined>;
   /**
    * The provider gives (part of) a received Pix back without PixGate asking: a MED devolução (`MED_*`: the
    * payer's bank took it back), or one the merchant made outside the API (`ORIGINAL`). `id` is the

@@ -40,6 +40,7 @@ import {
   type ReceivedDevolucao,
   type ReceivedPix,
   type RegisterChargeInput,
+  type RegisterDueChargeInput,
   type RemovedCharge,
   type SendRefundInput,
   type RegisteredCharge,
@@ -199,6 +200,25 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
       providerRef: `sim-${randomBytes(8).toString('hex')}`,
       locationUrl: `pix.pixgate.com.br/qr/v2/${input.transactionId.replace(/^tx_/, '')}`,
     };
+  }
+
+  /** A charge with a due date: the same registration (the simulation computes no amount; the sandbox's payer does). */
+  async registerDueCharge(input: RegisterDueChargeInput): Promise<RegisteredCharge> {
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated registerDueCharge failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
+    return {
+      providerRef: `sim-${randomBytes(8).toString('hex')}`,
+      locationUrl: `pix.pixgate.com.br/qr/v2/cobv/${input.transactionId.replace(/^tx_/, '')}`,
+    };
+  }
+
+  /** A revision is taken while no payment arrived for the charge (the simulation keeps no terms of its own). */
+  async reviseDueCharge(input: RegisterDueChargeInput & { providerRef: string }): Promise<boolean> {
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated reviseDueCharge failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
+    return (await receivedFor(this.db, input.providerRef)).length === 0;
   }
 
   /** A simulated charge takes a payment only through the sandbox: removing it finds the payment, if any. */

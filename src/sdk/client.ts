@@ -63,7 +63,7 @@ function messageOf(body: unknown): string | undefined {
   return undefined;
 }
 
-type Method = 'get' | 'post';
+type Method = 'get' | 'post' | 'patch';
 /**
  * The init argument of one operation (`params`, `body`, `headers`, `parseAs`…), optional when the
  * operation needs no parameter and no body. Not inferred from the call (unlike openapi-fetch's own
@@ -95,6 +95,7 @@ type Data<P extends keyof paths, M extends Method> = NonNullable<FetchResponse<p
 export interface PixGateClient {
   GET<P extends PathsWith<'get'>, A extends ParseAs = 'json'>(path: P, ...init: InitArg<Init<P, 'get'>, A>): Promise<Answer<Parsed<Data<P, 'get'>, A>>>;
   POST<P extends PathsWith<'post'>, A extends ParseAs = 'json'>(path: P, ...init: InitArg<Init<P, 'post'>, A>): Promise<Answer<Parsed<Data<P, 'post'>, A>>>;
+  PATCH<P extends PathsWith<'patch'>, A extends ParseAs = 'json'>(path: P, ...init: InitArg<Init<P, 'patch'>, A>): Promise<Answer<Parsed<Data<P, 'patch'>, A>>>;
 }
 
 export function createClient(options: ClientOptions): PixGateClient {
@@ -104,7 +105,7 @@ export function createClient(options: ClientOptions): PixGateClient {
     headers: { Authorization: `Bearer ${options.apiKey}` },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  // One place for both verbs: openapi-fetch's generic request, then non-2xx turned into PixGateError. The
+  // One place for every verb: openapi-fetch's generic request, then non-2xx turned into PixGateError. The
   // types of each path are enforced by PixGateClient's signatures; here the call is untyped on purpose.
   const request = client.request as (method: Method, path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const call = async (method: Method, path: string, init: object | undefined) => {
@@ -117,5 +118,6 @@ export function createClient(options: ClientOptions): PixGateClient {
   return {
     GET: ((path: string, init?: object) => call('get', path, init)) as PixGateClient['GET'],
     POST: ((path: string, init?: object) => call('post', path, init)) as PixGateClient['POST'],
+    PATCH: ((path: string, init?: object) => call('patch', path, init)) as PixGateClient['PATCH'],
   };
 }

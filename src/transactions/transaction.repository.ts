@@ -12,7 +12,7 @@ import { HIDDEN_WITHDRAWAL_STATUSES, OPEN_STATUSES, UNKNOWN_STATUS, WITHDRAWAL }
 /** externalRefs are kept 7 days after creation; afterwards the same externalRef creates a new transaction. */
 export const IDEMPOTENCY_RETENTION_MS = 7 * 86_400_000;
 
-export type IdempotencyScope = 'charge' | 'withdrawal';
+export type IdempotencyScope = 'charge' | 'withdrawal' | 'due_charge';
 
 /** Internal states the merchant never sees (a withdrawal in flight to the provider, or aborted by it). */
 const HIDDEN_STATUSES = HIDDEN_WITHDRAWAL_STATUSES;
@@ -216,7 +216,7 @@ export function listTransactionsJson(db: Db, accountId: string, filter: Transact
     .execute();
 }
 
-export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type'>>;
+export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type' | 'charge_kind'>>;
 
 export function updateTransaction(trx: Transaction<Database>, id: string, changes: TransactionChanges): Promise<TransactionRow> {
   return trx.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
@@ -295,10 +295,10 @@ export function lockDueCharges(trx: Transaction<Database>, now: Date, limit: num
 }
 
 /** Pending charges past their expiry (no lock): those to remove at the provider before they are expired here. */
-export function findDueCharges(db: Db, now: Date, limit: number): Promise<Pick<TransactionRow, 'id' | 'provider_ref'>[]> {
+export function findDueCharges(db: Db, now: Date, limit: number): Promise<Pick<TransactionRow, 'id' | 'provider_ref' | 'charge_kind'>[]> {
   return db
     .selectFrom('transactions')
-    .select(['id', 'provider_ref'])
+    .select(['id', 'provider_ref', 'charge_kind'])
     .where('status', '=', 'pending')
     .where('type', '=', 'pix_in')
     .where('expires_at', '<=', now)

@@ -24,7 +24,16 @@ describe('contract operations (generated/openapi.json)', () => {
     // Operations added after the written contract are marked with the date of their additive change.
     const added = actual.filter((op) => typeof op.operation['x-pixgate-since'] === 'string');
     expect(actual.filter((op) => !added.includes(op)).map(key).sort()).toEqual(expected.map(key).sort());
-    expect(added.map(key).sort()).toEqual(['GET /v1/balance/entries', 'GET /v1/transactions/{id}/qrcode', 'POST /v1/transactions/{id}/refunds']);
+    expect(added.map(key).sort()).toEqual([
+      'GET /v1/balance/entries',
+      'GET /v1/due-charges',
+      'GET /v1/due-charges/{id}',
+      'GET /v1/transactions/{id}/qrcode',
+      'PATCH /v1/due-charges/{id}',
+      'POST /v1/due-charges',
+      'POST /v1/due-charges/{id}/cancel',
+      'POST /v1/transactions/{id}/refunds',
+    ]);
     for (const op of added) expect(op.operation['x-pixgate-since']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 

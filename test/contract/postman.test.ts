@@ -73,7 +73,14 @@ describe('generated/postman-collection.json', () => {
   });
 
   it('fills each request body with a documented example of the operation', () => {
-    expect(all.filter((r) => r.body?.raw !== undefined).map(operationOf).sort()).toEqual(['POST /v1/pix', 'POST /v1/recipients', 'POST /v1/transactions/{id}/refunds', 'POST /v1/withdraw']);
+    expect(all.filter((r) => r.body?.raw !== undefined).map(operationOf).sort()).toEqual([
+      'PATCH /v1/due-charges/{id}',
+      'POST /v1/due-charges',
+      'POST /v1/pix',
+      'POST /v1/recipients',
+      'POST /v1/transactions/{id}/refunds',
+      'POST /v1/withdraw',
+    ]);
     for (const request of all.filter((r) => r.body?.raw !== undefined)) {
       const [, path] = operationOf(request).split(' ');
       const examples = Object.values(merchant.paths[path ?? '']?.[request.method.toLowerCase()]?.requestBody?.content['application/json']?.examples ?? {});

@@ -459,6 +459,44 @@ describe('the upstream contract (Prism between the adapter and the fake)', () =>
     expect((await adapter.queryRefund({ refundId: 'rf_00000000000000000000000f', endToEndId: pix.endToEndId })).state).toBe('not_found');
     const other = await adapter.registerCharge(charge(clock, 'tx_00000000000000000000000e', 100));
     expect(await adapter.removeCharge({ transactionId: 'tx_00000000000000000000000e', providerRef: other.providerRef })).toEqual({ state: 'removed' });
+    await dueCharges(adapter, upstream);
+  }
+
+  const dueCharge = (transactionId: string, amountCents: number) => ({
+    transactionId,
+    accountId: 'acc_prism',
+    externalRef: `boleto-${transactionId}`,
+    amountCents,
+    createdAtMs: Date.UTC(2026, 10, 21, 12),
+    dueDate: '2026-12-10',
+    daysAfterDue: 30,
+    terms: {
+      fine: { mode: 'percent' as const, basisPoints: 200 },
+      interest: { mode: 'percent_per_month_calendar_days' as const, basisPoints: 100 },
+      discount: { mode: 'fixed_until_dates' as const, dates: [{ date: '2026-12-01', amountCents: 1_000 }] },
+      rebate: { mode: 'fixed' as const, amountCents: 500 },
+    },
+    debtor: {
+      name: 'Maria da Silva',
+      email: 'maria@example.com',
+      document: { number: '52998224725', type: 'cpf' as const },
+      address: { street: 'Rua das Flores, 100', city: 'São Paulo', state: 'SP', postalCode: '01001000' },
+    },
+    description: 'Mensalidade de dezembro',
+  });
+
+  /** Charges with a due date (cobv): every term, a retry naming the same cobv, a revision, a payment, a removal. */
+  async function dueCharges(adapter: EfiProvider, upstream: FakePsp): Promise<void> {
+    const first = await adapter.registerDueCharge(dueCharge('tx_0000000000000000000000d1', 25_000));
+    expect(first.locationUrl).toContain('/cobv/');
+    expect((await adapter.registerDueCharge(dueCharge('tx_0000000000000000000000d1', 25_000))).providerRef).toBe(first.providerRef);
+    expect(await adapter.reviseDueCharge({ ...dueCharge('tx_0000000000000000000000d1', 26_000), providerRef: first.providerRef })).toBe(true);
+    const pix = await upstream.payCobv(first.providerRef, { valor: '255.00' });
+    expect(await adapter.readReceivedPix(pix.endToEndId)).toMatchObject({ amountCents: 25_500, chargeRef: first.providerRef });
+    expect(await adapter.reviseDueCharge({ ...dueCharge('tx_0000000000000000000000d1', 27_000), providerRef: first.providerRef })).toBe(false);
+    expect(await adapter.removeCharge({ transactionId: 'tx_0000000000000000000000d1', providerRef: first.providerRef, kind: 'due' })).toMatchObject({ state: 'paid' });
+    const other = await adapter.registerDueCharge(dueCharge('tx_0000000000000000000000d2', 10_000));
+    expect(await adapter.removeCharge({ transactionId: 'tx_0000000000000000000000d2', providerRef: other.providerRef, kind: 'due' })).toEqual({ state: 'removed' });
   }
 
   it('profile efi: every request and answer conforms to openapi/upstream/psp.yaml, sends and balance included', async () => {

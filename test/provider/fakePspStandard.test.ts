@@ -22,7 +22,20 @@ import { startCallbackListener, type CallbackListener } from '../support/callbac
 const PIX_KEY = 'pagamentos@pixgate.test';
 const CLIENT_ID = 'Client_Id_fakepsp_std';
 const CLIENT_SECRET = 'Client_Secret_fakepsp_std';
-const STANDARD_SCOPES = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read'];
+const STANDARD_SCOPES = [
+  'cob.write',
+  'cob.read',
+  'pix.write',
+  'pix.read',
+  'webhook.write',
+  'webhook.read',
+  'cobv.write',
+  'cobv.read',
+  'lotecobv.write',
+  'lotecobv.read',
+  'payloadlocation.write',
+  'payloadlocation.read',
+];
 const PROBLEM_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
 
 // ---- the standard's schemas ----------------------------------------------------------------------------

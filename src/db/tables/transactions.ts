@@ -85,13 +85,15 @@ export interface TransactionsTable {
   provider_status_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The database transaction that last changed the status (xid8, set by a trigger): the incremental ledger check reads it. */
   status_changed_xid: ColumnType<string | null, never, never>;
+  /** Charges: NULL an immediate charge (API Pix `cob`), `due` a charge with a due date (`cobv`, table due_charges). */
+  charge_kind: ColumnType<'due' | null, 'due' | null | undefined, never>;
   /** Withdrawals: the pending transfer of its reservation (migration 025), written by the ledger step that makes it. */
   pending_transfer_id: ColumnType<string | null, never, never>;
 }
 
 export interface IdempotencyKeysTable {
   account_id: string;
-  scope: 'charge' | 'withdrawal';
+  scope: 'charge' | 'withdrawal' | 'due_charge';
   external_ref: string;
   transaction_id: string;
   expires_at: Date;

@@ -5,8 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { components } from '../../../generated/upstream-types.ts';
-import type { PartyJson } from '../../db/schema.ts';
-import type { BeneficiaryFacts } from '../port.ts';
+import type { DiscountTerms, InterestTerms } from '../../charges/dueAmount.ts';
+import type { DueDebtorJson, PartyJson } from '../../db/schema.ts';
+import type { BeneficiaryFacts, ChargeKind, DueChargeTerms } from '../port.ts';
+
+type CobVValor = components['schemas']['CobVValor'];
+type DevedorCobV = components['schemas']['DevedorCobV'];
 
 type Pagador = components['schemas']['Pagador'];
 type Favorecido = NonNullable<components['schemas']['PixEnviado']['favorecido']>;
@@ -34,10 +38,75 @@ export function fromValor(valor: unknown): number | undefined {
  * amount), so the sequence converges to the same txid on every retry too. Without an externalRef, the
  * transaction id is the txid.
  */
-export function txidFor(input: { transactionId: string; accountId: string; externalRef?: string | undefined }, generation = 0): string {
+export function txidFor(
+  input: { transactionId: string; accountId: string; externalRef?: string | undefined },
+  generation = 0,
+  kind: ChargeKind = 'immediate',
+): string {
   if (input.externalRef === undefined) return `pg${input.transactionId.replace(/^tx_/, '')}`;
-  const digest = createHash('sha256').update(`${input.accountId}\n${input.externalRef}\n${generation}`).digest('hex');
+  // A txid is unique per receiver across cob and cobv: a charge with a due date's externalRef (its own scope)
+  // hashes apart from an immediate charge's.
+  const scope = kind === 'due' ? 'due\n' : '';
+  const digest = createHash('sha256').update(`${scope}${input.accountId}\n${input.externalRef}\n${generation}`).digest('hex');
   return `pgr${digest.slice(0, 32)}`;
+}
+
+const JUROS: Readonly<Record<InterestTerms['mode'], number>> = {
+  fixed_per_calendar_day: 1,
+  percent_per_calendar_day: 2,
+  percent_per_month_calendar_days: 3,
+  percent_per_year_calendar_days: 4,
+  fixed_per_business_day: 5,
+  percent_per_business_day: 6,
+  percent_per_month_business_days: 7,
+  percent_per_year_business_days: 8,
+};
+const DESCONTO: Readonly<Record<DiscountTerms['mode'], number>> = {
+  fixed_until_dates: 1,
+  percent_until_dates: 2,
+  fixed_per_calendar_day_early: 3,
+  fixed_per_business_day_early: 4,
+  percent_per_calendar_day_early: 5,
+  percent_per_business_day_early: 6,
+};
+
+/** An amount in cents or a percentage in basis points as API Pix's `valorPerc` (two decimals either way). */
+function valorPerc(term: { amountCents?: number | undefined; basisPoints?: number | undefined }): string {
+  return toValor(term.amountCents ?? term.basisPoints ?? 0);
+}
+
+/** API Pix's `CobVValor` of a charge with a due date: the original amount and the modalities of its terms. */
+export function cobvValorOf(amountCents: number, terms: DueChargeTerms): CobVValor {
+  const { fine, interest, discount, rebate } = terms;
+  return {
+    original: toValor(amountCents),
+    ...(fine ? { multa: { modalidade: fine.mode === 'fixed' ? 1 : 2, valorPerc: valorPerc(fine) } } : {}),
+    ...(interest ? { juros: { modalidade: JUROS[interest.mode], valorPerc: valorPerc(interest) } } : {}),
+    ...(rebate ? { abatimento: { modalidade: rebate.mode === 'fixed' ? 1 : 2, valorPerc: valorPerc(rebate) } } : {}),
+    ...(discount
+      ? {
+          desconto:
+            'dates' in discount
+              ? {
+                  modalidade: DESCONTO[discount.mode],
+                  descontoDataFixa: discount.dates.map((item) => ({ data: item.date, valorPerc: valorPerc(item) })),
+                }
+              : { modalidade: DESCONTO[discount.mode], valorPerc: valorPerc(discount) },
+        }
+      : {}),
+  };
+}
+
+/** API Pix's `devedor` of a cobv: name, document, and the e-mail and address when known. */
+export function cobvDevedorOf(debtor: DueDebtorJson): DevedorCobV {
+  const document = debtor.document.type === 'cpf' ? { cpf: debtor.document.number } : { cnpj: debtor.document.number };
+  const address = debtor.address;
+  return {
+    nome: debtor.name.slice(0, 200),
+    ...document,
+    ...(debtor.email !== undefined ? { email: debtor.email } : {}),
+    ...(address ? { logradouro: address.street.slice(0, 200), cidade: address.city.slice(0, 200), uf: address.state, cep: address.postalCode } : {}),
+  } as DevedorCobV;
 }
 
 /** `tx_<24 hex>` -> the send's `idEnvio` (`tx<24 hex>`), the same on every retry of the withdrawal. */

@@ -25,7 +25,9 @@ import {
   type ProviderWithdrawalStatus,
   type ReceivedDevolucao,
   type ReceivedPix,
+  type ChargeKind,
   type RegisterChargeInput,
+  type RegisterDueChargeInput,
   type RegisteredCharge,
   type RemovedCharge,
   type SendRefundInput,
@@ -34,6 +36,8 @@ import {
 import { UpstreamUnavailable, type Answer, type EfiTransport } from './efi.client.ts';
 import {
   beneficiaryOf,
+  cobvDevedorOf,
+  cobvValorOf,
   devolucaoIdFor,
   fromValor,
   idEnvioFor,
@@ -49,6 +53,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 
 type Cob = components['schemas']['Cob'];
+type CobV = components['schemas']['CobV'];
 type Pix = components['schemas']['Pix'];
 type PixEnviado = components['schemas']['PixEnviado'];
 type Devolucao = components['schemas']['Devolucao'];
@@ -190,7 +195,7 @@ export class EfiProvider implements PixProvider {
     throw new ProviderFailure('createCob: no reusable txid');
   }
 
-  private registered(cob: Cob): RegisteredCharge {
+  private registered(cob: Pick<Cob | CobV, 'txid' | 'location' | 'loc' | 'pixCopiaECola'>): RegisteredCharge {
     const location = cob.location ?? cob.loc?.location ?? '';
     return { providerRef: cob.txid, locationUrl: location, pixPayload: cob.pixCopiaECola };
   }
@@ -208,7 +213,78 @@ export class EfiProvider implements PixProvider {
     return read.data;
   }
 
-  async removeCharge({ providerRef }: { transactionId: string; providerRef: string }): Promise<RemovedCharge> {
+  /**
+   * `PUT /cobv/{txid}`, as `registerCharge` does for a cob: the txid derived from the charge (its own scope
+   * for an externalRef), read first on the standard, a txid in use reused when it is this request's cobv.
+   */
+  async registerDueCharge(input: RegisterDueChargeInput): Promise<RegisteredCharge> {
+    const body = this.cobvBody(input);
+    for (let generation = 0; generation < MAX_TXID_GENERATIONS; generation += 1) {
+      const txid = txidFor(input, generation, 'due');
+      if (this.profile.reusedTxid === 'revises') {
+        const existing = await this.readCobV(txid);
+        if (existing) {
+          if (this.reusableCobV(existing, body)) return this.registered(existing);
+          continue;
+        }
+      }
+      const created = await this.transport
+        .call<CobV>('createCobV', true, (init) => this.api.PUT('/v2/cobv/{txid}', { params: { path: { txid } }, body, ...init }))
+        .catch(unavailable);
+      if ((created.status === 201 || created.status === 200) && created.data) return this.registered(created.data);
+      if (created.status !== 409 && !(created.status === 400 && created.error?.name === 'CobVOperacaoInvalida')) throw this.unexpected('createCobV', created);
+      const existing = await this.readCobV(txid);
+      if (!existing && created.status === 400) throw this.unexpected('createCobV', created);
+      if (existing && this.reusableCobV(existing, body)) return this.registered(existing);
+    }
+    throw new ProviderFailure('createCobV: no reusable txid');
+  }
+
+  /** `PATCH /cobv/{txid}` with the whole request's fields (they replace the cobv's); false when it is no longer ATIVA. */
+  async reviseDueCharge(input: RegisterDueChargeInput & { providerRef: string }): Promise<boolean> {
+    const { calendario, devedor, valor, solicitacaoPagador } = this.cobvBody(input);
+    const txid = input.providerRef;
+    const patched = await this.transport
+      .call<CobV>('reviseCobV', true, (init) =>
+        this.api.PATCH('/v2/cobv/{txid}', {
+          params: { path: { txid } },
+          body: { calendario, devedor, valor, ...(solicitacaoPagador !== undefined ? { solicitacaoPagador } : {}) },
+          ...init,
+        }),
+      )
+      .catch(unavailable);
+    if (patched.status === 200) return true;
+    if (patched.status === 400 || patched.status === 404) {
+      const cobv = await this.readCobV(txid);
+      if (cobv && cobv.status !== 'ATIVA') return false;
+    }
+    throw this.unexpected('reviseCobV', patched);
+  }
+
+  private cobvBody(input: RegisterDueChargeInput): components['schemas']['CobVSolicitada'] {
+    return {
+      calendario: { dataDeVencimento: input.dueDate, validadeAposVencimento: input.daysAfterDue },
+      devedor: cobvDevedorOf(input.debtor),
+      valor: cobvValorOf(input.amountCents, input.terms),
+      chave: this.pixKey,
+      ...(input.description !== undefined ? { solicitacaoPagador: input.description } : {}),
+    };
+  }
+
+  /** A cobv found under the txid is this request's when it is ATIVA with the same amount and due date. */
+  private reusableCobV(cobv: CobV, body: components['schemas']['CobVSolicitada']): boolean {
+    return cobv.status === 'ATIVA' && cobv.valor.original === body.valor.original && cobv.calendario.dataDeVencimento === body.calendario.dataDeVencimento;
+  }
+
+  private async readCobV(txid: string): Promise<CobV | undefined> {
+    const read = await this.transport.call<CobV>('readCobV', true, (init) => this.api.GET('/v2/cobv/{txid}', { params: { path: { txid } }, ...init })).catch(unavailable);
+    if (read.status === 404) return undefined;
+    if (read.status !== 200 || !read.data) throw this.unexpected('readCobV', read);
+    return read.data;
+  }
+
+  async removeCharge({ providerRef, kind }: { transactionId: string; providerRef: string; kind?: ChargeKind | undefined }): Promise<RemovedCharge> {
+    if (kind === 'due') return this.removeCobV(providerRef);
     const txid = providerRef;
     const patched = await this.transport
       .call<Cob>('reviseCob', true, (init) =>
@@ -221,6 +297,20 @@ export class EfiProvider implements PixProvider {
     const cob = await this.readCob(txid);
     if (!cob) return { state: 'not_found' };
     if (cob.status === 'CONCLUIDA') return { state: 'paid', endToEndIds: (cob.pix ?? []).map((pix) => pix.endToEndId) };
+    return { state: 'removed' };
+  }
+
+  private async removeCobV(txid: string): Promise<RemovedCharge> {
+    const patched = await this.transport
+      .call<CobV>('reviseCobV', true, (init) =>
+        this.api.PATCH('/v2/cobv/{txid}', { params: { path: { txid } }, body: { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }, ...init }),
+      )
+      .catch(unavailable);
+    if (patched.status === 200) return { state: 'removed' };
+    if (patched.status === 404) return { state: 'not_found' };
+    const cobv = await this.readCobV(txid);
+    if (!cobv) return { state: 'not_found' };
+    if (cobv.status === 'CONCLUIDA') return { state: 'paid', endToEndIds: (cobv.pix ?? []).map((pix) => pix.endToEndId) };
     return { state: 'removed' };
   }
 

@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, PartyJson } from '../../db/schema.ts';
-import type { DevolucaoNature } from '../port.ts';
+import type { ChargeKind, DevolucaoNature } from '../port.ts';
 import type { FaultOutcome, ProviderOperation, ProviderSandbox } from '../sandbox.ts';
 import { endToEndIdOfRefund } from '../../refunds/refund.repository.ts';
 import type { EfiTransport } from './efi.client.ts';
@@ -71,9 +71,10 @@ export class EfiSandbox implements ProviderSandbox {
     return answer;
   }
 
-  async payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined }): Promise<string | undefined> {
+  async payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined; kind?: ChargeKind | undefined }): Promise<string | undefined> {
     const payer = input.payer;
-    const answer = await this.post(`/_fake/cobs/${encodeURIComponent(input.providerRef)}/pay`, {
+    const resource = input.kind === 'due' ? 'cobv' : 'cobs';
+    const answer = await this.post(`/_fake/${resource}/${encodeURIComponent(input.providerRef)}/pay`, {
       valor: toValor(input.amountCents),
       ...(payer
         ? {
