@@ -72,6 +72,7 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   setTeamTwoFactor: () => ({ body: { required: false } }),
   updateDashboardAccount: () => ({ body: { city: 'Campinas', state: 'SP' } }),
   createDashboardCharge: () => ({ body: { amountCents: 1_000, customer: validCustomer } }),
+  createDashboardDueCharge: () => ({ body: { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
   acceptInvitation: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),

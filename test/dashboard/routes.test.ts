@@ -344,6 +344,45 @@ const cases: Record<string, OperationCase> = {
       expect((ofA.body as { transactionId: string }).transactionId).not.toBe((ofB.body as { transactionId: string }).transactionId);
     },
   },
+  createDashboardDueCharge: {
+    request: () => ({ method: 'POST', path: path('/due-charges'), body: { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } } }),
+    crossAccount: async ({ a, b }) => {
+      // B's externalRef is B's: A's charge with the same reference is a new charge of A, never B's answered back.
+      const body = { amountCents: 1_000, dueDate: '2026-12-10', externalRef: 'vencimento-cruzado-1', customer: { name: 'Maria da Silva', document: validCustomer.document } };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/due-charges'), body }, authOf(b.owner));
+      expect(ofB.status).toBe(201);
+      const ofA = await rawCall(gateway, { method: 'POST', path: path('/due-charges'), body }, authOf(a.owner));
+      expect(ofA.status).toBe(201);
+      expect((ofA.body as { transactionId: string }).transactionId).not.toBe((ofB.body as { transactionId: string }).transactionId);
+    },
+  },
+  listDashboardDueCharges: {
+    request: () => ({ method: 'GET', path: path('/due-charges') }),
+    crossAccount: async ({ a, b }) => {
+      const body = { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/due-charges'), body }, authOf(b.owner));
+      const listed = await idsListed(a.owner, { method: 'GET', path: path('/due-charges'), query: { limit: '100' } });
+      expect(listed).not.toContain((ofB.body as { transactionId: string }).transactionId);
+    },
+  },
+  getDashboardDueCharge: {
+    request: () => ({ method: 'GET', path: path('/due-charges/{transactionId}', { transactionId: 'tx_000000000000000000000000' }) }),
+    crossAccount: async ({ a, b }) => {
+      const body = { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/due-charges'), body }, authOf(b.owner));
+      const transactionId = (ofB.body as { transactionId: string }).transactionId;
+      expect(await rawCall(gateway, { method: 'GET', path: path('/due-charges/{transactionId}', { transactionId }) }, authOf(a.owner))).toEqual(notFound(messages.dueChargeNotFound));
+    },
+  },
+  cancelDashboardDueCharge: {
+    request: () => ({ method: 'POST', path: path('/due-charges/{transactionId}/cancel', { transactionId: 'tx_000000000000000000000000' }) }),
+    crossAccount: async ({ a, b }) => {
+      const body = { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/due-charges'), body }, authOf(b.owner));
+      const transactionId = (ofB.body as { transactionId: string }).transactionId;
+      await refusedWithoutChange({ method: 'POST', path: path('/due-charges/{transactionId}/cancel', { transactionId }) }, a.owner, notFound(messages.dueChargeNotFound));
+    },
+  },
   createDashboardRefund: {
     request: (a) => ({ method: 'POST', path: path('/transactions/{transactionId}/refunds', { transactionId: a.paidChargeId }), body: { amountCents: 100, totpCode: '123456' } }),
     crossAccount: async ({ a, b }) => {

@@ -8,8 +8,11 @@ import { AccountPage } from './pages/Account.tsx';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { AcceptInvitePage, ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/Auth.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
+import { DueChargePage } from './pages/DueCharge.tsx';
+import { DueChargesPage } from './pages/DueCharges.tsx';
 import { InfractionsPage } from './pages/Infractions.tsx';
 import { NewChargePage } from './pages/NewCharge.tsx';
+import { NewDueChargePage } from './pages/NewDueCharge.tsx';
 import { OutboxPage } from './pages/Outbox.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
 import { RecipientsPage } from './pages/Recipients.tsx';
@@ -41,6 +44,12 @@ const NAV = [
 
 /** What a short header label stands for (shown on hover; the page's heading says it in full). */
 const NAV_TITLES: Record<string, string> = { '/infracoes-med': 'Infrações MED (Mecanismo Especial de Devolução)' };
+
+/**
+ * The header's section of a page: charges (immediate and with a due date) are part of Transações. (The
+ * header has no room for another link: at 1280 px it must stay one line, test/e2e/dashboard.e2e.ts.)
+ */
+const sectionOf = (path: string): string => (path.startsWith('/cobrancas') ? '/transacoes' : path);
 
 /**
  * The page's session: GET /session, where 401 means "no session" (null), not an error. So reading it again
@@ -194,6 +203,8 @@ export function App() {
     navigate('/entrar');
   };
   const transactionId = /^\/transacoes\/([^/]+)$/.exec(route.path)?.[1];
+  const dueChargeId = /^\/cobrancas-com-vencimento\/(?!nova$)([^/]+)$/.exec(route.path)?.[1];
+  const justCreated = route.query.has('criada') ? 'created' : route.query.has('repetida') ? 'repeated' : undefined;
   // The account requires two-factor of the whole team: a user without it sees only the enrolment (issue 22).
   const mustEnrol = current.teamTwoFactorRequired === true && !current.user.twoFactorEnabled;
   return (
@@ -213,7 +224,7 @@ export function App() {
         </a>
         <nav aria-label="Seções do painel">
           {NAV.map(([path, label]) => (
-            <a key={path} href={`#${path}`} title={NAV_TITLES[path]} aria-current={route.path.startsWith(path) ? 'page' : undefined}>
+            <a key={path} href={`#${path}`} title={NAV_TITLES[path]} aria-current={sectionOf(route.path).startsWith(path) ? 'page' : undefined}>
               {label}
             </a>
           ))}
@@ -232,6 +243,12 @@ export function App() {
           <TransactionPage key={transactionId} transactionId={transactionId} session={current} />
         ) : route.path === '/cobrancas/nova' ? (
           <NewChargePage session={current} />
+        ) : route.path === '/cobrancas-com-vencimento/nova' ? (
+          <NewDueChargePage session={current} />
+        ) : dueChargeId ? (
+          <DueChargePage key={dueChargeId} transactionId={dueChargeId} session={current} justCreated={justCreated} />
+        ) : route.path === '/cobrancas-com-vencimento' ? (
+          <DueChargesPage session={current} />
         ) : route.path.startsWith('/transacoes') ? (
           <TransactionsPage />
         ) : route.path === '/extrato' ? (

@@ -115,6 +115,9 @@ export function TransactionsPage() {
         <a className="button" href="#/cobrancas/nova">
           Nova cobrança
         </a>
+        <a className="button secondary" href="#/cobrancas-com-vencimento">
+          Cobranças com vencimento
+        </a>
       </p>
       <form className="filters" role="search" aria-label="Buscar transação" onSubmit={submitSearch}>
         <Field
