@@ -11,7 +11,9 @@
  *   5. the payer's bank confirms the refund (sandbox); the `transaction.partially_refunded` webhook arrives;
  *   6. the charge read back (GET /v1/transactions/{id}) with its refund, and the statement
  *      (GET /v1/balance/entries);
- *   7. a delivery whose body was changed is refused.
+ *   7. a delivery whose body was changed is refused;
+ *   8. a charge with a due date (POST /v1/due-charges, with a fine and interest), postponed (PATCH), paid
+ *      (sandbox: the amount due that day), its `transaction.paid` webhook and its amount paid read back.
  *
  * Environment: PIXGATE_URL (default http://127.0.0.1:3000), PIXGATE_API_KEY (required). The sandbox steps
  * that are not merchant calls (registering this receiver's URL, paying the charge, confirming the refund)
@@ -158,6 +160,28 @@ async function main() {
       if (!(error instanceof WebhookVerificationError)) throw error;
       console.log(`  → WebhookVerificationError: ${error.message}`);
     }
+
+    console.log('\n8. A charge with a due date (POST /v1/due-charges), postponed (PATCH), paid (sandbox)');
+    // São Paulo's today (UTC−3), plus days: the due date is a calendar day there.
+    const dayIn = (days) => new Date(Date.now() - 3 * 3_600_000 + days * 86_400_000).toISOString().slice(0, 10);
+    const { data: due, response: dueCreated } = await pixgate.POST('/v1/due-charges', {
+      body: {
+        amountCents: 5000,
+        dueDate: dayIn(10),
+        externalRef: `mensalidade-${randomUUID()}`,
+        description: 'Mensalidade',
+        customer: { name: 'Maria da Silva', document: { number: '52998224725', type: 'cpf' } },
+        fine: { mode: 'percent', basisPoints: 200 },
+        interest: { mode: 'percent_per_month_calendar_days', basisPoints: 100 },
+      },
+    });
+    console.log(`  → ${dueCreated.status} ${due.transactionId} status=${due.status} dueDate=${due.dueDate} amountDue=${due.amountDue.amountCents}`);
+    const { data: postponed } = await pixgate.PATCH('/v1/due-charges/{id}', { params: { path: { id: due.transactionId } }, body: { dueDate: dayIn(20) } });
+    console.log(`  postponed → dueDate=${postponed.dueDate} revision=${postponed.revision}`);
+    await sandbox('POST', `/admin/v1/sandbox/charges/${due.transactionId}/pay`, {});
+    await waitFor(() => received.find(({ event }) => event.event === 'transaction.paid' && event.transactionId === due.transactionId), 'transaction.paid webhook of the due charge');
+    const { data: dueRead } = await pixgate.GET('/v1/due-charges/{id}', { params: { path: { id: due.transactionId } } });
+    console.log(`  transaction.paid: ${dueRead.transactionId} status=${dueRead.status} paidAmountCents=${dueRead.paidAmountCents}`);
 
     console.log(`\nExample finished: charge ${id} paid, refund ${refund.refundId} of 400 cents confirmed, webhooks verified.`);
   } finally {

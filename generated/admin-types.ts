@@ -2838,6 +2838,12 @@ export interface components {
          */
         TransactionStatus: "pending" | "processing" | "pending_approval" | "paid" | "failed" | "failed_unknown" | "cancelled" | "expired" | "refunded" | "partially_refunded";
         /**
+         * @description Static QR code identifier: `sqr_` followed by 24 lower-case hexadecimal characters (96 random bits).
+         *     A value not of this form is answered with 400 `staticQrCodeId inválido.`.
+         * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+         */
+        StaticQrCodeId: string;
+        /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
          * @example E90400888202611211935a1B2c3D4e5F
@@ -2926,6 +2932,12 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description The merchant's identifier given at creation (idempotency key). Omitted when none was given. */
             externalRef?: string;
+            /**
+             * @description Since 2026-11-29. A payment of a static QR code (POST /v1/static-qrcodes): the code the Pix was sent to.
+             *     Such a charge is created `paid` when the Pix arrives (its `pixPayload` is the code's BR Code, its
+             *     `expiresAt` the moment it was paid). Omitted for any other transaction.
+             */
+            staticQrCodeId?: components["schemas"]["StaticQrCodeId"];
             /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
@@ -3409,7 +3421,10 @@ export interface components {
          * @description A Pix received on PixGate's key at the payment provider that was not credited as a charge's payment: its
          *     txid names no charge of PixGate's (`unknown_charge`), its amount differs from the charge's
          *     (`amount_mismatch`), or the charge could no longer be paid when it arrived: already paid, cancelled or
-         *     expired (`charge_not_payable`). The money is at the provider, in no merchant's balance: an operator
+         *     expired (`charge_not_payable`). A Pix to a static QR code (its txid is the code's, `chargeRef`; no
+         *     `transactionId`) is one too when it cannot be the code's payment: another amount than a fixed code's, or an
+         *     open amount the account's charges refuse (`amount_mismatch`), or received after the code was deactivated
+         *     (`charge_not_payable`). The money is at the provider, in no merchant's balance: an operator
          *     returns it to the payer (a devolução at the provider) or settles it by hand, then resolves it here.
          */
         UnmatchedPix: {

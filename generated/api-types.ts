@@ -102,6 +102,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/due-charge-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a batch of charges with a due date
+         * @description A billing run: up to 500 charges with a due date in one request (API Pix `lotecobv`). Answers 202 with the
+         *     batch: each item `processing` (the provider creates it), or `refused` at once when its terms break a rule of
+         *     POST /v1/due-charges (with that operation's message), or `created` when its `externalRef` names a charge
+         *     created within 7 days. Read the batch (GET /v1/due-charge-batches/{batchId}) until `status` is `done`;
+         *     each created charge is then read, listed, paid and notified as one made by POST /v1/due-charges.
+         *
+         *     A malformed request or item refuses the whole batch with 400 (nothing is created), an item's message
+         *     prefixed by its index: `dueCharges[3]: amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`. Two items
+         *     with the same `externalRef`: the second is refused (`externalRef repetido no lote (item 1).`).
+         *
+         *     Rate limit: 20 batches per fixed UTC hour per account, apart from POST /v1/due-charges's (429
+         *     `Limite de lotes atingido. Tente em 1 hora.`). The provider unreachable: 502, nothing created.
+         */
+        post: operations["createDueChargeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/due-charge-batches/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a batch of charges with a due date
+         * @description The batch with each item's status. A malformed id: 400 `batchId inválido.`; unknown or another merchant's:
+         *     404 `Lote não encontrado.`.
+         */
+        get: operations["getDueChargeBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/due-charges/{id}": {
         parameters: {
             query?: never;
@@ -152,6 +204,214 @@ export interface paths {
          *     Cancelling an already cancelled charge answers 200 with it (a retry is safe). No body.
          */
         post: operations["cancelDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description The account's payment links, newest first, page by page (`cursor`/`nextCursor` as GET /v1/transactions),
+         *     each with its paid charges so far. A malformed parameter is answered with 400 naming it.
+         */
+        get: operations["listPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description Creates a payment link: a page at `url` (on PixGate's merchant address, `/pay/{linkId}`) to send to a
+         *     payer by WhatsApp or e-mail. The page, in Portuguese and made for a phone, shows the merchant's legal name
+         *     (nothing else of the merchant), the amount, the description, the QR code and the copy-and-paste code of a
+         *     charge made for the payer, and turns to "Pago" by itself when the charge is paid. It carries no API key.
+         *
+         *     **Charges.** A link's payments are charges (`pix_in` transactions, read and listed by /v1/transactions,
+         *     notified by the charges' events, refunded by POST /v1/transactions/{id}/refunds). Nothing is charged at
+         *     creation: a charge is made when a payer opens the page, at the link's amount, without a customer (the
+         *     payer is not known; the provider tells who paid), payable for one hour. A single-use link has one charge
+         *     at a time: every open shows it while it is payable (a new one is made only after it expired unpaid), and
+         *     once it is paid the link is `used`. A reusable link makes one charge per browser (kept by a cookie for the
+         *     charge's hour), so reloading the page never makes another. The charges of links count against an hourly
+         *     limit of their own, as large as POST /v1/pix's, so that opening a page many times never spends the
+         *     charges the API needs.
+         *
+         *     **Amount and description.** `amountCents` follows POST /v1/pix's rules (the account's range, the
+         *     fee-covering minimum, the platform ceiling, the same messages). `description` is shown on the page.
+         *
+         *     **Idempotency.** `externalRef` names the link for good, in its own scope: a repeat answers the link it
+         *     names with 200 and `idempotent: true`.
+         */
+        post: operations["createPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment link
+         * @description The link with its charges (`payments`: the 100 newest, paid or not, with their transaction ids and statuses).
+         */
+        get: operations["getPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment-links/{linkId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description Deactivates a link for good: its page answers "Link desativado" (410) and makes no charge. A charge a payer
+         *     was given before can still be paid and is credited (it stays payable for its hour). Deactivating an
+         *     inactive link answers 200 with it (a retry is safe); an expired or used link is deactivated too (it then
+         *     reads `inactive`). No body.
+         */
+        post: operations["deactivatePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/static-qrcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List static QR codes
+         * @description The account's static QR codes, newest first, page by page (`cursor`/`nextCursor` as GET
+         *     /v1/transactions), each with its payments so far; `status` keeps the `active` or the `inactive` ones. A
+         *     malformed parameter is answered with 400 naming it. Their payments are transactions: GET
+         *     /v1/transactions lists them with the rest, each carrying its `staticQrCodeId`.
+         */
+        get: operations["listStaticQrCodes"];
+        put?: never;
+        /**
+         * Create a static QR code
+         * @description Creates a static QR code: one reusable BR Code (`pixPayload`) on PixGate's receiving Pix key, to print at
+         *     a counter or show on a till or a donation page, open amount (the payer types it) or fixed
+         *     (`amountCents`). It is `active` at once and stays so until deactivated (POST
+         *     /v1/static-qrcodes/{id}/deactivate); nothing is registered at the payment provider: the code names itself
+         *     by its `txid` (BR Code field 62-05), which the payer's bank sends with every Pix.
+         *
+         *     **Payments.** Every Pix received with the code's txid while it is active is credited once (by its
+         *     end-to-end id) as a payment of its own: a charge (`pix_in`, with `staticQrCodeId`) created `paid` with
+         *     the Pix's amount and payer (when the provider says who), the fee of the account's rule on that amount,
+         *     `netCents` credited and `transaction.paid` sent; it is read and listed by /v1/transactions and refunded by
+         *     POST /v1/transactions/{id}/refunds as any paid charge. A fixed-amount code is paid only by its amount:
+         *     the BR Code carries it and the payer may not change it, so a Pix of another amount is not credited; nor is
+         *     an open amount the account's charges would refuse (below its minimum, above its maximum, not covering the
+         *     fee), nor a Pix received after the code was deactivated. Such money stays at the provider and the service
+         *     team returns it to the payer.
+         *
+         *     **Amount and description.** `amountCents` follows POST /v1/pix's rules (the account's range, the
+         *     fee-covering minimum, the platform ceiling, the same messages). `description` must fit the BR Code's field
+         *     26 with PixGate's key (at most 37 characters; less on an installation with a long e-mail key, which the
+         *     400 says).
+         *
+         *     **Idempotency and rate limit.** `externalRef` names the code for good (no 7-day window), in its own scope:
+         *     a repeat answers the code it names with 200 and `idempotent: true`. Creations count against the same 200
+         *     per UTC hour as POST /v1/pix (429 `Limite de requisições atingido. Tente em 1 hora.`); a repeat of an
+         *     `externalRef` never does.
+         */
+        post: operations["createStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/static-qrcodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a static QR code
+         * @description One static QR code with its payments so far (`paymentsCount`, `receivedCents`, `lastPaidAt`). A malformed
+         *     id: 400 `staticQrCodeId inválido.`; an id that is not a code of this account: 404
+         *     `QR code estático não encontrado.`.
+         */
+        get: operations["getStaticQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/static-qrcodes/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a static QR code
+         * @description Deactivates an `active` static QR code for good: a Pix received from now on with its txid is not credited
+         *     (static codes are not registered at the provider, and the standard has no way to refuse one txid, so a
+         *     payer may still send one; the service team returns that money). A Pix the provider received before the
+         *     deactivation is still credited when it is reported later. Its payments stay as they are. Deactivating an
+         *     inactive code answers 200 with it (a retry is safe). No body.
+         */
+        post: operations["deactivateStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/static-qrcodes/{id}/qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a static QR code's image
+         * @description The code's BR Code (`pixPayload`, exactly) as a QR code image to print or show: PNG by default, or SVG
+         *     with `format=svg` (for print at any size). Same rendering as GET /v1/transactions/{id}/qrcode (error
+         *     correction level M, a 4-module quiet zone). The image of an inactive code is still returned: check
+         *     `status` before printing it. The image never changes, so it may be cached (`Cache-Control: private,
+         *     max-age=86400`). Rate limit: none enforced on this read (fair use); it never answers 429.
+         */
+        get: operations["getStaticQrCodeImage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -329,7 +589,7 @@ export interface paths {
          *     (with the same filters); the order is stable, so no transaction is skipped or repeated across pages even
          *     while new ones are created. Filters (since 2026-11-26, all optional, combined): `createdFrom` /
          *     `createdTo` (Unix milliseconds, inclusive / exclusive), `status` (one status), `externalRef` (exact), and
-         *     `type`. Items are Transaction objects: `pixPayload` only
+         *     `type`; `staticQrCodeId` (since 2026-11-29) for the payments of one static QR code. Items are Transaction objects: `pixPayload` only
          *     on `pix_in` items (omitted on withdrawals), `paidAt` null until a final state, settlement fields
          *     (`endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`) omitted until settled, `refusedCode`/
          *     `refusedReason` omitted when no reason is available.
@@ -1025,6 +1285,48 @@ export interface components {
             rebate?: components["schemas"]["DueChargeRebate"];
         };
         /**
+         * CreateDueChargeBatchRequest
+         * @description Body of POST /v1/due-charge-batches: a billing run, up to 500 charges with a due date, each the body of
+         *     POST /v1/due-charges. Closed object.
+         */
+        CreateDueChargeBatchRequest: {
+            /**
+             * @description What the batch is (API Pix `descricao`), 1 to 140 characters; else 400 `description deve ser texto de 1 a 140 caracteres.`.
+             * @example Mensalidades de dezembro
+             */
+            description: string;
+            /**
+             * @description The charges, 1 to 500 (else 400 `dueCharges deve ter de 1 a 500 cobranças.`). A malformed item refuses
+             *     the whole request with 400, its message prefixed by the item (`dueCharges[3]: ...`); an item whose terms
+             *     break a rule of POST /v1/due-charges (a due date before today, a discount date after the due date...) is
+             *     refused alone, with that message, and the others are created.
+             */
+            dueCharges: components["schemas"]["CreateDueChargeRequest"][];
+        };
+        /**
+         * DueChargeBatch
+         * @description A batch of charges with a due date (API Pix `lotecobv`): `processing` while the provider creates its charges,
+         *     then `done`. Each item, in the order sent: `processing`, `created` (with its `transactionId`: read it with
+         *     GET /v1/due-charges/{id}), or `refused` (with `error`, the reason in Portuguese). An item whose `externalRef`
+         *     names a charge already created (within 7 days) is `created` with that charge's id.
+         */
+        DueChargeBatch: {
+            batchId: string;
+            description: string;
+            /** @enum {string} */
+            status: "processing" | "done";
+            createdAt: components["schemas"]["UnixMillis"];
+            count: number;
+            items: {
+                index: number;
+                /** @enum {string} */
+                status: "processing" | "created" | "refused";
+                transactionId?: components["schemas"]["TransactionId"];
+                externalRef?: string;
+                error?: string;
+            }[];
+        };
+        /**
          * UpdateDueChargeRequest
          * @description Body of PATCH /v1/due-charges/{id}: the fields to change, each with the rule it has at creation. `fine`,
          *     `interest`, `discount`, `rebate` and `description` take `null` to remove them. An empty body is answered
@@ -1042,6 +1344,236 @@ export interface components {
             interest?: components["schemas"]["DueChargeInterest"] | null;
             discount?: components["schemas"]["DueChargeDiscount"] | null;
             rebate?: components["schemas"]["DueChargeRebate"] | null;
+        };
+        /**
+         * @description Payment link identifier: `pl_` followed by 24 lower-case hexadecimal characters (96 random bits, so a
+         *     link's address cannot be guessed from another's). A value not of this form is answered with 400
+         *     `linkId inválido.`.
+         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+         */
+        PaymentLinkId: string;
+        /**
+         * PaymentLinkPayment
+         * @description A charge given to a payer of the link: a `pix_in` transaction like any charge (read by GET
+         *     /v1/transactions/{id}, notified by the charges' events, refunded by POST /v1/transactions/{id}/refunds).
+         */
+        PaymentLinkPayment: {
+            transactionId: string;
+            /**
+             * @description The charge's status, as GET /v1/transactions/{id} gives it.
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "refunded" | "partially_refunded";
+            amountCents: number;
+            /** @description When the payer opened the link and the charge was made, Unix MILLISECONDS. */
+            createdAt: number;
+            /** @description When it was paid, Unix MILLISECONDS. Omitted until paid. */
+            paidAt?: number;
+        };
+        /**
+         * PaymentLink
+         * @description A payment link (issue 36). Its page, `url`, is public: whoever has the address sees the merchant's legal
+         *     name (nothing else of the merchant), the amount, the description, the QR code and the copy-and-paste code of
+         *     a charge made for them, and the page turns to "Pago" by itself. The page carries no API key. The link's
+         *     payments are charges (`pix_in` transactions) linked to it. New optional fields may be added (additive
+         *     changes).
+         */
+        PaymentLink: {
+            linkId: components["schemas"]["PaymentLinkId"];
+            /**
+             * Format: uri
+             * @description The page's absolute address (`<public address of the merchant listener>/pay/<linkId>`), to send to the
+             *     payer.
+             * @example https://gateway.pixgate.com.br/pay/pl_5b1d9e3a7c2f4086b1e9d3a7
+             */
+            url: string;
+            /**
+             * @description `active`: it opens and gives charges. `inactive`: deactivated by the merchant, for good. `expired`: past
+             *     `expiresAt`. `used`: a single-use link whose charge was paid. A charge given before the link stopped
+             *     opening can still be paid and is credited.
+             * @enum {string}
+             */
+            status: "active" | "inactive" | "expired" | "used";
+            amountCents: number;
+            description: string;
+            reusable: boolean;
+            /** @description The merchant's name of the link. Omitted when none was sent. */
+            externalRef?: string;
+            /** @description When the link stops opening, Unix SECONDS. Omitted for a link that never expires. */
+            expiresAt?: number;
+            /** @description How many of its charges were paid (refunded ones included). */
+            paymentsCount: number;
+            /** @description What its paid charges received, in cents. */
+            receivedCents: number;
+            /** @description Unix MILLISECONDS. */
+            createdAt: number;
+            /** @description When it was deactivated, Unix MILLISECONDS. Omitted while not deactivated. */
+            deactivatedAt?: number;
+            /**
+             * @description Present (true) only on the 200 answer to a repeated `externalRef`.
+             * @constant
+             */
+            idempotent?: true;
+            /** @description Only in GET /v1/payment-links/{linkId}: its charges, newest first (the 100 newest), paid or not. */
+            payments?: components["schemas"]["PaymentLinkPayment"][];
+        };
+        /**
+         * PaymentLinkList
+         * @description Answer of GET /v1/payment-links: the newest links first (by creation), at most `limit`; `nextCursor` when
+         *     more exist (pass it as `cursor`).
+         */
+        PaymentLinkList: {
+            paymentLinks: components["schemas"]["PaymentLink"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreatePaymentLinkRequest
+         * @description A payment link: an address the merchant sends (WhatsApp, e-mail) where the payer sees the merchant's legal
+         *     name, the amount, the description, the QR code and the copy-and-paste code. Closed object: an unknown field
+         *     is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        CreatePaymentLinkRequest: {
+            /**
+             * @description The amount every payment of the link carries, in cents (fixed: the payer cannot change it). The same
+             *     rules as POST /v1/pix's amount (the account's range, the fee-covering minimum, the platform ceiling,
+             *     with the same messages). A malformed value: 400 `amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`.
+             * @example 4990
+             */
+            amountCents: number;
+            /**
+             * @description What is paid, shown to the payer on the page (1 to 140 characters, not only spaces; kept trimmed). Else
+             *     400 `description deve ser texto de 1 a 140 caracteres.`.
+             * @example Camiseta azul
+             * @example tamanho M
+             */
+            description: string;
+            /**
+             * @description `false` (default): single use. The first payer to open the link gets its charge, later opens show the
+             *     same charge while it is payable, and once it is paid the link is `used`. `true`: every payer gets a
+             *     charge of their own (one per browser, kept by a cookie), and the link takes payments until it is
+             *     deactivated or expires. Else 400 `reusable deve ser true ou false.`.
+             * @default false
+             * @example false
+             */
+            reusable?: boolean;
+            /**
+             * @description Days until the link stops opening (then `expired`), 1 to 365; absent, it never expires. A charge given
+             *     to a payer before that stays payable for its own hour. Else 400 `expiresInDays deve ser inteiro de 1 a 365.`.
+             * @example 7
+             */
+            expiresInDays?: number;
+            /**
+             * @description The merchant's own name of the link and its idempotency key, 1 to 100 characters, compared exactly. It
+             *     names the link for good, in its own scope (an order id may also name a charge): a request repeating it
+             *     answers the link it names, whatever its status, with `200` and `idempotent: true` and creates nothing
+             *     (the other fields are not compared). Else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+             * @example pedido-8812
+             */
+            externalRef?: string;
+        };
+        /**
+         * @description Static QR code identifier: `sqr_` followed by 24 lower-case hexadecimal characters (96 random bits).
+         *     A value not of this form is answered with 400 `staticQrCodeId inválido.`.
+         * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+         */
+        StaticQrCodeId: string;
+        /**
+         * StaticQrCode
+         * @description A static QR code (issue 36): one reusable BR Code on PixGate's receiving Pix key that names itself by its
+         *     `txid` (BR Code field 62-05). Every Pix received with that txid while the code is `active` is a payment of
+         *     its own: a charge (`pix_in` transaction, `staticQrCodeId` set) created `paid` with the Pix's amount,
+         *     end-to-end id and payer (when the provider says who), its net credited and `transaction.paid` sent, read
+         *     and listed by /v1/transactions and refunded by POST /v1/transactions/{id}/refunds like any paid charge.
+         *
+         *     A Pix that cannot be a payment of the code is not credited: another amount than a fixed `amountCents`
+         *     (the code carries the amount and the payer may not change it), an open amount the account's charges would
+         *     refuse (its range, the fee-covering minimum, the platform ceiling), or a Pix received after the code was
+         *     deactivated. The money stays at the provider and the service team returns it to the payer. New optional
+         *     fields may be added (additive changes).
+         */
+        StaticQrCode: {
+            staticQrCodeId: components["schemas"]["StaticQrCodeId"];
+            /**
+             * @description `active`: it takes payments. `inactive`: deactivated by the merchant for good; a Pix received after that is not credited.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /** @description The fixed amount every payment must carry (BR Code field 54). Omitted for an open amount. */
+            amountCents?: number;
+            /** @description The description as sent (its ASCII form is in the BR Code's field 26-02). Omitted when none. */
+            description?: string;
+            /** @description The merchant's name of the code. Omitted when none was given. */
+            externalRef?: string;
+            /**
+             * @description The code's txid (BR Code field 62-05, at most 25 alphanumerics as the standard allows a static code):
+             *     the payer's bank sends it with the Pix, and the provider reports it with the Pix received.
+             * @example s3c9e2b7d4058c1e9a2f46a1f
+             */
+            txid: string;
+            /**
+             * @description The static BR Code ("Pix copia e cola"): PixGate's receiving Pix key (field 26-01), the description
+             *     (26-02), the fixed amount (54, absent for an open amount), the merchant's name and city (59, 60) and
+             *     the txid (62-05). It never changes: print it, or get its image from GET
+             *     /v1/static-qrcodes/{id}/qrcode.
+             */
+            pixPayload: string;
+            /** @description How many payments the code has received (refunded ones included). */
+            paymentsCount: number;
+            /** @description What those payments add up to, in cents, before fees and refunds. */
+            receivedCents: number;
+            /** @description When the latest payment was credited. Omitted before the first. */
+            lastPaidAt?: components["schemas"]["UnixMillis"];
+            createdAt: components["schemas"]["UnixMillis"];
+            /** @description When the code was deactivated. Omitted while it is active. */
+            deactivatedAt?: components["schemas"]["UnixMillis"];
+            /** @description Present (true) on the 200 answer of a repeated `externalRef`. */
+            idempotent?: boolean;
+        };
+        /**
+         * StaticQrCodeList
+         * @description Answer of GET /v1/static-qrcodes: the newest codes first (by creation), at most `limit`; `nextCursor` when
+         *     more match (pass it as `cursor`, with the same filter).
+         */
+        StaticQrCodeList: {
+            staticQrCodes: components["schemas"]["StaticQrCode"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateStaticQrCodeRequest
+         * @description A static QR code: one reusable BR Code on PixGate's receiving Pix key, for a counter, a till, a donation
+         *     page or a printed poster. `{}` is a valid body: an open-amount code without a description.
+         */
+        CreateStaticQrCodeRequest: {
+            /**
+             * @description A fixed amount in cents (BR Code field 54): every payment must be exactly this amount. Absent: an open
+             *     amount, which the payer types in the bank's app. The same rules as POST /v1/pix's amount (the account's
+             *     range, the fee-covering minimum, the platform ceiling, with the same messages). A malformed value: 400
+             *     `amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`.
+             * @example 1500
+             */
+            amountCents?: number;
+            /**
+             * @description A short text the payer's app may show (BR Code field 26-02), 1 to 37 characters (not only spaces; kept
+             *     trimmed): with PixGate's key it
+             *     must fit the 99 characters of field 26, and 37 fit beside any key but a long e-mail key (an
+             *     installation whose key is an e-mail of more than 36 characters has less room and says how much in the
+             *     400). Accents are stripped and characters outside printable ASCII dropped in the BR Code (`São José`
+             *     becomes `Sao Jose`); the text is kept as sent. Else 400
+             *     `description deve ser texto de 1 a 37 caracteres (cabe no QR code com a chave Pix).`.
+             * @example Caixa 1
+             */
+            description?: string;
+            /**
+             * @description The merchant's own name of the code and its idempotency key, 1 to 100 characters, compared exactly.
+             *     Unlike the externalRef of a charge it names the code for good (no 7-day window), in its own scope: a
+             *     request repeating it answers the code it names, active or not, with `200` and `idempotent: true` and
+             *     creates nothing (the other fields are not compared). Else 400
+             *     `externalRef deve ser texto de 1 a 100 caracteres.`.
+             * @example loja-centro-caixa-1
+             */
+            externalRef?: string;
         };
         /**
          * @description The destination PIX key, at most 150 characters. Expected forms by type: `cpf` 11 digits, `cnpj` 14
@@ -1412,6 +1944,12 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description The merchant's identifier given at creation (idempotency key). Omitted when none was given. */
             externalRef?: string;
+            /**
+             * @description Since 2026-11-29. A payment of a static QR code (POST /v1/static-qrcodes): the code the Pix was sent to.
+             *     Such a charge is created `paid` when the Pix arrives (its `pixPayload` is the code's BR Code, its
+             *     `expiresAt` the moment it was paid). Omitted for any other transaction.
+             */
+            staticQrCodeId?: components["schemas"]["StaticQrCodeId"];
             /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
@@ -2672,6 +3210,33 @@ export interface components {
          */
         TransactionIdPath: components["schemas"]["TransactionId"];
         /**
+         * @description The `linkId` returned at creation (`pl_` + 24 lower-case hex). A value not of this form is answered with
+         *     400 `linkId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+         *     `Link de pagamento não encontrado.`.
+         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+         */
+        PaymentLinkIdPath: components["schemas"]["PaymentLinkId"];
+        /**
+         * @description The `staticQrCodeId` returned at creation (`sqr_` + 24 lower-case hex). A value not of this form is
+         *     answered with 400 `staticQrCodeId inválido.`; a well-formed id that is unknown or belongs to another
+         *     merchant with 404 `QR code estático não encontrado.`.
+         * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+         */
+        StaticQrCodeIdPath: components["schemas"]["StaticQrCodeId"];
+        /**
+         * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
+         *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
+         * @example svg
+         */
+        QrFormatQuery: "png" | "svg";
+        /**
+         * @description Width and height of the PNG image in pixels, an integer from 128 to 1024; default 512 (the SVG ignores it:
+         *     it scales). A value outside 128..1024 or not an integer is rejected with 400
+         *     `size deve ser inteiro entre 128 e 1024. Recebido: '<VALUE>'.`.
+         * @example 256
+         */
+        QrSizeQuery: number;
+        /**
          * @description `pix_in` (charges) or `withdrawal`; omitted returns both. Exact lower-case values. Any other value is
          *     answered with 400 `type deve ser 'pix_in' ou 'withdrawal'. Recebido: '<VALUE>'.`.
          * @example withdrawal
@@ -2710,18 +3275,12 @@ export interface components {
          */
         ExternalRefQuery: string;
         /**
-         * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
-         *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
-         * @example svg
+         * @description Since 2026-11-29. Only the payments of this static QR code (POST /v1/static-qrcodes): the charges created
+         *     for the Pix it received. A value that is not `sqr_` + 24 lower-case hex: 400 `staticQrCodeId inválido.`;
+         *     another merchant's code, or an unknown one, lists nothing.
+         * @example sqr_3c9e2b7d4058c1e9a2f46a1f
          */
-        QrFormatQuery: "png" | "svg";
-        /**
-         * @description Width and height of the PNG image in pixels, an integer from 128 to 1024; default 512 (the SVG ignores it:
-         *     it scales). A value outside 128..1024 or not an integer is rejected with 400
-         *     `size deve ser inteiro entre 128 e 1024. Recebido: '<VALUE>'.`.
-         * @example 256
-         */
-        QrSizeQuery: number;
+        StaticQrCodeIdQuery: components["schemas"]["StaticQrCodeId"];
         /**
          * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
          *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
@@ -2836,11 +3395,18 @@ export interface operations {
                 /**
                  * @description Only charges in this status; else 400
                  *     `status deve ser 'pending', 'paid', 'partially_refunded', 'refunded', 'expired' ou 'cancelled'. Recebido: '<VALUE>'.`.
+                 * @example pending
                  */
                 status?: "pending" | "paid" | "partially_refunded" | "refunded" | "expired" | "cancelled";
-                /** @description Due on or after this date; malformed: 400 `dueFrom deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`. */
+                /**
+                 * @description Due on or after this date; malformed: 400 `dueFrom deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+                 * @example 2026-12-01
+                 */
                 dueFrom?: string;
-                /** @description Due on or before this date; malformed: 400 `dueTo deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`. */
+                /**
+                 * @description Due on or before this date; malformed: 400 `dueTo deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+                 * @example 2026-12-31
+                 */
                 dueTo?: string;
             };
             header?: never;
@@ -2940,9 +3506,121 @@ export interface operations {
             };
         };
     };
+    createDueChargeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDueChargeBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, asked of the provider. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueChargeBatch"];
+                };
+            };
+            /** @description A malformed request or item (nothing created). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The request body is larger than 1 MB (a batch's limit; 64 KB elsewhere). Nothing was created. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description 20 batches in this UTC hour already. Nothing created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing was created. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDueChargeBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example dcb_3c9e2b7d4058c1e9a2f46a1f */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueChargeBatch"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such batch in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     getDueCharge: {
         parameters: {
             query?: {
+                /**
+                 * @description The São Paulo day of the amount due (default today), from 2000-01-01 to 2099-12-31 (else 400 `date deve estar entre 2000-01-01 e 2099-12-31. Recebido: '<VALUE>'.`); malformed or not a day of the calendar: 400 `date deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+                 * @example 2026-12-15
+                 */
                 date?: string;
             };
             header?: never;
@@ -3129,6 +3807,480 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    listPaymentLinks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
+                 *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
+                 *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
+                 * @example 10
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description A malformed `limit` or `cursor`, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Repeat of an `externalRef`: the link it names, with `idempotent: true`. Nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Link created, `active`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /**
+             * @description Invalid request: a field breaking its rule (the message names it), an amount outside the account's
+             *     range, an unknown field. Nothing was created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `linkId` returned at creation (`pl_` + 24 lower-case hex). A value not of this form is answered with
+                 *     400 `linkId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Link de pagamento não encontrado.`.
+                 * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+                 */
+                linkId: components["parameters"]["PaymentLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link and its charges. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such payment link in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivatePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `linkId` returned at creation (`pl_` + 24 lower-case hex). A value not of this form is answered with
+                 *     400 `linkId inválido.`; a well-formed id that is unknown or belongs to another merchant with 404
+                 *     `Link de pagamento não encontrado.`.
+                 * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+                 */
+                linkId: components["parameters"]["PaymentLinkIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, `inactive`, with `deactivatedAt`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such payment link in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStaticQrCodes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
+                 *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
+                 *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
+                 * @example 10
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Only codes in this status; else 400 `status deve ser 'active' ou 'inactive'. Recebido: '<VALUE>'.`.
+                 * @example active
+                 */
+                status?: "active" | "inactive";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCodeList"];
+                };
+            };
+            /** @description A malformed `limit`, `cursor` or `status`, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStaticQrCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Repeat of an `externalRef`: the code it names, with `idempotent: true`. Nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description Code created, `active`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /**
+             * @description Invalid request: a field breaking its rule (the message names it), an amount outside the account's
+             *     range, an unknown field. Nothing was created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limit reached (shared with POST /v1/pix). Nothing was created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `staticQrCodeId` returned at creation (`sqr_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `staticQrCodeId inválido.`; a well-formed id that is unknown or belongs to another
+                 *     merchant with 404 `QR code estático não encontrado.`.
+                 * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+                 */
+                id: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such static QR code in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `staticQrCodeId` returned at creation (`sqr_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `staticQrCodeId inválido.`; a well-formed id that is unknown or belongs to another
+                 *     merchant with 404 `QR code estático não encontrado.`.
+                 * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+                 */
+                id: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code, `inactive`, with `deactivatedAt`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such static QR code in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStaticQrCodeImage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Image format: `png` (default; a raster image of `size` × `size` pixels) or `svg` (a vector image that
+                 *     scales to any size). Any other value is rejected with 400 `format deve ser 'png' ou 'svg'. Recebido: '<VALUE>'.`.
+                 * @example svg
+                 */
+                format?: components["parameters"]["QrFormatQuery"];
+                /**
+                 * @description Width and height of the PNG image in pixels, an integer from 128 to 1024; default 512 (the SVG ignores it:
+                 *     it scales). A value outside 128..1024 or not an integer is rejected with 400
+                 *     `size deve ser inteiro entre 128 e 1024. Recebido: '<VALUE>'.`.
+                 * @example 256
+                 */
+                size?: components["parameters"]["QrSizeQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `staticQrCodeId` returned at creation (`sqr_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `staticQrCodeId inválido.`; a well-formed id that is unknown or belongs to another
+                 *     merchant with 404 `QR code estático não encontrado.`.
+                 * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+                 */
+                id: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code of the code's BR Code, as PNG or SVG. */
+            200: {
+                headers: {
+                    /** @description `private, max-age=86400`: the image of a static QR code never changes. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (PNG image bytes) */
+                    "image/png": string;
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45" shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h45v45H0z"/><path stroke="#000000" d="M4 4.5h7m1 0h1"/></svg> */
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The id is not a well-formed staticQrCodeId, `format` or `size` is invalid, or an unknown query parameter was sent. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such static QR code in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     createWithdrawal: {
@@ -3438,6 +4590,13 @@ export interface operations {
                  * @example pedido-2026-000123
                  */
                 externalRef?: components["parameters"]["ExternalRefQuery"];
+                /**
+                 * @description Since 2026-11-29. Only the payments of this static QR code (POST /v1/static-qrcodes): the charges created
+                 *     for the Pix it received. A value that is not `sqr_` + 24 lower-case hex: 400 `staticQrCodeId inválido.`;
+                 *     another merchant's code, or an unknown one, lists nothing.
+                 * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+                 */
+                staticQrCodeId?: components["parameters"]["StaticQrCodeIdQuery"];
             };
             header?: never;
             path?: never;
@@ -3454,7 +4613,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionList"];
                 };
             };
-            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status` or `externalRef`, or an unknown query parameter. Do not retry unchanged. */
+            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status`, `externalRef` or `staticQrCodeId`, or an unknown query parameter. Do not retry unchanged. */
             400: {
                 headers: {
                     [name: string]: unknown;

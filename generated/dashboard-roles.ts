@@ -4,8 +4,10 @@
  */
 
 export const operationRoles = {
+  cancelDashboardDueCharge: ['owner', 'admin', 'developer'],
   createDashboardApiKey: ['owner', 'admin', 'developer'],
   createDashboardCharge: ['owner', 'admin', 'developer'],
+  createDashboardDueCharge: ['owner', 'admin', 'developer'],
   createDashboardRefund: ['owner', 'admin'],
   createDashboardWebhook: ['owner', 'admin', 'developer'],
   createDashboardWithdrawal: ['owner', 'admin'],
@@ -13,11 +15,13 @@ export const operationRoles = {
   deleteDashboardWebhook: ['owner', 'admin', 'developer'],
   exportDashboardStatement: ['owner', 'admin', 'developer', 'viewer'],
   exportDashboardTransactions: ['owner', 'admin', 'developer', 'viewer'],
+  getDashboardDueCharge: ['owner', 'admin', 'developer', 'viewer'],
   getDashboardTransaction: ['owner', 'admin', 'developer', 'viewer'],
   getDashboardTransactionQrCode: ['owner', 'admin', 'developer', 'viewer'],
   getOverview: ['owner', 'admin', 'developer', 'viewer'],
   inviteUser: ['owner', 'admin'],
   listDashboardApiKeys: ['owner', 'admin', 'developer', 'viewer'],
+  listDashboardDueCharges: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardInfractions: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardRecipients: ['owner', 'admin', 'developer', 'viewer'],
   listDashboardStatement: ['owner', 'admin', 'developer', 'viewer'],

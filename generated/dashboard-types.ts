@@ -652,6 +652,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/due-charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List charges with a due date
+         * @description "Cobranças com vencimento": the account's charges with a due date, newest first, with the filters and pages
+         *     of GET /v1/due-charges (`status`, a due-date range `dueFrom`..`dueTo`, both included, `limit`, `cursor`;
+         *     the answer's `nextCursor` leads to the next page). Each carries its `amountDue` today (São Paulo).
+         */
+        get: operations["listDashboardDueCharges"];
+        put?: never;
+        /**
+         * Create a charge with a due date
+         * @description "Nova cobrança com vencimento" from the dashboard: exactly POST /v1/due-charges (the same service, body,
+         *     rules, limits, terms, events and answers) for the signed-in user's account, which must have its KYC approved
+         *     and not be blocked. Idempotent by `externalRef` as POST /v1/due-charges is: the page sends its own reference
+         *     per filled form (`vencimento-painel-<uuid>`) unless the merchant typed one, so a double click or a lost
+         *     answer returns the original charge (200, `idempotent: true`) instead of a second one.
+         *
+         *     Refusals name the field by its label in the form, with the field's API name in `field` (`dueDate`,
+         *     `amountCents`, `discount`, `customer.document.number`…); the amount's range is the account's, in reais.
+         */
+        post: operations["createDashboardDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/due-charges/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a charge with a due date
+         * @description One charge with a due date, as GET /v1/due-charges/{id} answers it, with its `amountDue` today (São Paulo):
+         *     what a Pix today must carry to pay it, and its parts (fine, interest, discount, rebate). Its QR code is
+         *     GET /dashboard/api/v1/transactions/{transactionId}/qrcode. An id that is not a charge with a due date of
+         *     the account (another account's, an immediate charge, a withdrawal) answers 404.
+         */
+        get: operations["getDashboardDueCharge"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/due-charges/{transactionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a charge with a due date
+         * @description "Cancelar cobrança", after the page's confirmation: exactly POST /v1/due-charges/{id}/cancel for the
+         *     signed-in user's account (not blocked). A `pending` charge is removed at the provider, becomes `cancelled`
+         *     and `transaction.cancelled` is sent; cancelling a cancelled charge answers 200 with it (a retry is safe).
+         *     A charge no longer pending (paid, also when the payer paid it first at the provider, or expired) answers 409
+         *     saying its situation. No body.
+         */
+        post: operations["cancelDashboardDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/v1/statement": {
         parameters: {
             query?: never;
@@ -1404,6 +1484,12 @@ export interface components {
          */
         TransactionStatus: "pending" | "processing" | "pending_approval" | "paid" | "failed" | "failed_unknown" | "cancelled" | "expired" | "refunded" | "partially_refunded";
         /**
+         * @description Static QR code identifier: `sqr_` followed by 24 lower-case hexadecimal characters (96 random bits).
+         *     A value not of this form is answered with 400 `staticQrCodeId inválido.`.
+         * @example sqr_3c9e2b7d4058c1e9a2f46a1f
+         */
+        StaticQrCodeId: string;
+        /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
          * @example E90400888202611211935a1B2c3D4e5F
@@ -1494,6 +1580,12 @@ export interface components {
             status: components["schemas"]["TransactionStatus"];
             /** @description The merchant's identifier given at creation (idempotency key). Omitted when none was given. */
             externalRef?: string;
+            /**
+             * @description Since 2026-11-29. A payment of a static QR code (POST /v1/static-qrcodes): the code the Pix was sent to.
+             *     Such a charge is created `paid` when the Pix arrives (its `pixPayload` is the code's BR Code, its
+             *     `expiresAt` the moment it was paid). Omitted for any other transaction.
+             */
+            staticQrCodeId?: components["schemas"]["StaticQrCodeId"];
             /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
@@ -1931,6 +2023,245 @@ export interface components {
              * @example 1000
              */
             amountCents: number;
+        };
+        /**
+         * DueChargeCustomer
+         * @description Whom a charge with a due date bills (API Pix `devedor`): shown to the payer by their bank. `name` and
+         *     `document` are required; `email`, `phone` and `address` are optional (the standard asks no more). Closed
+         *     object: an unknown field is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        DueChargeCustomer: {
+            /** @description Full name, 1 to 100 characters, not only whitespace. */
+            name: string;
+            /** Format: email */
+            email?: string;
+            /** @description Area code (DDD) plus number, digits only, 10 or 11 digits. */
+            phone?: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+            /** @description The billing address (API Pix `devedor.logradouro`, `cidade`, `uf`, `cep`). */
+            address?: {
+                street: string;
+                city: string;
+                /** @enum {string} */
+                state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                /** @description CEP, 8 digits. */
+                postalCode: string;
+            };
+        };
+        /**
+         * DueChargeFine
+         * @description The fine (API Pix `valor.multa`) charged once when the charge is paid after its due date (after the next
+         *     business day when the due date is not one). `mode: fixed` takes `amountCents` (modalidade 1); `mode:
+         *     percent` takes `basisPoints` of the amount less its rebate (modalidade 2; 200 = 2 %). Anything else is answered with 400
+         *     `fine deve ser {"mode": "fixed", "amountCents": inteiro ≥ 1} ou {"mode": "percent", "basisPoints": inteiro de 1 a 10000}.`.
+         * @example {
+         *       "mode": "percent",
+         *       "basisPoints": 200
+         *     }
+         */
+        DueChargeFine: {
+            /** @enum {string} */
+            mode: "fixed" | "percent";
+            /** @description The fine in cents (`mode: fixed` only). */
+            amountCents?: number;
+            /** @description The fine in hundredths of a percent of the amount (`mode: percent` only); 200 = 2 %. */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeInterest
+         * @description Interest (API Pix `valor.juros`) for each day paid after the due date (after the next business day when
+         *     the due date is not one), simple and pro rata, on the amount less its rebate. The `mode` names the modality
+         *     of API Pix 2.9.0 (1 to 8): a value per day (`fixed_per_*`, `amountCents`), or a percentage (`basisPoints`)
+         *     per day, per month or per year, counted in calendar days (`*_calendar_day*`: a month is 30 days and a year
+         *     360, the commercial calendar) or business days (`*_business_day*`, weekends and national bank holidays
+         *     excluded: a month is 21 and a year 252 business days), rounded half up to the cent once. A
+         *     malformed interest is answered with 400 `interest deve ter um mode válido, com amountCents (modos fixed_*) ou basisPoints de 1 a 10000 (modos percent_*).`.
+         * @example {
+         *       "mode": "percent_per_month_calendar_days",
+         *       "basisPoints": 100
+         *     }
+         */
+        DueChargeInterest: {
+            /** @enum {string} */
+            mode: "fixed_per_calendar_day" | "percent_per_calendar_day" | "percent_per_month_calendar_days" | "percent_per_year_calendar_days" | "fixed_per_business_day" | "percent_per_business_day" | "percent_per_month_business_days" | "percent_per_year_business_days";
+            /** @description Cents per day late (`fixed_*` modes only). */
+            amountCents?: number;
+            /** @description Hundredths of a percent per day, month or year (`percent_*` modes only); 100 = 1 %. */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeDiscount
+         * @description A discount (API Pix `valor.desconto`) for paying early, on the amount less its rebate. `fixed_until_dates`
+         *     and `percent_until_dates` (modalidades 1 and 2) take `dates`: one to three `{date, amountCents}` or
+         *     `{date, basisPoints}`, each date on or before the due date, at most once each: a payment on or before a date
+         *     gets that date's discount (the nearest one; a date on a weekend or holiday holds until the next business
+         *     day). The other modes (3 to 6) take `amountCents` or `basisPoints`
+         *     for each calendar or business day paid before the due date. A date after the due date is answered with
+         *     400 `discount.dates: a data <DATE> é posterior ao vencimento.`, a date given twice with
+         *     `discount.dates: a data <DATE> aparece mais de uma vez.`, a discount that would take the whole amount with
+         *     `discount deve ser menor que o valor da cobrança.`, and a malformed one with 400
+         *     `discount deve ter um mode válido: dates (1 a 3 datas) nos modos *_until_dates, amountCents ou basisPoints nos demais.`.
+         * @example {
+         *       "mode": "fixed_until_dates",
+         *       "dates": [
+         *         {
+         *           "date": "2026-12-05",
+         *           "amountCents": 1000
+         *         }
+         *       ]
+         *     }
+         */
+        DueChargeDiscount: {
+            /** @enum {string} */
+            mode: "fixed_until_dates" | "percent_until_dates" | "fixed_per_calendar_day_early" | "fixed_per_business_day_early" | "percent_per_calendar_day_early" | "percent_per_business_day_early";
+            dates?: {
+                /** Format: date */
+                date: string;
+                amountCents?: number;
+                basisPoints?: number;
+            }[];
+            /** @description Cents per day paid early (`fixed_per_*_early` modes only). */
+            amountCents?: number;
+            /** @description Hundredths of a percent per day paid early (`percent_per_*_early` modes only). */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeRebate
+         * @description A rebate (API Pix `valor.abatimento`) taken off the amount whatever the payment date: `mode: fixed` with
+         *     `amountCents` (modalidade 1) or `mode: percent` with `basisPoints` of the amount (modalidade 2). It must
+         *     leave part of the amount: else 400 `rebate deve ser menor que o valor da cobrança.`. A malformed rebate is
+         *     answered with 400 `rebate deve ser {"mode": "fixed", "amountCents": inteiro ≥ 1} ou {"mode": "percent", "basisPoints": inteiro de 1 a 10000}.`.
+         * @example {
+         *       "mode": "fixed",
+         *       "amountCents": 500
+         *     }
+         */
+        DueChargeRebate: {
+            /** @enum {string} */
+            mode: "fixed" | "percent";
+            /** @description The rebate in cents (`mode: fixed` only). */
+            amountCents?: number;
+            /** @description The rebate in hundredths of a percent of the amount (`mode: percent` only). */
+            basisPoints?: number;
+        };
+        /**
+         * DueChargeAmountDue
+         * @description What the payer's bank charges on `date` (São Paulo): `amountCents` = the amount − rebate − discount + fine
+         *     + interest, each part rounded to the cent. A Pix of exactly that amount on that day pays the charge; any
+         *     other amount is not this charge's payment (it is left to the PixGate team, not credited). `payable: false`
+         *     (and no amounts) after the charge's last payable date.
+         */
+        DueChargeAmountDue: {
+            /** Format: date */
+            date: string;
+            payable: boolean;
+            amountCents?: number;
+            fineCents?: number;
+            interestCents?: number;
+            discountCents?: number;
+            rebateCents?: number;
+        };
+        /**
+         * DueCharge
+         * @description A charge with a due date (API Pix `cobv`). It is also a transaction (`type: pix_in`): GET
+         *     /v1/transactions/{id} reads it, its events are the charges' (`transaction.paid`, `transaction.expired`,
+         *     `transaction.cancelled`, refunds) and it is refunded through POST /v1/transactions/{id}/refunds. Once paid,
+         *     `amountCents` stays the amount billed and `paidAmountCents` is what the payer paid (with fine and interest,
+         *     less discount and rebate): `feeCents` and the credited `netCents` are computed on it. New optional fields
+         *     may be added (additive changes).
+         */
+        DueCharge: {
+            transactionId: components["schemas"]["TransactionId"];
+            /**
+             * @description `pending` until paid, `paid` once paid (then `partially_refunded` / `refunded`), `expired` after its
+             *     last payable date unpaid, `cancelled` by the merchant before payment, `failed` when the provider could
+             *     not complete it (as an immediate charge).
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "partially_refunded" | "refunded" | "expired" | "cancelled" | "failed";
+            pixPayload: components["schemas"]["PixPayload"];
+            amountCents: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The last São Paulo day a payment is accepted (the due date, then `daysAfterDue` as the standard counts them).
+             */
+            lastPayableDate: string;
+            daysAfterDue: number;
+            customer: components["schemas"]["DueChargeCustomer"];
+            description?: string;
+            externalRef?: string;
+            fine?: components["schemas"]["DueChargeFine"];
+            interest?: components["schemas"]["DueChargeInterest"];
+            discount?: components["schemas"]["DueChargeDiscount"];
+            rebate?: components["schemas"]["DueChargeRebate"];
+            /** @description How many times the charge was changed (API Pix `revisao`). */
+            revision: number;
+            amountDue: components["schemas"]["DueChargeAmountDue"];
+            /** @description What the payer paid; present once paid. */
+            paidAmountCents?: number;
+            /** @description PixGate's fee, on the amount paid; present once paid. */
+            feeCents?: number;
+            endToEndId?: components["schemas"]["EndToEndId"];
+            createdAt: components["schemas"]["UnixMillis"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            /** @description Present (true) on the 200 answer of a repeated `externalRef`. */
+            idempotent?: boolean;
+        };
+        /**
+         * DueChargeList
+         * @description Answer of GET /v1/due-charges: the newest charges with a due date first (by creation), at most `limit`;
+         *     `nextCursor` when more match (pass it as `cursor`, with the same filters).
+         */
+        DueChargeList: {
+            dueCharges: components["schemas"]["DueCharge"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateDueChargeRequest
+         * @description Body of POST /v1/due-charges. Closed object: an unknown field is answered with 400
+         *     `Campo não permitido: '<path>'.`.
+         */
+        CreateDueChargeRequest: {
+            /**
+             * @description The amount due on the due date before fine, interest, discount and rebate (API Pix `valor.original`),
+             *     in cents, minimum 100, within the account's amount range and the platform ceiling exactly as for
+             *     POST /v1/pix, with the same messages.
+             */
+            amountCents: components["schemas"]["AmountCentsInput"];
+            /**
+             * Format: date
+             * @description The due date (`AAAA-MM-DD`, São Paulo's calendar), today or later and at most 5 years ahead. A due date
+             *     on a weekend or national holiday is paid without fine or interest on the next business day. A date
+             *     before today is answered with 400 `dueDate não pode ser anterior a hoje (<TODAY>).`, one beyond five
+             *     years with `dueDate deve ser no máximo <LAST>.`, a malformed one with
+             *     `dueDate deve ser uma data AAAA-MM-DD. Recebido: '<VALUE>'.`.
+             * @example 2026-12-10
+             */
+            dueDate: string;
+            /**
+             * @description How long the charge stays payable after its due date (API Pix `validadeAposVencimento`), counted as
+             *     the standard counts it; default 30. Outside 0..365: 400
+             *     `daysAfterDue deve ser inteiro entre 0 e 365. Recebido: <VALUE>.`.
+             * @default 30
+             */
+            daysAfterDue?: number;
+            customer: components["schemas"]["DueChargeCustomer"];
+            /**
+             * @description A note the payer's bank shows (API Pix `solicitacaoPagador`), at most 140 characters; else 400
+             *     `description deve ser texto de no máximo 140 caracteres.`.
+             */
+            description?: string;
+            externalRef?: components["schemas"]["ExternalRef"];
+            fine?: components["schemas"]["DueChargeFine"];
+            interest?: components["schemas"]["DueChargeInterest"];
+            discount?: components["schemas"]["DueChargeDiscount"];
+            rebate?: components["schemas"]["DueChargeRebate"];
         };
         /**
          * BalanceEntry
@@ -4595,6 +4926,279 @@ export interface operations {
             };
             500: components["responses"]["InternalError"];
             /** @description Transient failure at the payment provider: send again with the same `externalRef`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    listDashboardDueCharges: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /** @example pending */
+                status?: "pending" | "paid" | "partially_refunded" | "refunded" | "expired" | "cancelled";
+                /**
+                 * @description Due on or after this São Paulo day.
+                 * @example 2026-12-01
+                 */
+                dueFrom?: string;
+                /**
+                 * @description Due on or before this São Paulo day (not before `dueFrom`).
+                 * @example 2026-12-31
+                 */
+                dueTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charges with a due date, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueChargeList"];
+                };
+            };
+            /** @description A filter is invalid (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountCents": 25000,
+                 *       "dueDate": "2026-12-10",
+                 *       "daysAfterDue": 30,
+                 *       "externalRef": "vencimento-painel-5b0c9d7e-2f4a-4c1b-9e3d-8a7f6b5c4d3e",
+                 *       "description": "Mensalidade de dezembro",
+                 *       "customer": {
+                 *         "name": "Maria da Silva",
+                 *         "document": {
+                 *           "number": "529.982.247-25",
+                 *           "type": "cpf"
+                 *         },
+                 *         "address": {
+                 *           "street": "Rua das Flores, 100",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "postalCode": "01001000"
+                 *         }
+                 *       },
+                 *       "fine": {
+                 *         "mode": "percent",
+                 *         "basisPoints": 200
+                 *       },
+                 *       "interest": {
+                 *         "mode": "percent_per_month_calendar_days",
+                 *         "basisPoints": 100
+                 *       },
+                 *       "discount": {
+                 *         "mode": "fixed_until_dates",
+                 *         "dates": [
+                 *           {
+                 *             "date": "2026-12-05",
+                 *             "amountCents": 1000
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateDueChargeRequest"];
+            };
+        };
+        responses: {
+            /** @description The same `externalRef` within 7 days: the original charge with `idempotent: true`; nothing new was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description Charge created, status `pending`, with its BR Code and its amount due today. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A field missing or breaking its rule, terms that contradict each other, an amount outside the account's range (the message names the field by its label, `field` says which). Nothing was created. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description The account's hourly charge limit was reached (shared with immediate charges). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Transient failure at the payment provider: send again with the same `externalRef`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    getDashboardDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tx_7b2e4d6f8a0c1e3b5d7f9a1c */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge with a due date. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A malformed id (`field`: `transactionId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Transação: identificador inválido; escolha um item da lista.",
+                     *       "field": "transactionId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No charge with a due date with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelDashboardDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example tx_7b2e4d6f8a0c1e3b5d7f9a1c */
+                transactionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DueCharge"];
+                };
+            };
+            /** @description A malformed id (`field`: `transactionId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Transação: identificador inválido; escolha um item da lista.",
+                     *       "field": "transactionId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description No charge with a due date with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The charge is no longer pending. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description Transient failure at the payment provider; nothing changed. Try again. */
             502: {
                 headers: {
                     [name: string]: unknown;

@@ -101,6 +101,34 @@ export interface paths {
         patch: operations["reviseCobV"];
         trace?: never;
     };
+    "/v2/lotecobv/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch's number (API Pix declares a string; its answers number it, int64). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a batch of charges with a due date
+         * @description Each cobv of the batch with its status (`EM_PROCESSAMENTO`, `CRIADA`, `NEGADA` with its `problema`).
+         */
+        get: operations["readLoteCobV"];
+        /**
+         * Ask for a batch of charges with a due date
+         * @description API Pix `PUT /lotecobv/{id}`: every cobv of the batch with its txid; 202, created afterwards, each on its
+         *     own (`GET` tells which were `CRIADA` and which `NEGADA`, with the problem).
+         */
+        put: operations["createLoteCobV"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/pix/{e2eid}": {
         parameters: {
             query?: never;
@@ -508,6 +536,24 @@ export interface components {
             valor: components["schemas"]["CobVValor"];
             chave: components["schemas"]["Chave"];
             solicitacaoPagador?: string;
+        };
+        LoteCobVSolicitado: {
+            descricao: string;
+            cobsv: ({
+                txid: components["schemas"]["Txid"];
+            } & components["schemas"]["CobVSolicitada"])[];
+        };
+        LoteCobVConsultado: {
+            id: number;
+            descricao: string;
+            criacao: components["schemas"]["Horario"];
+            cobsv: {
+                txid: components["schemas"]["Txid"];
+                /** @enum {string} */
+                status: "EM_PROCESSAMENTO" | "CRIADA" | "NEGADA";
+                problema?: components["schemas"]["Problema"];
+                criacao?: components["schemas"]["Horario"];
+            }[];
         };
         /** @description A revision (any field of a cobv request), or `status` alone to remove it. */
         CobVRevisada: {
@@ -1106,6 +1152,68 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["CobV"];
                 };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    readLoteCobV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch's number (API Pix declares a string; its answers number it, int64). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoteCobVConsultado"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    createLoteCobV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The batch's number (API Pix declares a string; its answers number it, int64). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoteCobVSolicitado"];
+            };
+        };
+        responses: {
+            /** @description Asked; the cobvs are created afterwards. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthorized"];

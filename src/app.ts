@@ -4,6 +4,7 @@ import { accessLog } from './http/accessLog.ts';
 import { dashboardApi } from './http/dashboardApi.ts';
 import { errorMiddleware, routeNotFound } from './http/errorMiddleware.ts';
 import { merchantApi } from './http/merchantApi.ts';
+import { paymentLinkPages } from './paymentLinks/paymentLink.pageRoutes.ts';
 import { healthRoutes, metricsRoute } from './http/ops.ts';
 import { setOperation } from './http/routeGuard.ts';
 import { adminSpec, dashboardSpec, generatedAdminDocsDir, generatedDocsDir, merchantSpec } from './http/spec.ts';
@@ -65,6 +66,8 @@ export function createApp(deps: Deps, options: AppOptions = {}): Express {
   const dashboard = dashboardApi(deps, dashboardSpec());
   app.use((req, res, next) => (req.path.startsWith('/dashboard/api/') ? dashboard(req, res, next) : next()));
   app.use(webApp('dashboard', '/dashboard'));
+  // The payment links' public pages (/pay/…): no API key, outside the merchant API's route guard.
+  app.use(paymentLinkPages(deps));
   app.use(merchantApi(deps, merchantSpec()));
   app.use(routeNotFound);
   app.use(errorMiddleware(deps.logger));

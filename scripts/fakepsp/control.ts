@@ -4,6 +4,11 @@
  * port. Answers 200 with the changed object, 404 for an unknown one, 409 when the change is not possible
  * now (problem+json), 400 for a malformed request.
  *
+ * A Pix to the key tied to no charge of the provider's: `POST /_fake/pix` `{valor, txid?, pagador?, infoPagador?,
+ * silent?}` (state.ts `receivePix`): no txid, a txid never issued, or a static QR code's (the payer's bank
+ * sends the txid of the BR Code's field 62-05; API Pix's `Pix.txid` takes 1-35 alphanumerics). Read, listed
+ * and called back like any Pix with a txid; a cob's or a cobv's txid is refused (409: pay those instead).
+ *
  * cobv: `POST /_fake/cobv/:txid/pay` `{valor, horario?, pagador?, infoPagador?, silent?}` pays it (state.ts
  * `payCobv`: any amount, refused 409 past its last payable day); `GET /_fake/cobv/:txid/last-payable-day`
  * answers `{lastPayableDay}`; `POST /_fake/lotecobv/hold` `{hold: boolean}` keeps batches' requests

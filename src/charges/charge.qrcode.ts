@@ -25,8 +25,13 @@ export async function chargeQrCode(
 ): Promise<QrImage> {
   const row = await getAccountTransaction(deps, accountId, transactionId);
   if (row.type !== 'pix_in' || row.pix_payload === null) throw new TransactionNotFound();
+  return qrImage(row.pix_payload, options);
+}
+
+/** A BR Code as a QR code image (a charge's, a static QR code's: GET /v1/static-qrcodes/{id}/qrcode). */
+export async function qrImage(payload: string, options: { format: QrFormat; sizePx: number }): Promise<QrImage> {
   if (options.format === 'svg') {
-    return { contentType: 'image/svg+xml', body: await QRCode.toString(row.pix_payload, { ...QR_OPTIONS, type: 'svg' }) };
+    return { contentType: 'image/svg+xml', body: await QRCode.toString(payload, { ...QR_OPTIONS, type: 'svg' }) };
   }
-  return { contentType: 'image/png', body: await QRCode.toBuffer(row.pix_payload, { ...QR_OPTIONS, type: 'png', width: options.sizePx }) };
+  return { contentType: 'image/png', body: await QRCode.toBuffer(payload, { ...QR_OPTIONS, type: 'png', width: options.sizePx }) };
 }

@@ -69,3 +69,29 @@ export class DueChargeNotPending extends DomainError {
 
 /** `dueTo` before `dueFrom` in a list. */
 export class EmptyDueRange extends DomainError {}
+
+/** Over the hourly number of batches (POST /v1/due-charge-batches). */
+export class BatchRateLimited extends DomainError {}
+
+/** No such batch of this account. */
+export class DueChargeBatchNotFound extends DomainError {}
+
+/** A date of the right shape that no calendar has (`2027-02-30`): the schema's `format: date` checks the shape only. */
+export class ImpossibleDate extends DomainError {
+  readonly field: 'dueDate' | 'discount' | 'date' | 'dueFrom' | 'dueTo';
+  readonly value: string;
+  constructor(field: ImpossibleDate['field'], value: string) {
+    super();
+    this.field = field;
+    this.value = value;
+  }
+}
+
+/** GET /v1/due-charges/{id}?date= outside 2000-01-01..2099-12-31 (the holiday table's calendar). */
+export class AmountDueDateOutOfRange extends DomainError {
+  readonly value: string;
+  constructor(value: string) {
+    super();
+    this.value = value;
+  }
+}

@@ -4,6 +4,12 @@ import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { cancelDueCharge, createDueCharge, getDueCharge, listDueChargePage, updateDueCharge } from './dueCharge.service.ts';
+import { createDueChargeBatch, getDueChargeBatch } from './dueChargeBatch.service.ts';
+import { answerFor } from '../http/errorMapping.ts';
+import type { DomainError } from '../platform/domainError.ts';
+
+/** An item's refusal in the merchant's words (the contract's message of the same refusal on POST /v1/due-charges). */
+const describeRefusal = (error: DomainError): string => answerFor(error, 'merchant')?.message ?? error.constructor.name;
 
 const DEFAULT_LIMIT = 50;
 
@@ -36,6 +42,14 @@ export function dueChargeRoutes(router: Router, deps: Deps): void {
 
   api.patch('/v1/due-charges/{id}', async (req, res) => {
     res.json(await updateDueCharge(deps, authOf(res), req.params.id, req.body));
+  });
+
+  api.post('/v1/due-charge-batches', async (req, res) => {
+    res.status(202).json(await createDueChargeBatch(deps, authOf(res), req.body, describeRefusal));
+  });
+
+  api.get('/v1/due-charge-batches/{batchId}', async (req, res) => {
+    res.json(await getDueChargeBatch(deps, authOf(res).accountId, req.params.batchId));
   });
 
   api.post('/v1/due-charges/{id}/cancel', async (req, res) => {

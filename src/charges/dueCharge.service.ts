@@ -14,7 +14,7 @@ import { buildDynamicBrCode } from '../primitives/brcode.ts';
 import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
 import { newId } from '../primitives/ids.ts';
 import { saoPauloDay, saoPauloDayPeriod } from '../primitives/saoPaulo.ts';
-import { ProviderFailure, ProviderTimeout, type DueChargeTerms } from '../provider/port.ts';
+import { ProviderFailure, ProviderTimeout, type DueChargeTerms, type RegisterDueChargeInput, type RegisteredCharge } from '../provider/port.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
 import { InvalidCursor } from '../transactions/transaction.errors.ts';
 import { findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS, lockTransaction } from '../transactions/transaction.repository.ts';
@@ -41,7 +41,9 @@ import {
   DueDateTooFar,
   DueTermMalformed,
   DueTermsContradict,
+  AmountDueDateOutOfRange,
   EmptyDueRange,
+  ImpossibleDate,
   NothingToChange,
 } from './dueCharge.errors.ts';
 
@@ -56,6 +58,24 @@ const HOUR_MS = 3_600_000;
 
 // ---- Terms -------------------------------------------------------------------------------------------------
 
+/** `YYYY-MM-DD` that names a day of the calendar (not `2027-02-30`; any year from 0001, `0055` included). */
+function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years below 100 as 19xx
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Throws `ImpossibleDate` for a date of the right shape that no calendar has. */
+export function requireCalendarDate(field: ImpossibleDate['field'], value: string | undefined): void {
+  if (value !== undefined && !isCalendarDate(value)) throw new ImpossibleDate(field, value);
+}
+
+/** The days an amount due is computed for: the calendar of the bank holidays' table (and no walk of centuries). */
+const AMOUNT_DUE_DAYS = { first: '2000-01-01', last: '2099-12-31' } as const;
+
 /** Exactly one of the two value fields, as the mode asks: `amountCents` (an amount) or `basisPoints` (a percentage). */
 function valueFits(term: { amountCents?: number | undefined; basisPoints?: number | undefined }, percent: boolean): boolean {
   return percent ? term.basisPoints !== undefined && term.amountCents === undefined : term.amountCents !== undefined && term.basisPoints === undefined;
@@ -67,6 +87,7 @@ function valueFits(term: { amountCents?: number | undefined; basisPoints?: numbe
  */
 export function termsOf(body: Pick<CreateDueChargeRequest, 'fine' | 'interest' | 'discount' | 'rebate'>): DueChargeTerms {
   const { fine, interest, discount, rebate } = body;
+  for (const item of discount?.dates ?? []) requireCalendarDate('discount', item.date);
   if (fine && !valueFits(fine, fine.mode === 'percent')) throw new DueTermMalformed('fine');
   if (interest && !valueFits(interest, interest.mode.startsWith('percent_'))) throw new DueTermMalformed('interest');
   if (discount) {
@@ -226,21 +247,88 @@ export type CreateDueChargeOutcome = { kind: 'created' | 'replayed'; body: DueCh
  * externalRef's claim stored together. A repeated externalRef is answered with its charge (200), the slot
  * given back; anything but a 201 gives the slot back.
  */
+/** A request checked against every rule, with its transaction id: what the provider is asked and what is stored. */
+export interface PreparedDueCharge {
+  input: RegisterDueChargeInput;
+  feeCents: number;
+  lastPayableDate: string;
+  feeRule: FeeRule;
+}
+
+/** Every rule of POST /v1/due-charges on one request (the 400s), as the provider's input under a new transaction id. */
+export function prepareDueCharge(auth: AccountContext, body: CreateDueChargeRequest, nowMs: number): PreparedDueCharge {
+  requireCalendarDate('dueDate', body.dueDate);
+  const terms = termsOf(body);
+  const daysAfterDue = body.daysAfterDue ?? DEFAULT_DAYS_AFTER_DUE;
+  const due = dueTermsOf({ amountCents: body.amountCents, dueDate: body.dueDate, daysAfterDue, terms });
+  const feeCents = checkTerms(auth.account, due, saoPauloDay(nowMs));
+  const debtor = debtorOf(body.customer);
+  return {
+    input: {
+      transactionId: newId('tx'),
+      accountId: auth.accountId,
+      externalRef: body.externalRef,
+      amountCents: body.amountCents,
+      createdAtMs: nowMs,
+      dueDate: body.dueDate,
+      daysAfterDue,
+      terms,
+      debtor,
+      description: body.description,
+    },
+    feeCents,
+    lastPayableDate: lastPayableDate(due),
+    feeRule: feeRuleOf(auth.account),
+  };
+}
+
+/**
+ * Stores a charge the provider created (its BR Code, or one built from its location: no amount in it, the
+ * payer's bank reads the amount of the day from the location), claiming its externalRef.
+ */
+export function storeDueCharge(deps: Pick<Deps, 'db'>, account: AccountRow, prepared: PreparedDueCharge, registered: RegisteredCharge) {
+  const { input } = prepared;
+  const pixPayload =
+    registered.pixPayload ?? buildDynamicBrCode({ locationUrl: registered.locationUrl, merchantName: merchantNameOf(account), merchantCity: merchantCityOf(account) });
+  return insertDueCharge(
+    deps.db,
+    {
+      id: input.transactionId,
+      accountId: input.accountId,
+      amountCents: input.amountCents,
+      feeCents: prepared.feeCents,
+      pixPayload,
+      providerRef: registered.providerRef,
+      expiresAt: expiryOf(prepared.lastPayableDate),
+      createdAt: new Date(input.createdAtMs),
+      externalRef: input.externalRef ?? null,
+      dueDate: input.dueDate,
+      daysAfterDue: input.daysAfterDue,
+      lastPayableDate: prepared.lastPayableDate,
+      terms: input.terms,
+      debtor: input.debtor,
+      description: input.description ?? null,
+      feeRule: prepared.feeRule,
+    },
+    input.externalRef === undefined ? undefined : { expiresAt: new Date(input.createdAtMs + IDEMPOTENCY_RETENTION_MS) },
+  );
+}
+
+/** The live charge with a due date an externalRef names, if any (7 days). */
+export async function liveDueCharge(deps: Pick<Deps, 'db'>, accountId: string, externalRef: string, nowMs: number): Promise<DueChargeRecord | undefined> {
+  const existing = await findLiveIdempotentTransaction(deps.db, accountId, 'due_charge', externalRef, nowMs);
+  return existing && (await findDueCharge(deps.db, accountId, existing.id));
+}
+
 export async function createDueCharge(deps: Deps, auth: AccountContext, body: CreateDueChargeRequest): Promise<CreateDueChargeOutcome> {
   const { account } = auth;
   const nowMs = deps.clock.now();
   const today = saoPauloDay(nowMs);
-  const terms = termsOf(body);
-  const daysAfterDue = body.daysAfterDue ?? DEFAULT_DAYS_AFTER_DUE;
-  const due = dueTermsOf({ amountCents: body.amountCents, dueDate: body.dueDate, daysAfterDue, terms });
-  const fee = checkTerms(account, due, today);
-  const debtor = debtorOf(body.customer);
+  const prepared = prepareDueCharge(auth, body, nowMs);
   const externalRef = body.externalRef;
 
   const replay = async (): Promise<CreateDueChargeOutcome | undefined> => {
-    if (externalRef === undefined) return undefined;
-    const existing = await findLiveIdempotentTransaction(deps.db, auth.accountId, 'due_charge', externalRef, nowMs);
-    const found = existing && (await findDueCharge(deps.db, auth.accountId, existing.id));
+    const found = externalRef === undefined ? undefined : await liveDueCharge(deps, auth.accountId, externalRef, nowMs);
     return found ? { kind: 'replayed', body: toDueChargeJson(found, today, true) } : undefined;
   };
 
@@ -257,46 +345,9 @@ export async function createDueCharge(deps: Deps, auth: AccountContext, body: Cr
       await release(deps.db, auth.accountId, slot);
       return earlier;
     }
-    const transactionId = newId('tx');
-    const lastDay = lastPayableDate(due);
-    const description = body.description ?? null;
-    const registered = await deps.provider.registerDueCharge({
-      transactionId,
-      accountId: auth.accountId,
-      externalRef,
-      amountCents: body.amountCents,
-      createdAtMs: nowMs,
-      dueDate: body.dueDate,
-      daysAfterDue,
-      terms,
-      debtor,
-      description: description ?? undefined,
-    });
-    // No amount in the BR Code: the payer's bank reads it from the location, computed on the day of payment.
-    const pixPayload =
-      registered.pixPayload ?? buildDynamicBrCode({ locationUrl: registered.locationUrl, merchantName: merchantNameOf(account), merchantCity: merchantCityOf(account) });
-    const claim = await insertDueCharge(
-      deps.db,
-      {
-        id: transactionId,
-        accountId: auth.accountId,
-        amountCents: body.amountCents,
-        feeCents: fee,
-        pixPayload,
-        providerRef: registered.providerRef,
-        expiresAt: expiryOf(lastDay),
-        createdAt: new Date(nowMs),
-        externalRef: externalRef ?? null,
-        dueDate: body.dueDate,
-        daysAfterDue,
-        lastPayableDate: lastDay,
-        terms,
-        debtor,
-        description,
-        feeRule: feeRuleOf(account),
-      },
-      externalRef === undefined ? undefined : { expiresAt: new Date(nowMs + IDEMPOTENCY_RETENTION_MS) },
-    );
+    const { transactionId } = prepared.input;
+    const registered = await deps.provider.registerDueCharge(prepared.input);
+    const claim = await storeDueCharge(deps, account, prepared, registered);
     if (!claim.claimed) {
       // A concurrent request with this externalRef stored its charge first: this one is answered with it.
       await release(deps.db, auth.accountId, slot);
@@ -322,6 +373,8 @@ export async function createDueCharge(deps: Deps, auth: AccountContext, body: Cr
 }
 
 export async function getDueCharge(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, transactionId: string, date: string | undefined): Promise<DueChargeJson> {
+  requireCalendarDate('date', date);
+  if (date !== undefined && (date < AMOUNT_DUE_DAYS.first || date > AMOUNT_DUE_DAYS.last)) throw new AmountDueDateOutOfRange(date);
   const found = await findDueCharge(deps.db, accountId, transactionId);
   if (!found) throw new DueChargeNotFound();
   return toDueChargeJson(found, date ?? saoPauloDay(deps.clock.now()));
@@ -334,6 +387,8 @@ export async function listDueChargePage(
   accountId: string,
   options: { limit: number; cursor?: string | undefined; status?: string | undefined; dueFrom?: string | undefined; dueTo?: string | undefined },
 ): Promise<components['schemas']['DueChargeList']> {
+  requireCalendarDate('dueFrom', options.dueFrom);
+  requireCalendarDate('dueTo', options.dueTo);
   if (options.dueFrom !== undefined && options.dueTo !== undefined && options.dueTo < options.dueFrom) throw new EmptyDueRange();
   let after: { createdAtUs: string; id: string } | undefined;
   if (options.cursor !== undefined) {
@@ -364,6 +419,7 @@ function merged<T>(value: T | null | undefined, current: T | undefined): T | und
  */
 export async function updateDueCharge(deps: Deps, auth: AccountContext, transactionId: string, body: UpdateDueChargeRequest): Promise<DueChargeJson> {
   if (Object.keys(body).length === 0) throw new NothingToChange();
+  requireCalendarDate('dueDate', body.dueDate);
   const found = await findDueCharge(deps.db, auth.accountId, transactionId);
   if (!found) throw new DueChargeNotFound();
   if (found.charge.status !== 'pending') throw new DueChargeNotPending('change', found.charge.status);

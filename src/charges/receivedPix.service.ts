@@ -12,6 +12,7 @@ import type { TransactionRow, UnmatchedPixReason } from '../db/schema.ts';
 import { ChargeInWrongStatus, UnmatchedPixAlreadyResolved, UnmatchedPixNotFound } from './charge.errors.ts';
 import { payCharge } from './charge.payment.ts';
 import { duePayment } from './dueCharge.service.ts';
+import { staticQrCodePayment } from '../staticQrCodes/staticQrCode.payment.ts';
 import {
   findChargeByProviderRef,
   findUnmatchedPix,
@@ -32,7 +33,12 @@ export type ReceivedPixOutcome =
 export async function applyReceivedPix(deps: Deps, pix: ReceivedPix): Promise<ReceivedPixOutcome> {
   const charge = pix.chargeRef === undefined ? undefined : await findChargeByProviderRef(deps.db, pix.chargeRef);
   if (charge && charge.end_to_end_id === pix.endToEndId) return { outcome: 'already_credited', charge };
-  if (!charge) return unmatched(deps, pix, undefined, 'unknown_charge');
+  if (!charge) {
+    // A static QR code's txid: every Pix to an active code is a payment of its own (staticQrCode.payment.ts).
+    const code = await staticQrCodePayment(deps, pix);
+    if (code?.outcome === 'refused') return unmatched(deps, pix, undefined, code.reason);
+    return code ?? unmatched(deps, pix, undefined, 'unknown_charge');
+  }
   // A charge with a due date is paid by the amount due on the day the Pix arrived (dueCharge.service.ts).
   let settled: { amountCents: number; feeCents: number } | undefined;
   if (charge.charge_kind === 'due' && charge.status === 'pending') {

@@ -25,6 +25,9 @@ import * as invitationExpiry from './migrations/023_invitation_expiry.ts';
 import * as systemBuckets from './migrations/024_system_buckets.ts';
 import * as transitionsBookMoney from './migrations/025_transitions_book_money.ts';
 import * as dueCharges from './migrations/026_due_charges.ts';
+import * as staticQrCodes from './migrations/027_static_qrcodes.ts';
+import * as dueChargeBatches from './migrations/028_due_charge_batches.ts';
+import * as paymentLinks from './migrations/029_payment_links.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -53,6 +56,9 @@ const migrations: Record<string, Migration> = {
   '024_system_buckets': systemBuckets,
   '025_transitions_book_money': transitionsBookMoney,
   '026_due_charges': dueCharges,
+  '027_static_qrcodes': staticQrCodes,
+  '028_due_charge_batches': dueChargeBatches,
+  '029_payment_links': paymentLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -33,7 +33,9 @@ import type {
   SimPspReceivedTable,
   UnmatchedPixTable,
 } from './tables/provider.ts';
-import type { DueChargesTable } from './tables/dueCharges.ts';
+import type { DueChargeBatchItemsTable, DueChargeBatchesTable, DueChargesTable } from './tables/dueCharges.ts';
+import type { PaymentLinksTable } from './tables/paymentLinks.ts';
+import type { StaticQrCodesTable } from './tables/staticQrCodes.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
 
@@ -44,6 +46,8 @@ export type * from './tables/ledger.ts';
 export type * from './tables/moneyOut.ts';
 export type * from './tables/provider.ts';
 export type * from './tables/refunds.ts';
+export type * from './tables/paymentLinks.ts';
+export type * from './tables/staticQrCodes.ts';
 export type * from './tables/transactions.ts';
 export type * from './tables/webhooks.ts';
 
@@ -57,6 +61,10 @@ export interface Database {
   transactions: TransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
   due_charges: DueChargesTable;
+  static_qrcodes: StaticQrCodesTable;
+  payment_links: PaymentLinksTable;
+  due_charge_batches: DueChargeBatchesTable;
+  due_charge_batch_items: DueChargeBatchItemsTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_entries: LedgerEntriesTable;

@@ -4,6 +4,8 @@ import * as charge from '../charges/charge.errors.ts';
 import * as dashboard from '../dashboard/dashboard.errors.ts';
 import * as dashboardDue from '../dashboard/dueCharges.errors.ts';
 import * as due from '../charges/dueCharge.errors.ts';
+import * as staticQr from '../staticQrCodes/staticQrCode.errors.ts';
+import * as paymentLink from '../paymentLinks/paymentLink.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
 import * as identity from '../identity/identity.errors.ts';
 import * as infraction from '../infractions/infraction.errors.ts';
@@ -167,6 +169,7 @@ on(due.DueAmountBelowPermitted, {
   dashboard: (e) => dash.dueAmountBelowPermitted(e.minimumCents),
   field: () => 'amountCents',
 });
+on(dashboardDue.DueChargeDayInvalid, { status: 400, dashboard: (e) => dash.dayInvalid(e.field), field: (e) => e.field });
 on(dashboardDue.DueChargeAmountOutOfRange, { status: 400, dashboard: (e) => dash.dueAmountOutOfRange(e.limit, e.cents), field: () => 'amountCents' });
 on(due.NothingToChange, { status: 400, merchant: () => messages.nothingToChange });
 on(due.DueChargeNotPending, {
@@ -175,6 +178,26 @@ on(due.DueChargeNotPending, {
   dashboard: (e) => dash.dueChargeNotPending(e.action, e.status),
 });
 on(due.EmptyDueRange, { status: 400, merchant: () => messages.dueRangeEmpty, dashboard: () => dash.dueRangeEmpty, field: () => 'dueTo' });
+on(due.BatchRateLimited, { status: 429, merchant: () => messages.batchRateLimited });
+on(due.AmountDueDateOutOfRange, { status: 400, merchant: (e) => messages.amountDueDateRange(e.value), field: () => 'date' });
+on(due.ImpossibleDate, {
+  status: 400,
+  merchant: (e) =>
+    ({
+      dueDate: messages.dueDate(e.value),
+      discount: messages.dueDiscount,
+      date: messages.amountDueDate(e.value),
+      dueFrom: messages.dueFrom(e.value),
+      dueTo: messages.dueTo(e.value),
+    })[e.field],
+  field: (e) => e.field,
+});
+on(due.DueChargeBatchNotFound, { status: 404, merchant: () => messages.batchNotFound });
+// Static QR codes (/v1/static-qrcodes).
+on(staticQr.StaticQrCodeNotFound, { status: 404, merchant: () => messages.staticQrCodeNotFound });
+on(staticQr.StaticDescriptionTooLong, { status: 400, merchant: (e) => messages.staticDescriptionRoom(e.maxLength), field: () => 'description' });
+// Payment links (/v1/payment-links).
+on(paymentLink.PaymentLinkNotFound, { status: 404, merchant: () => messages.paymentLinkNotFound });
 on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsCharge });
 on(charge.RefundNotCovered, { status: 409, operator: () => ops.refundNotCovered });
 

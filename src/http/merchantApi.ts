@@ -4,6 +4,8 @@ import { chargeRoutes } from '../charges/charge.routes.ts';
 import { dueChargeRoutes } from '../charges/dueCharge.routes.ts';
 import type { Deps } from '../platform/deps.ts';
 import { recipientRoutes } from '../recipients/recipient.routes.ts';
+import { paymentLinkRoutes } from '../paymentLinks/paymentLink.routes.ts';
+import { staticQrCodeRoutes } from '../staticQrCodes/staticQrCode.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
 import { refundRoutes } from '../refunds/refund.routes.ts';
 import { withdrawalRoutes } from '../withdrawals/withdrawal.routes.ts';
@@ -15,9 +17,14 @@ import type { OpenApiDocument } from './spec.ts';
 import { openApiValidator } from './validator.ts';
 
 const JSON_BODY_LIMIT = '64kb';
+/** A batch of up to 500 charges with a due date (POST /v1/due-charge-batches) is larger than any other body. */
+const BATCH_BODY_LIMIT = '1mb';
 
-/** An operation that takes no body (POST /v1/due-charges/{id}/cancel): sent without one, it needs no Content-Type. */
-const BODILESS = /^\/v1\/due-charges\/[^/]+\/cancel$/;
+/**
+ * An operation that takes no body (POST /v1/due-charges/{id}/cancel, POST /v1/static-qrcodes/{id}/deactivate):
+ * sent without one, it needs no Content-Type.
+ */
+const BODILESS = /^\/v1\/(due-charges\/[^/]+\/cancel|static-qrcodes\/[^/]+\/deactivate|payment-links\/[^/]+\/deactivate)$/;
 
 /** POST and PATCH bodies must be JSON: anything else is a 415 before the body is read. */
 const requireJson: RequestHandler = (req, _res, next) => {
@@ -39,10 +46,13 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   router.use(routeGuard(spec));
   router.use(authenticate(deps));
   router.use(requireJson);
+  router.use('/v1/due-charge-batches', express.json({ limit: BATCH_BODY_LIMIT, strict: false }));
   router.use(express.json({ limit: JSON_BODY_LIMIT, strict: false }));
   router.use(openApiValidator(spec, deps.config.validateResponses));
   chargeRoutes(router, deps);
   dueChargeRoutes(router, deps);
+  staticQrCodeRoutes(router, deps);
+  paymentLinkRoutes(router, deps);
   transactionRoutes(router, deps);
   balanceRoutes(router, deps);
   withdrawalRoutes(router, deps);

@@ -136,6 +136,7 @@ const listRules: Rule[] = [
   ...pageRules,
   { path: '/query/status', message: ({ value }) => messages.listStatus(value ?? '') },
   { path: '/query/externalRef', message: () => messages.externalRef },
+  { path: '/query/staticQrCodeId', message: () => messages.staticQrCodeIdInvalid },
 ];
 
 const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];
@@ -183,12 +184,51 @@ const dueListRules: Rule[] = [
   { path: '/query/dueTo', message: ({ value }) => messages.dueTo(value ?? '') },
 ];
 
+/** /v1/static-qrcodes: the id's own message, the body's and the list's fields, the image's as a charge's. */
+const staticIdRules: Rule[] = [{ path: '/params/id', message: () => messages.staticQrCodeIdInvalid }];
+const staticQrCodeRules: Record<string, Rule[]> = {
+  createStaticQrCode: [
+    { path: '/body/amountCents', message: () => messages.chargeAmount },
+    { path: '/body/description', message: () => messages.staticDescription },
+    { path: '/body/externalRef', message: () => messages.externalRef },
+  ],
+  listStaticQrCodes: [
+    { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+    { path: '/query/cursor', message: () => messages.cursorInvalid },
+    { path: '/query/status', message: ({ value }) => messages.staticListStatus(value ?? '') },
+  ],
+  getStaticQrCode: staticIdRules,
+  deactivateStaticQrCode: staticIdRules,
+  getStaticQrCodeImage: [...staticIdRules, ...qrCodeRules.filter((rule) => rule.path !== '/params/id')],
+};
+
+/** /v1/payment-links: the id's own message, the body's and the list's fields. */
+const paymentLinkIdRules: Rule[] = [{ path: '/params/linkId', message: () => messages.paymentLinkIdInvalid }];
+const paymentLinkRules: Record<string, Rule[]> = {
+  createPaymentLink: [
+    { path: '/body/amountCents', message: () => messages.chargeAmount },
+    { path: '/body/description', message: () => messages.paymentLinkDescription },
+    { path: '/body/reusable', message: () => messages.paymentLinkReusable },
+    { path: '/body/expiresInDays', message: () => messages.paymentLinkExpiresInDays },
+    { path: '/body/externalRef', message: () => messages.externalRef },
+  ],
+  listPaymentLinks: [
+    { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+    { path: '/query/cursor', message: () => messages.cursorInvalid },
+  ],
+  getPaymentLink: paymentLinkIdRules,
+  deactivatePaymentLink: paymentLinkIdRules,
+};
+
 const rulesByOperation: Record<string, Rule[]> = {
+  ...staticQrCodeRules,
+  ...paymentLinkRules,
   createDueCharge: dueChargeBodyRules,
   updateDueCharge: [...getRules, ...dueChargeBodyRules],
   listDueCharges: dueListRules,
   getDueCharge: [...getRules, { path: '/query/date', message: ({ value }) => messages.amountDueDate(value ?? '') }],
   cancelDueCharge: getRules,
+  getDueChargeBatch: [{ path: '/params/batchId', message: () => messages.batchIdInvalid }],
   createCharge: chargeRules,
   createWithdrawal: withdrawalRules,
   createRecipient: recipientRules,
@@ -259,11 +299,48 @@ function pickValidationMessage(rules: Rule[], issues: ValidatorIssue[], request:
   return first ? fallback(first) : { message: messages.bodyNotObject };
 }
 
+const ITEM_PATH = /^\/body\/dueCharges\/(\d+)(\/.*)?$/;
+
+/**
+ * POST /v1/due-charge-batches: the batch's own fields, then the first item (by index) with a finding,
+ * answered as POST /v1/due-charges answers that finding, prefixed by the item (`dueCharges[3]: ...`).
+ */
+function batchVerdict(issues: ValidatorIssue[], request: RequestView): Verdict | undefined {
+  const own = pickValidationMessage(
+    [
+      { path: '/body/description', message: () => messages.batchDescription },
+      { path: '/body/dueCharges', message: () => messages.batchSize },
+    ],
+    issues.filter((issue) => !ITEM_PATH.test(issue.path)),
+    request,
+    () => ({ message: '' }),
+  );
+  if (own.message !== '' && own.message !== messages.bodyNotObject) return own;
+  const items = issues.flatMap((issue) => {
+    const match = ITEM_PATH.exec(issue.path);
+    return match ? [{ index: Number(match[1]), issue: { ...issue, path: `/body${match[2] ?? ''}` } }] : [];
+  });
+  if (items.length === 0) return own.message === '' ? undefined : own;
+  const index = Math.min(...items.map((item) => item.index));
+  const body = (request.body as { dueCharges?: unknown[] } | null)?.dueCharges?.[index];
+  const verdict = pickValidationMessage(
+    dueChargeBodyRules,
+    items.filter((item) => item.index === index).map((item) => item.issue),
+    { ...request, body },
+    (issue) => ({ message: messages.invalidField(fieldName(issue.path)) }),
+  );
+  return { message: messages.batchItem(index, verdict.message), field: `dueCharges.${index}${verdict.field ? `.${verdict.field}` : ''}` };
+}
+
 export function translateValidationIssues(
   operationId: string | undefined,
   issues: ValidatorIssue[],
   request: RequestView,
 ): ApiError {
+  if (operationId === 'createDueChargeBatch') {
+    const verdict = batchVerdict(issues, request);
+    if (verdict) return new ApiError(400, verdict.message);
+  }
   const rules = (operationId && rulesByOperation[operationId]) || [];
   const verdict = pickValidationMessage(rules, issues, request, (issue) => ({ message: messages.invalidField(fieldName(issue.path)) }));
   return new ApiError(400, verdict.message);

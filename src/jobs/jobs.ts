@@ -1,6 +1,7 @@
 import type { Deps } from '../platform/deps.ts';
 import { startDelivering } from './deliverWebhooks.ts';
 import { expireDueCharges } from './expireCharges.ts';
+import { processDueChargeBatches } from '../charges/dueChargeBatch.service.ts';
 import { pollReceivedPix } from './providerFacts.ts';
 import { purgeHistory } from './purgeHistory.ts';
 import { reconcileRefunds } from './reconcileRefunds.ts';
@@ -19,6 +20,8 @@ import { reconcileYesterday } from '../reconciliation/reconciliation.service.ts'
 export function startJobs(deps: Deps): { stop(): Promise<void> } {
   const scheduler = startScheduler(deps, [
     { name: 'expire-charges', everyMs: 5_000, run: expireDueCharges },
+    // Batches of charges with a due date: the provider creates them after its 202 (API Pix lotecobv).
+    { name: 'due-charge-batches', everyMs: 2_000, run: processDueChargeBatches },
     { name: 'reconcile-withdrawals', everyMs: 2_000, run: (jobDeps) => reconcileWithdrawals(jobDeps) },
     { name: 'reconcile-refunds', everyMs: 2_000, run: (jobDeps) => reconcileRefunds(jobDeps) },
     { name: 'purge-history', everyMs: 3_600_000, run: purgeHistory },

@@ -71,6 +71,36 @@ export const DASHBOARD_LABELS: Readonly<Record<string, string>> = {
   city: 'Cidade',
   state: 'Estado (UF)',
   q: 'Buscar',
+  // Charges with a due date (issue 36), as "Nova cobrança com vencimento" and its list name them.
+  dueDate: 'Vencimento',
+  daysAfterDue: 'Dias para pagar após o vencimento',
+  dueFrom: 'Vencimento de',
+  dueTo: 'Vencimento até',
+  'customer.address': 'Endereço do pagador',
+  'customer.address.street': 'Endereço do pagador (rua e número)',
+  'customer.address.city': 'Cidade do pagador',
+  'customer.address.state': 'UF do pagador',
+  'customer.address.postalCode': 'CEP do pagador',
+  fine: 'Multa',
+  'fine.mode': 'Tipo de multa',
+  'fine.amountCents': 'Multa (R$)',
+  'fine.basisPoints': 'Multa em pontos-base (100 = 1%)',
+  interest: 'Juros',
+  'interest.mode': 'Tipo de juros',
+  'interest.amountCents': 'Juros por dia (R$)',
+  'interest.basisPoints': 'Juros em pontos-base (100 = 1%)',
+  discount: 'Desconto',
+  'discount.mode': 'Tipo de desconto',
+  'discount.dates': 'Datas do desconto',
+  'discount.dates.date': 'Desconto até',
+  'discount.dates.amountCents': 'Desconto (R$)',
+  'discount.dates.basisPoints': 'Desconto em pontos-base (100 = 1%)',
+  'discount.amountCents': 'Desconto por dia antecipado (R$)',
+  'discount.basisPoints': 'Desconto por dia antecipado em pontos-base (100 = 1%)',
+  rebate: 'Abatimento',
+  'rebate.mode': 'Tipo de abatimento',
+  'rebate.amountCents': 'Abatimento (R$)',
+  'rebate.basisPoints': 'Abatimento em pontos-base (100 = 1%)',
 };
 
 /** The console's fields, as its pages name them (web/console/src/pages). */
@@ -247,6 +277,12 @@ export const PATTERN_HINTS: Readonly<Record<string, string>> = {
   'customer.document.type': 'escolha CPF ou CNPJ.',
   pixKeyType: 'escolha CPF, CNPJ, e-mail, telefone ou chave aleatória.',
   to: 'informe uma data no formato AAAA-MM-DD.',
+  'customer.name': 'informe o nome, não só espaços.',
+  'customer.address.street': 'informe a rua e o número, não só espaços.',
+  'customer.address.city': 'informe a cidade, não só espaços.',
+  'customer.address.postalCode': 'informe os 8 dígitos do CEP, sem traço.',
+  dueFrom: 'informe uma data no formato AAAA-MM-DD.',
+  dueTo: 'informe uma data no formato AAAA-MM-DD.',
 };
 
 /** An identifier of something the page lists (a path or query parameter): the person picked it from a list. */
@@ -268,6 +304,8 @@ export const STATUS_LABELS: Readonly<Record<string, string>> = {
   partially_refunded: 'devolvida em parte',
 };
 const statusText = (status: string): string => STATUS_LABELS[status] ?? 'outra';
+/** A calendar day `AAAA-MM-DD` as people write it, `10/12/2026`. */
+const dayText = (date: string): string => date.split('-').reverse().join('/');
 
 const KEY_TYPE_LABELS: Readonly<Record<string, string>> = { cpf: 'CPF', cnpj: 'CNPJ', email: 'e-mail', phone: 'telefone', evp: 'chave aleatória' };
 const keyTypeText = (keyType: string): string => KEY_TYPE_LABELS[keyType.trim().toLowerCase()] ?? 'informado';
@@ -311,6 +349,31 @@ export const dashboardTexts = {
   refundActionRefused: (status: string) => `O provedor não aceita esta ação nesta devolução (ela está ${statusText(status)}).`,
   withdrawConfirmationCut: 'Saque iniciado, mas a confirmação foi interrompida. Veja a situação dele na lista de transações.',
   infractionClosed: (status: string) => `Esta infração MED não aceita mais defesa: ela foi ${INFRACTION_OUTCOME_TEXT[status] ?? 'encerrada'}.`,
+  // Charges with a due date (issue 36): the merchant API's texts name `dueDate`, `fine`, `discount.dates`, status words.
+  dueDateInPast: (today: string) => `Vencimento: não pode ser anterior a hoje (${dayText(today)}).`,
+  dueDateTooFar: (last: string) => `Vencimento: deve ser até ${dayText(last)} (no máximo 5 anos à frente).`,
+  dueTermMalformed: {
+    fine: 'Multa: informe o percentual (multa em %) ou o valor em reais (multa em R$), um dos dois.',
+    interest: 'Juros: informe o percentual nos juros em %, ou o valor em reais por dia nos juros em R$, um dos dois.',
+    discount: 'Desconto: informe de 1 a 3 datas, cada uma com seu desconto, nos descontos até uma data; ou o desconto por dia de antecedência nos demais.',
+    rebate: 'Abatimento: informe o percentual (abatimento em %) ou o valor em reais (abatimento em R$), um dos dois.',
+  },
+  discountDateAfterDue: (date: string) => `Desconto: a data ${dayText(date)} é posterior ao vencimento; o desconto vale até o vencimento.`,
+  discountDateRepeated: (date: string) => `Desconto: a data ${dayText(date)} aparece mais de uma vez.`,
+  discountNotBelowAmount: 'Desconto: deve ser menor que o valor da cobrança.',
+  rebateNotBelowAmount: 'Abatimento: deve ser menor que o valor da cobrança.',
+  dueAmountBelowPermitted: (cents: number) => `Valor: com desconto e abatimento, o valor a pagar fica abaixo do mínimo permitido (${formatBrl(cents)}).`,
+  dueAmountOutOfRange: (limit: 'minimum' | 'maximum' | 'permittedMinimum' | 'permittedMaximum', cents: number) =>
+    ({
+      minimum: `Valor: o mínimo é ${formatBrl(cents)}.`,
+      maximum: `Valor: o máximo é ${formatBrl(cents)}.`,
+      permittedMinimum: `Valor: o mínimo permitido é ${formatBrl(cents)} (o valor precisa cobrir a tarifa).`,
+      permittedMaximum: `Valor: o máximo permitido é ${formatBrl(cents)}.`,
+    })[limit],
+  dueChargeNotPending: (action: 'change' | 'cancel', status: string) =>
+    action === 'cancel' ? `A cobrança não pode ser cancelada: ela está ${statusText(status)}.` : `A cobrança não pode mais ser alterada: ela está ${statusText(status)}.`,
+  dueRangeEmpty: 'Vencimento até: a data final deve ser igual ou posterior à inicial.',
+  dayInvalid: (field: string) => `${labelOf(field, DASHBOARD_LABELS)}: esta data não existe no calendário; confira o dia e o mês.`,
 } as const;
 
 /** The console's texts of the back office's own field refusals (the rest of its catalogue is ./operator.ts). */

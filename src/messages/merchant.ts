@@ -111,6 +111,27 @@ export const messages = {
   dueTo: (value: unknown) => `dueTo deve ser uma data AAAA-MM-DD. Recebido: '${echo(value)}'.`,
   dueRangeEmpty: 'dueTo deve ser igual ou posterior a dueFrom.',
   amountDueDate: (value: unknown) => `date deve ser uma data AAAA-MM-DD. Recebido: '${echo(value)}'.`,
+  amountDueDateRange: (value: unknown) => `date deve estar entre 2000-01-01 e 2099-12-31. Recebido: '${echo(value)}'.`,
+  batchRateLimited: 'Limite de lotes atingido. Tente em 1 hora.',
+  batchNotFound: 'Lote não encontrado.',
+  batchIdInvalid: 'batchId inválido.',
+  batchDescription: 'description deve ser texto de 1 a 140 caracteres.',
+  batchSize: 'dueCharges deve ter de 1 a 500 cobranças.',
+  batchItem: (index: number, message: string) => `dueCharges[${index}]: ${message}`,
+
+  // /v1/static-qrcodes (ours, since 2026-11-29: docs/decisions.md "Static QR codes")
+  staticQrCodeNotFound: 'QR code estático não encontrado.',
+  staticQrCodeIdInvalid: 'staticQrCodeId inválido.',
+  staticDescription: 'description deve ser texto de 1 a 37 caracteres (cabe no QR code com a chave Pix).',
+  staticDescriptionRoom: (maxLength: number) => `description deve ter no máximo ${maxLength} caracteres nesta instalação (cabe no QR code com a chave Pix).`,
+  staticListStatus: (value: unknown) => `status deve ser 'active' ou 'inactive'. Recebido: '${echo(value)}'.`,
+
+  // /v1/payment-links (ours, since 2026-11-29: docs/decisions.md "Payment links")
+  paymentLinkNotFound: 'Link de pagamento não encontrado.',
+  paymentLinkIdInvalid: 'linkId inválido.',
+  paymentLinkDescription: 'description deve ser texto de 1 a 140 caracteres.',
+  paymentLinkReusable: 'reusable deve ser true ou false.',
+  paymentLinkExpiresInDays: 'expiresInDays deve ser inteiro de 1 a 365.',
 
   // 400, POST /v1/pix (contract)
   chargeAmount: 'amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).',

@@ -48,6 +48,13 @@ export interface RegisterDueChargeInput {
   description?: string | undefined;
 }
 
+/** Where one item of a batch of charges with a due date stands at the PSP (API Pix `lotecobv`'s `cobsv[].status`). */
+export type DueChargeBatchItemState =
+  | { state: 'processing' }
+  | { state: 'created'; charge: RegisteredCharge }
+  /** `problem`: the provider's words (its problem's detail or title), shown to the merchant. */
+  | { state: 'refused'; problem: string };
+
 /** What kind of charge the PSP holds: API Pix `cob` (immediate) or `cobv` (with a due date). */
 export type ChargeKind = 'immediate' | 'due';
 
@@ -293,6 +300,11 @@ export interface PixProvider {
   readonly name: string;
   /** ISPB of the PSP, used in the end-to-end ids it issues. */
   readonly ispb: string;
+  /**
+   * The Pix key PixGate receives on at the PSP (PSP_PIX_KEY; the simulation's own): the key of the static
+   * QR codes' BR Codes (field 26-01), whose Pix the PSP reports with the code's txid.
+   */
+  readonly receivingKey: string;
   /** What it offers beyond charges, received Pix and devoluções; a caller asks before it needs one. */
   readonly capabilities: ProviderCapabilities;
   registerCharge(input: RegisterChargeInput): Promise<RegisteredCharge>;
@@ -300,6 +312,13 @@ export interface PixProvider {
   registerDueCharge(input: RegisterDueChargeInput): Promise<RegisteredCharge>;
   /** Replaces the terms of a pending charge with a due date (`PATCH /cobv/{txid}`); false when it is no longer `ATIVA` there. */
   reviseDueCharge(input: RegisterDueChargeInput & { providerRef: string }): Promise<boolean>;
+  /**
+   * Asks for a batch of charges with a due date (API Pix `PUT /lotecobv/{id}`, `batchRef` a number); the
+   * provider creates them afterwards, each on its own (`readDueChargeBatch`).
+   */
+  registerDueChargeBatch(input: { batchRef: string; description: string; items: RegisterDueChargeInput[] }): Promise<void>;
+  /** Each item of a batch, by its transaction id: still processing, created (with its BR Code), or refused. */
+  readDueChargeBatch(input: { batchRef: string; items: RegisterDueChargeInput[] }): Promise<Map<string, DueChargeBatchItemState>>;
   /** Removes a pending charge at the PSP so it can no longer be paid (expired, cancelled); `kind` defaults to immediate. */
   removeCharge(input: { transactionId: string; providerRef: string; kind?: ChargeKind | undefined }): Promise<RemovedCharge>;
   /** Reads one received Pix by its end-to-end id; undefined when the PSP does not know it. */

@@ -37,6 +37,12 @@ export interface ProviderSandbox {
     kind?: ChargeKind | undefined;
   }): Promise<string | undefined>;
   /**
+   * A payer pays a static QR code: a Pix of `amountCents` (the payer's own on an open amount) on the
+   * receiving key, naming the code's `txid` (BR Code field 62-05), as the payer's bank sends it. Nothing
+   * at the provider checks it (a static code is not registered there); answers the end-to-end id.
+   */
+  payStaticQrCode(input: { txid: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string>;
+  /**
    * The provider gives (part of) a received Pix back without PixGate asking: a MED devolução (`MED_*`: the
    * payer's bank took it back), or one the merchant made outside the API (`ORIGINAL`). `id` is the
    * devolução's id at the provider (a repeat with the same id makes nothing). False when the provider

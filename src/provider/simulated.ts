@@ -41,6 +41,7 @@ import {
   type ReceivedPix,
   type RegisterChargeInput,
   type RegisterDueChargeInput,
+  type DueChargeBatchItemState,
   type RemovedCharge,
   type SendRefundInput,
   type RegisteredCharge,
@@ -63,6 +64,12 @@ const SANDBOX_PAYER: PartyJson = {
   documentType: 'cpf',
   bankAccount: { ispb: '99999004', branch: '0001', account: '123456-7' },
 };
+/** The sandbox payer with an account number of its own (each payment from a different account). */
+function sandboxPayer(): PartyJson {
+  return { ...SANDBOX_PAYER, bankAccount: { ...SANDBOX_PAYER.bankAccount, account: `${100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000)}-${randomBytes(1)[0]! % 10}` } };
+}
+/** The simulation's receiving key: a random key (EVP) as providers give a gateway, the longest kind but e-mail. */
+const SIMULATED_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
 /** How long the analysis of a simulated MED infraction may take (the Central Bank's 7 days). */
 const INFRACTION_ANALYSIS_MS = 7 * 86_400_000;
 
@@ -84,6 +91,7 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
   readonly name = 'simulated';
   readonly kind = 'simulated';
   readonly ispb = '99999008';
+  readonly receivingKey = SIMULATED_PIX_KEY;
   private readonly faults = new Map<ProviderOperation, Fault[]>();
   private readonly db: Kysely<Database>;
   private readonly clock: Clock;
@@ -101,9 +109,18 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
   async payAtProvider(input: { providerRef: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string | undefined> {
     if ((await receivedFor(this.db, input.providerRef)).length > 0) return undefined;
     const nowMs = this.clock.now();
-    const payer = input.payer ?? { ...SANDBOX_PAYER, bankAccount: { ...SANDBOX_PAYER.bankAccount, account: `${100_000 + (randomBytes(3).readUIntBE(0, 3) % 900_000)}-${randomBytes(1)[0]! % 10}` } };
+    const payer = input.payer ?? sandboxPayer();
     const endToEndId = input.endToEndId ?? generateEndToEndId({ ispb: payer.bankAccount.ispb, atMs: nowMs, kind: 'E' });
     await insertReceived(this.db, { endToEndId, providerRef: input.providerRef, amountCents: input.amountCents, payer, at: new Date(nowMs) });
+    return endToEndId;
+  }
+
+  /** A Pix to a static QR code: received with the code's txid, as many as payers send (nothing checks it here). */
+  async payStaticQrCode(input: { txid: string; amountCents: number; payer?: PartyJson | undefined; endToEndId?: string | undefined }): Promise<string> {
+    const nowMs = this.clock.now();
+    const payer = input.payer ?? sandboxPayer();
+    const endToEndId = input.endToEndId ?? generateEndToEndId({ ispb: payer.bankAccount.ispb, atMs: nowMs, kind: 'E' });
+    await insertReceived(this.db, { endToEndId, providerRef: input.txid, amountCents: input.amountCents, payer, at: new Date(nowMs) });
     return endToEndId;
   }
 
@@ -211,6 +228,22 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
       providerRef: `sim-${randomBytes(8).toString('hex')}`,
       locationUrl: `pix.pixgate.com.br/qr/v2/cobv/${input.transactionId.replace(/^tx_/, '')}`,
     };
+  }
+
+  /** The simulation takes a batch at once: every item is created, under a reference its transaction id names. */
+  async registerDueChargeBatch(): Promise<void> {
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated registerDueChargeBatch failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
+  }
+
+  async readDueChargeBatch({ items }: { batchRef: string; items: RegisterDueChargeInput[] }): Promise<Map<string, DueChargeBatchItemState>> {
+    return new Map(
+      items.map((item) => {
+        const id = item.transactionId.replace(/^tx_/, '');
+        return [item.transactionId, { state: 'created', charge: { providerRef: `sim-batch-${id}`, locationUrl: `pix.pixgate.com.br/qr/v2/cobv/${id}` } }];
+      }),
+    );
   }
 
   /** A revision is taken while no payment arrived for the charge (the simulation keeps no terms of its own). */

@@ -69,6 +69,8 @@ export interface TransactionFilter {
   createdFrom?: Date | undefined;
   createdTo?: Date | undefined;
   externalRef?: string | undefined;
+  /** The payments of one static QR code (transactions_by_static_qrcode, migration 027). */
+  staticQrCodeId?: string | undefined;
   /** Keyset position: rows strictly after (older than) this one in the list's order. */
   after?: { createdAtUs: string; id: string } | undefined;
   limit: number;
@@ -177,6 +179,7 @@ function filteredTransactions(db: Db, accountId: string, filter: TransactionFilt
   if (filter.type) query = query.where('type', '=', filter.type);
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.externalRef !== undefined) query = query.where('external_ref', '=', filter.externalRef);
+  if (filter.staticQrCodeId !== undefined) query = query.where('static_qrcode_id', '=', filter.staticQrCodeId);
   if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
   if (filter.after) {
@@ -202,6 +205,7 @@ const LIST_ITEM_JSON = sql<string>`concat('{"transactionId":"', id, '","type":"'
   '","paidAt":', coalesce(floor(extract(epoch from paid_at) * 1000)::bigint::text, 'null'),
   ',"createdAt":', floor(extract(epoch from created_at) * 1000)::bigint, ',"updatedAt":', floor(extract(epoch from updated_at) * 1000)::bigint,
   ',"externalRef":' || to_json(external_ref),
+  ',"staticQrCodeId":' || to_json(static_qrcode_id),
   CASE WHEN type = 'pix_in' THEN concat(',"pixPayload":', coalesce(to_json(pix_payload)::text, 'null'),
     ',"expiresAt":' || floor(extract(epoch from expires_at))::bigint) END,
   CASE WHEN status IN ${SETTLED_SQL} THEN concat(',"endToEndId":' || to_json(end_to_end_id),
@@ -216,7 +220,7 @@ export function listTransactionsJson(db: Db, accountId: string, filter: Transact
     .execute();
 }
 
-export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type' | 'charge_kind'>>;
+export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type' | 'charge_kind' | 'static_qrcode_id' | 'payment_link_id'>>;
 
 export function updateTransaction(trx: Transaction<Database>, id: string, changes: TransactionChanges): Promise<TransactionRow> {
   return trx.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

@@ -23,6 +23,7 @@ export function transactionRoutes(router: Router, deps: Deps): void {
       createdFrom: query.createdFrom === undefined ? undefined : Number(query.createdFrom),
       createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
       externalRef: query.externalRef,
+      staticQrCodeId: query.staticQrCodeId,
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
     }));

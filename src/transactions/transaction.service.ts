@@ -19,6 +19,8 @@ export interface ListOptions {
   createdFrom?: number | undefined;
   createdTo?: number | undefined;
   externalRef?: string | undefined;
+  /** The payments of one static QR code. */
+  staticQrCodeId?: string | undefined;
   cursor?: string | undefined;
   limit: number;
   /** The dashboard's search (issue 38): reference prefix, id prefix or amount, any of them. */
@@ -45,6 +47,7 @@ function filterOf(options: ListOptions): TransactionFilter {
     type: options.type,
     status: options.status as StoredTransactionStatus | undefined,
     externalRef: options.externalRef,
+    staticQrCodeId: options.staticQrCodeId,
     ...createdRange(options.createdFrom, options.createdTo),
     after,
     // One row more than asked, to know whether another page exists.

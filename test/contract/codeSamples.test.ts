@@ -119,8 +119,8 @@ describe('the curl samples against a running gateway', () => {
       // The sample is shell: run it by the shell, with curl printing the status on the last line.
       const { stdout } = await run('sh', ['-c', `${source.trimEnd()} --silent --output /dev/null --write-out '%{http_code}'`]);
       const status = Number(stdout.trim());
-      // The example ids belong to no transaction of this account: 404 is the right answer there.
-      const expected = /\{id\}/.test(operation.route) ? [404] : operation.method === 'post' ? [200, 201, 202] : [200];
+      // The example ids belong to no transaction (or batch, or payment link) of this account: 404 is the right answer there.
+      const expected = /\{(id|batchId|linkId)\}/.test(operation.route) ? [404] : operation.method === 'post' ? [200, 201, 202] : [200];
       expect(expected, `${operation.name}: ${status}`).toContain(status);
     }
   });

@@ -27,13 +27,24 @@ describe('contract operations (generated/openapi.json)', () => {
     expect(added.map(key).sort()).toEqual([
       'GET /v1/balance/entries',
       'GET /v1/due-charges',
+      'GET /v1/due-charge-batches/{batchId}',
       'GET /v1/due-charges/{id}',
+      'GET /v1/payment-links',
+      'GET /v1/payment-links/{linkId}',
+      'GET /v1/static-qrcodes',
+      'GET /v1/static-qrcodes/{id}',
+      'GET /v1/static-qrcodes/{id}/qrcode',
       'GET /v1/transactions/{id}/qrcode',
       'PATCH /v1/due-charges/{id}',
       'POST /v1/due-charges',
+      'POST /v1/due-charge-batches',
       'POST /v1/due-charges/{id}/cancel',
+      'POST /v1/payment-links',
+      'POST /v1/payment-links/{linkId}/deactivate',
+      'POST /v1/static-qrcodes',
+      'POST /v1/static-qrcodes/{id}/deactivate',
       'POST /v1/transactions/{id}/refunds',
-    ]);
+    ].sort());
     for (const op of added) expect(op.operation['x-pixgate-since']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 

@@ -76,11 +76,14 @@ describe('generated/postman-collection.json', () => {
     expect(all.filter((r) => r.body?.raw !== undefined).map(operationOf).sort()).toEqual([
       'PATCH /v1/due-charges/{id}',
       'POST /v1/due-charges',
+      'POST /v1/due-charge-batches',
+      'POST /v1/payment-links',
       'POST /v1/pix',
       'POST /v1/recipients',
+      'POST /v1/static-qrcodes',
       'POST /v1/transactions/{id}/refunds',
       'POST /v1/withdraw',
-    ]);
+    ].sort());
     for (const request of all.filter((r) => r.body?.raw !== undefined)) {
       const [, path] = operationOf(request).split(' ');
       const examples = Object.values(merchant.paths[path ?? '']?.[request.method.toLowerCase()]?.requestBody?.content['application/json']?.examples ?? {});

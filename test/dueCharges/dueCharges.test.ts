@@ -128,6 +128,8 @@ describe('POST /v1/due-charges', () => {
     ['a due date before today', { dueDate: '2026-11-20' }, messages.dueDateInPast('2026-11-21')],
     ['a due date beyond five years', { dueDate: '2031-11-22' }, messages.dueDateTooFar('2031-11-21')],
     ['a malformed due date', { dueDate: '10/12/2026' }, messages.dueDate('10/12/2026')],
+    ['a due date no calendar has', { dueDate: '2027-02-30' }, messages.dueDate('2027-02-30')],
+    ['a discount date no calendar has', { discount: { mode: 'fixed_until_dates', dates: [{ date: '2026-11-31', amountCents: 100 }] } }, messages.dueDiscount],
     ['daysAfterDue above 365', { daysAfterDue: 366 }, messages.daysAfterDue(366)],
     ['an amount below 100', { amountCents: 99 }, messages.chargeAmount],
     ['an amount above the account range', { amountCents: 10_000_001 }, messages.amountAboveMaximum(10_000_000)],
@@ -190,6 +192,7 @@ describe('GET /v1/due-charges/{id}', () => {
     expect(await send('GET', '/v1/due-charges/tx_nothex')).toEqual({ status: 400, body: { error: messages.transactionIdInvalid } });
     const { transactionId } = await created();
     expect(await send('GET', `/v1/due-charges/${transactionId as string}?date=amanha`)).toEqual({ status: 400, body: { error: messages.amountDueDate('amanha') } });
+    expect(await send('GET', `/v1/due-charges/${transactionId as string}?date=2027-02-29`)).toEqual({ status: 400, body: { error: messages.amountDueDate('2027-02-29') } });
   });
 });
 
@@ -217,6 +220,7 @@ describe('GET /v1/due-charges', () => {
     expect(await list('?dueFrom=2026-12-31&dueTo=2026-12-01')).toEqual({ status: 400, body: { error: messages.dueRangeEmpty } });
     expect(await list('?status=late')).toEqual({ status: 400, body: { error: messages.dueListStatus('late') } });
     expect(await list('?dueFrom=ontem')).toEqual({ status: 400, body: { error: messages.dueFrom('ontem') } });
+    expect(await list('?dueTo=2026-04-31')).toEqual({ status: 400, body: { error: messages.dueTo('2026-04-31') } });
     expect(await list('?cursor=abc')).toEqual({ status: 400, body: { error: messages.cursorInvalid } });
   });
 });

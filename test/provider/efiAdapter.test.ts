@@ -497,6 +497,16 @@ describe('the upstream contract (Prism between the adapter and the fake)', () =>
     expect(await adapter.removeCharge({ transactionId: 'tx_0000000000000000000000d1', providerRef: first.providerRef, kind: 'due' })).toMatchObject({ state: 'paid' });
     const other = await adapter.registerDueCharge(dueCharge('tx_0000000000000000000000d2', 10_000));
     expect(await adapter.removeCharge({ transactionId: 'tx_0000000000000000000000d2', providerRef: other.providerRef, kind: 'due' })).toEqual({ state: 'removed' });
+    // A batch (lotecobv): a new cobv created, one the provider refuses (due before its creation) with its words.
+    const items = [dueCharge('tx_0000000000000000000000d3', 12_000), { ...dueCharge('tx_0000000000000000000000d4', 25_000), dueDate: '2020-01-02' }];
+    await adapter.registerDueChargeBatch({ batchRef: '7', description: 'Mensalidades', items });
+    let states = await adapter.readDueChargeBatch({ batchRef: '7', items });
+    for (let round = 0; round < 20 && [...states.values()].some((state) => state.state === 'processing'); round += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      states = await adapter.readDueChargeBatch({ batchRef: '7', items });
+    }
+    expect(states.get('tx_0000000000000000000000d3')).toMatchObject({ state: 'created', charge: { locationUrl: expect.stringContaining('/cobv/') } });
+    expect(states.get('tx_0000000000000000000000d4')).toMatchObject({ state: 'refused', problem: expect.any(String) });
   }
 
   it('profile efi: every request and answer conforms to openapi/upstream/psp.yaml, sends and balance included', async () => {

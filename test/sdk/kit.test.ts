@@ -154,7 +154,7 @@ describe.skipIf(Boolean(process.env.PIXGATE_TEST_DATABASE_URL))('the integration
     expect(Object.keys(manifest.exports)).toEqual(Object.keys((JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { exports: object }).exports));
   });
 
-  it('runs examples/merchant.mjs there: charge, refused refund, payment, refund and replay, confirmation, verified webhooks, statement', async () => {
+  it('runs examples/merchant.mjs there: charge, refused refund, payment, refund and replay, confirmation, verified webhooks, statement, a charge with a due date', async () => {
     copyFileSync(fromRoot('examples', 'merchant.mjs'), path.join(project, 'merchant.mjs'));
     const { stdout } = await run(process.execPath, ['merchant.mjs'], {
       cwd: project,
@@ -175,6 +175,11 @@ describe.skipIf(Boolean(process.env.PIXGATE_TEST_DATABASE_URL))('the integration
     expect(stdout).toContain('→ WebhookVerificationError: No matching signature found');
     expect(stdout).toContain(`Example finished: charge ${transactionId} paid, refund ${refundId} of 400 cents confirmed, webhooks verified.`);
     expect(stdout).not.toContain('REJECTED');
+    // 8. The charge with a due date: created, postponed, paid before its due date (no fine, no interest).
+    const dueId = /→ 201 (tx_[0-9a-f]{24}) status=pending dueDate=\d{4}-\d{2}-\d{2} amountDue=5000/.exec(stdout)?.[1] ?? '';
+    expect(dueId, stdout).not.toBe('');
+    expect(stdout).toMatch(/postponed → dueDate=\d{4}-\d{2}-\d{2} revision=1/);
+    expect(stdout).toContain(`transaction.paid: ${dueId} status=paid paidAmountCents=5000`);
 
     // What the script did is really there.
     const pixgate = createClient({ baseUrl: server?.baseUrl ?? '', apiKey });

@@ -17,6 +17,11 @@ export const merchantRoutes: RouteCase[] = [
   { method: 'GET', path: '/v1/transactions' },
   { method: 'GET', path: '/v1/transactions/tx_000000000000000000000000' },
   { method: 'GET', path: '/v1/transactions/tx_000000000000000000000000/qrcode' },
+  { method: 'POST', path: '/v1/static-qrcodes', body: {} },
+  { method: 'GET', path: '/v1/static-qrcodes' },
+  { method: 'GET', path: '/v1/static-qrcodes/sqr_000000000000000000000000' },
+  { method: 'POST', path: '/v1/static-qrcodes/sqr_000000000000000000000000/deactivate' },
+  { method: 'GET', path: '/v1/static-qrcodes/sqr_000000000000000000000000/qrcode' },
   { method: 'GET', path: '/v1/balance' },
 ];
 

@@ -56,7 +56,7 @@ export function sandboxed(port: PixProvider, sandbox: ProviderSandbox): Sandboxe
         .map((name) => [name, ((target as Record<string, unknown>)[name] as (...args: unknown[]) => unknown).bind(target)]),
     );
   };
-  return { ...bound(sandbox), ...bound(port), name: port.name, ispb: port.ispb, capabilities: port.capabilities, kind: sandbox.kind } as SandboxedProvider;
+  return { ...bound(sandbox), ...bound(port), name: port.name, ispb: port.ispb, receivingKey: port.receivingKey, capabilities: port.capabilities, kind: sandbox.kind } as SandboxedProvider;
 }
 
 export interface EfiTestProvider {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findTransactionById } from '../../src/transactions/transaction.repository.ts';
 import { toApiTransaction } from '../../src/transactions/transaction.mapper.ts';
+import { sandboxPayStaticQrCode } from '../../src/staticQrCodes/staticQrCode.sandbox.ts';
 import { createMerchant, fund, relaxLimits, useGateway, validCustomer, type MerchantFixture } from '../support/gateway.ts';
 
 /**
@@ -55,6 +56,9 @@ describe('the list JSON built by the database', () => {
     await sandbox(`charges/${await charge()}/expire`);
     await sandbox(`charges/${await charge()}/cancel`);
     await sandbox(`charges/${await charge()}/fail`);
+    // A payment of a static QR code names the code (since 2026-11-29).
+    const code = await merchant.client.POST('/v1/static-qrcodes', { body: { amountCents: 1_000 } });
+    await sandboxPayStaticQrCode(gateway.deps, code.data?.staticQrCodeId ?? '');
 
     await withdraw();
     const settled = await withdraw();
@@ -89,6 +93,7 @@ describe('the list JSON built by the database', () => {
         'withdrawal failed_unknown',
       ].sort(),
     );
+    expect(body.transactions.filter((tx) => tx.staticQrCodeId === code.data?.staticQrCodeId)).toHaveLength(1);
     for (const item of body.transactions) {
       const row = await findTransactionById(gateway.deps.db, String(item.transactionId));
       if (!row) throw new Error(`no row ${String(item.transactionId)}`);

@@ -36,6 +36,7 @@ The messages are the contract's (../shared/spec/pix-gateway-api.md) and PixGate'
 from __future__ import annotations
 
 import copy
+import datetime
 import os
 import re
 
@@ -197,7 +198,33 @@ def _refund_of_paid_charge(case):
     return st.tuples(st.sampled_from(PAID_CHARGES), amounts).map(apply)
 
 
+def _valid_due_charge(case):
+    """A charge with a due date that passes every rule: a due date ahead, a document with check digits, terms
+    of one fitting shape each (the generated ones mostly pair a mode with the other mode's field)."""
+    body = case.body
+    document = body.get("customer", {}).get("document") if isinstance(body, dict) else None
+    strategy = _document_for(_kind(document.get("type"))) if isinstance(document, dict) else None
+    if strategy is None:
+        return None
+
+    def apply(pair):
+        number, days = pair
+        new_body = copy.deepcopy(body)
+        new_body["customer"]["document"]["number"] = number
+        new_body["dueDate"] = (datetime.date.today() + datetime.timedelta(days=days)).isoformat()
+        new_body.pop("discount", None)
+        new_body.pop("rebate", None)
+        if "fine" in new_body:
+            new_body["fine"] = {"mode": "percent", "basisPoints": 200}
+        if "interest" in new_body:
+            new_body["interest"] = {"mode": "percent_per_month_calendar_days", "basisPoints": 100}
+        return _with_body(case, new_body)
+
+    return st.tuples(strategy, st.integers(1, 365)).map(apply)
+
+
 _MAKE_VALID = {
+    "createDueCharge": _valid_due_charge,
     "createCharge": _valid_charge,
     "createRecipient": _valid_recipient,
     "createWithdrawal": _holder_withdrawal,
@@ -242,6 +269,34 @@ def after_load_schema(context, schema):
 
 _BRL = r"R\$ [0-9.]+,[0-9]{2}"
 
+_ACCOUNT_REFUSALS = [
+    r"Conta não está aprovada para uso da API\.",
+    r"Conta suspensa\. Contate o suporte\.",
+    r"IP de origem não autorizado.*",
+]
+
+# A charge with a due date (POST /v1/due-charges, PATCH /v1/due-charges/{id}): what no schema can say.
+_DUE_CHARGE_REFUSALS = [
+    r"customer\.document\.number não é um (CPF|CNPJ) válido \(dígito verificador incorreto\)\.",
+    r"customer\.document\.number deve ter (11 dígitos para cpf|14 dígitos para cnpj)\. Recebido: \d+ dígitos\.",
+    r"customer\.document\.number deve conter apenas dígitos, pontos, traços e barras\.",
+    r"customer\.document\.type deve ser 'cpf' ou 'cnpj'\. Recebido: '.*'\.",
+    rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\.",
+    # Today and five years ahead (the schema's `format: date` cannot know today).
+    r"dueDate não pode ser anterior a hoje \(\d{4}-\d{2}-\d{2}\)\.",
+    r"dueDate deve ser no máximo \d{4}-\d{2}-\d{2}\.",
+    # A term's fields as its mode asks (the schema lists both value fields as optional).
+    r"fine deve ser .*",
+    r"rebate deve ser .*",
+    r"interest deve ter um mode válido, .*",
+    r"discount deve ter um mode válido: .*",
+    # Terms against each other and the amount.
+    r"discount\.dates: a data \d{4}-\d{2}-\d{2} (é posterior ao vencimento|aparece mais de uma vez)\.",
+    r"discount deve ser menor que o valor da cobrança\.",
+    r"rebate deve ser menor que o valor da cobrança\.",
+    rf"Com desconto e abatimento, o valor a pagar fica abaixo do mínimo permitido \({_BRL}\)\.",
+]
+
 # Refusals of schema-valid requests, per operation and status: full-match regular expressions.
 DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
     "createCharge": {
@@ -282,6 +337,30 @@ DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
             r"Destinatário desativado pelo time .*\. Saque cancelado\.",
         ],
     },
+    "createDueCharge": {400: _DUE_CHARGE_REFUSALS, 403: _ACCOUNT_REFUSALS},
+    "updateDueCharge": {
+        400: [*_DUE_CHARGE_REFUSALS, r"Nada a alterar: envie ao menos um campo\."],
+        403: _ACCOUNT_REFUSALS,
+        409: [r"Cobrança com status '.*' não pode ser alterada: apenas cobranças pendentes \(pending\)\."],
+    },
+    "cancelDueCharge": {
+        403: _ACCOUNT_REFUSALS,
+        409: [r"Cobrança com status '.*' não pode ser cancelada: apenas cobranças pendentes \(pending\)\."],
+    },
+    "createPaymentLink": {400: [rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\."], 403: _ACCOUNT_REFUSALS},
+    "listPaymentLinks": {400: [r"cursor inválido: use o nextCursor da página anterior\."]},
+    # The amount due is computed from 2000 to 2099 (the holiday table's calendar); any other day of the calendar is refused.
+    "getDueCharge": {400: [r"date deve estar entre 2000-01-01 e 2099-12-31\. Recebido: '\d{4}-\d{2}-\d{2}'\."]},
+    "listDueCharges": {400: [r"cursor inválido: use o nextCursor da página anterior\.", r"dueTo deve ser igual ou posterior a dueFrom\."]},
+    # A static QR code: the fixed amount against the account's range, the description against the key's room.
+    "createStaticQrCode": {
+        400: [
+            rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\.",
+            r"description deve ter no máximo \d+ caracteres nesta instalação \(cabe no QR code com a chave Pix\)\.",
+        ],
+        403: _ACCOUNT_REFUSALS,
+    },
+    "listStaticQrCodes": {400: [r"cursor inválido: use o nextCursor da página anterior\."]},
     # A cursor this server did not issue, and a period whose end is not after its start.
     "listTransactions": {
         400: [r"cursor inválido: use o nextCursor da página anterior\.", r"createdTo deve ser maior que createdFrom\."],

@@ -38,3 +38,25 @@ export interface DueChargesTable {
   created_at: Date;
   updated_at: Date;
 }
+
+/** A batch of charges with a due date (migration 028); `provider_ref` numbers it at the provider (API Pix `lotecobv/{id}`). */
+export interface DueChargeBatchesTable {
+  id: string;
+  account_id: string;
+  /** bigint, read as text. */
+  provider_ref: ColumnType<string, string, never>;
+  description: string;
+  status: 'processing' | 'done';
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One item of a batch: its validated request until its charge is stored (`created`), or why it was `refused`. */
+export interface DueChargeBatchItemsTable {
+  batch_id: string;
+  item_index: number;
+  status: 'processing' | 'created' | 'refused';
+  transaction_id: string | null;
+  error: string | null;
+  request: Json<object> | null;
+}

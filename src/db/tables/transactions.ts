@@ -85,8 +85,15 @@ export interface TransactionsTable {
   provider_status_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The database transaction that last changed the status (xid8, set by a trigger): the incremental ledger check reads it. */
   status_changed_xid: ColumnType<string | null, never, never>;
-  /** Charges: NULL an immediate charge (API Pix `cob`), `due` a charge with a due date (`cobv`, table due_charges). */
-  charge_kind: ColumnType<'due' | null, 'due' | null | undefined, never>;
+  /**
+   * Charges: NULL an immediate charge (API Pix `cob`), `due` a charge with a due date (`cobv`, table
+   * due_charges), `static` a payment of a static QR code (`static_qrcode_id`, migration 027).
+   */
+  charge_kind: ColumnType<'due' | 'static' | null, 'due' | 'static' | null | undefined, never>;
+  /** A payment of a static QR code: the code (set with `charge_kind = 'static'`, at creation, for good). */
+  static_qrcode_id: ColumnType<string | null, string | null | undefined, never>;
+  /** A charge made for a payer of a payment link (migration 029): the link, set at creation, for good. */
+  payment_link_id: ColumnType<string | null, string | null | undefined, never>;
   /** Withdrawals: the pending transfer of its reservation (migration 025), written by the ledger step that makes it. */
   pending_transfer_id: ColumnType<string | null, never, never>;
 }

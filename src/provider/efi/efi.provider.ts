@@ -26,6 +26,7 @@ import {
   type ReceivedDevolucao,
   type ReceivedPix,
   type ChargeKind,
+  type DueChargeBatchItemState,
   type RegisterChargeInput,
   type RegisterDueChargeInput,
   type RegisteredCharge,
@@ -51,6 +52,9 @@ import {
 import { providerProfile, type ProfileName, type ProviderProfile } from './provider.profiles.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
+
+/** A batch item's txid: its transaction's own (see registerDueChargeBatch). */
+const batchTxid = (item: RegisterDueChargeInput): string => txidFor({ ...item, externalRef: undefined }, 0, 'due');
 
 type Cob = components['schemas']['Cob'];
 type CobV = components['schemas']['CobV'];
@@ -119,6 +123,8 @@ export class EfiProvider implements PixProvider {
   readonly name: ProfileName;
   readonly ispb: string;
   readonly capabilities: ProviderCapabilities;
+  /** PSP_PIX_KEY: the key of PixGate's charges and of its static QR codes. */
+  readonly receivingKey: string;
   private readonly profile: ProviderProfile;
   private readonly pixKey: string;
   private readonly transport: EfiTransport;
@@ -131,6 +137,7 @@ export class EfiProvider implements PixProvider {
     this.name = this.profile.name;
     this.capabilities = this.profile.capabilities;
     this.pixKey = options.pixKey;
+    this.receivingKey = options.pixKey;
     this.ispb = options.ispb ?? '09089356';
     this.clock = deps.clock;
     this.logger = deps.logger;
@@ -238,6 +245,43 @@ export class EfiProvider implements PixProvider {
       if (existing && this.reusableCobV(existing, body)) return this.registered(existing);
     }
     throw new ProviderFailure('createCobV: no reusable txid');
+  }
+
+  /**
+   * `PUT /lotecobv/{id}`: every item under the txid of its own transaction id, never its externalRef's: the
+   * standard refuses a whole batch that names a txid a cobv holds already, and a batch cannot read a txid
+   * first. A retried externalRef is matched when the charge is stored (dueChargeBatch.service.ts).
+   */
+  async registerDueChargeBatch(input: { batchRef: string; description: string; items: RegisterDueChargeInput[] }): Promise<void> {
+    const cobsv = input.items.map((item) => ({ txid: batchTxid(item), ...this.cobvBody(item) }));
+    const asked = await this.transport
+      .call<unknown>('createLoteCobV', true, (init) =>
+        this.api.PUT('/v2/lotecobv/{id}', { params: { path: { id: input.batchRef } }, body: { descricao: input.description, cobsv }, ...init }),
+      )
+      .catch(unavailable);
+    if (asked.status !== 202 && asked.status !== 200 && asked.status !== 201) throw this.unexpected('createLoteCobV', asked);
+  }
+
+  /** `GET /lotecobv/{id}`, then each `CRIADA` cobv read for its BR Code; an item the batch does not list yet is processing. */
+  async readDueChargeBatch(input: { batchRef: string; items: RegisterDueChargeInput[] }): Promise<Map<string, DueChargeBatchItemState>> {
+    const read = await this.transport
+      .call<components['schemas']['LoteCobVConsultado']>('readLoteCobV', true, (init) => this.api.GET('/v2/lotecobv/{id}', { params: { path: { id: input.batchRef } }, ...init }))
+      .catch(unavailable);
+    if (read.status !== 200 || !read.data) throw this.unexpected('readLoteCobV', read);
+    const byTxid = new Map(read.data.cobsv.map((item) => [item.txid, item]));
+    const states = new Map<string, DueChargeBatchItemState>();
+    for (const item of input.items) {
+      const listed = byTxid.get(batchTxid(item));
+      if (listed?.status === 'NEGADA') {
+        states.set(item.transactionId, { state: 'refused', problem: listed.problema?.detail ?? listed.problema?.title ?? 'NEGADA' });
+      } else if (listed?.status === 'CRIADA') {
+        const cobv = await this.readCobV(listed.txid);
+        states.set(item.transactionId, cobv ? { state: 'created', charge: this.registered(cobv) } : { state: 'processing' });
+      } else {
+        states.set(item.transactionId, { state: 'processing' });
+      }
+    }
+    return states;
   }
 
   /** `PATCH /cobv/{txid}` with the whole request's fields (they replace the cobv's); false when it is no longer ATIVA. */

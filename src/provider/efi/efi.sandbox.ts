@@ -32,6 +32,17 @@ const READ_BACK: Partial<Record<ProviderOperation, FakeOperation>> = {
   sendRefund: 'devolucao.get',
 };
 
+/** A payer as the fake's payer end takes it (API Pix's `pagador`, with Efí's bank fields). */
+function pagadorOf(payer: PartyJson): Record<string, string> {
+  return {
+    nome: payer.name,
+    ...(payer.documentType === 'cpf' ? { cpf: payer.document } : { cnpj: payer.document }),
+    codigoBanco: payer.bankAccount.ispb,
+    agencia: payer.bankAccount.branch,
+    conta: payer.bankAccount.account,
+  };
+}
+
 /** A fault of the fake (its FaultRule, scripts/fakepsp/types.ts), as its control API takes it. */
 export interface FakeFault {
   operation: FakeOperation;
@@ -90,6 +101,17 @@ export class EfiSandbox implements ProviderSandbox {
     });
     if (answer.status !== 200) return undefined;
     return (answer.body as { endToEndId?: string }).endToEndId;
+  }
+
+  /**
+   * A payer's bank sends a Pix to the key naming a static QR code's txid: the fake receives it as a Pix tied
+   * to no charge of its own (`POST /_fake/pix`), reads it back and calls back as for any Pix with a txid.
+   */
+  async payStaticQrCode(input: { txid: string; amountCents: number; payer?: PartyJson | undefined }): Promise<string> {
+    const answer = await this.post('/_fake/pix', { valor: toValor(input.amountCents), txid: input.txid, ...(input.payer ? { pagador: pagadorOf(input.payer) } : {}) });
+    const endToEndId = (answer.body as { endToEndId?: unknown } | undefined)?.endToEndId;
+    if (answer.status !== 200 || typeof endToEndId !== 'string') throw new Error(`fake provider refused the Pix to ${input.txid}: ${answer.status}`);
+    return endToEndId;
   }
 
   async devolve(input: { endToEndId: string; amountCents: number; nature: DevolucaoNature; id: string }): Promise<boolean> {
