@@ -6,11 +6,20 @@
  */
 import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
+import type { ChargeKind } from '../provider/port.ts';
 import { requireSandbox } from '../provider/sandbox.ts';
 import { findTransactionById } from '../transactions/transaction.repository.ts';
 import { ChargeInWrongStatus, ChargeNotFound } from './charge.errors.ts';
 import { sandboxAmountDue } from './dueCharge.service.ts';
 import { applyReceivedPix } from './receivedPix.service.ts';
+
+/**
+ * Which of the provider's charges a charge is: a charge with a due date is its `cobv`, any other its `cob`
+ * (a static QR code's payments have no charge of their own at the provider).
+ */
+export function providerKindOf(charge: Pick<TransactionRow, 'charge_kind'>): ChargeKind {
+  return charge.charge_kind === 'due' ? 'due' : 'immediate';
+}
 
 /** How long a refused sandbox payment waits for the concurrent payment that took the charge to be credited. */
 const CONCURRENT_PAYMENT_WAIT_MS = 5_000;
@@ -36,15 +45,15 @@ export async function sandboxPayCharge(
   if (charge.status !== 'pending') throw new ChargeInWrongStatus('pay', charge.status);
   if (charge.expires_at && charge.expires_at.getTime() <= deps.clock.now()) throw new ChargeInWrongStatus('pay', 'expired');
   // A charge with a due date is paid the amount due today (fine and interest on a late day), as a payer's bank would.
-  const due = charge.charge_kind === 'due';
-  const amountCents = due ? await sandboxAmountDue(deps, charge.id) : charge.amount_cents;
+  const kind = providerKindOf(charge);
+  const amountCents = kind === 'due' ? await sandboxAmountDue(deps, charge.id) : charge.amount_cents;
   if (amountCents === undefined) throw new ChargeInWrongStatus('pay', 'expired');
   const endToEndId = await sandbox.payAtProvider({
     providerRef: charge.provider_ref ?? '',
     amountCents,
     payer: input.payer,
     endToEndId: input.endToEndId,
-    kind: due ? 'due' : 'immediate',
+    kind,
   });
   if (endToEndId === undefined) {
     // The provider took no payment: another one paid the charge first (it is being credited now), or the
@@ -66,8 +75,7 @@ export async function sandboxPayCharge(
  */
 export async function removeAtProvider(deps: Deps, charge: Pick<TransactionRow, 'id' | 'provider_ref' | 'charge_kind'>): Promise<boolean> {
   if (charge.provider_ref === null) return true;
-  const kind = charge.charge_kind === 'due' ? 'due' : 'immediate';
-  const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref, kind });
+  const removed = await deps.provider.removeCharge({ transactionId: charge.id, providerRef: charge.provider_ref, kind: providerKindOf(charge) });
   if (removed.state !== 'paid') return true;
   for (const endToEndId of removed.endToEndIds) {
     const pix = await deps.provider.readReceivedPix(endToEndId);

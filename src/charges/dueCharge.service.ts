@@ -2,21 +2,20 @@
  * Charges with a due date (API Pix `cobv`, /v1/due-charges; docs/decisions.md "Charges with a due date"): a
  * `pix_in` transaction whose amount the payer's bank computes on the day of payment from its terms
  * (./dueAmount.ts). Created, changed and cancelled at the provider first, then kept; paid through the same
- * received-Pix path as any charge (receivedPix.service.ts asks `duePayment` whether a Pix pays it); expired
+ * received-Pix path as any charge (payCharge asks `duePaymentOf`, under the charge's lock, whether a Pix pays it); expired
  * by the expiry job after its last payable day; refunded and notified as any charge.
  */
 import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
-import type { AccountRow, DueDebtorJson, TransactionRow } from '../db/schema.ts';
+import type { AccountRow, DueDebtorJson } from '../db/schema.ts';
 import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Deps } from '../platform/deps.ts';
 import { buildDynamicBrCode } from '../primitives/brcode.ts';
-import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
+import { pageOf, positionAfter, rowsToRead } from '../transactions/listPage.ts';
 import { newId } from '../primitives/ids.ts';
 import { saoPauloDay, saoPauloDayPeriod } from '../primitives/saoPaulo.ts';
 import { ProviderFailure, ProviderTimeout, type DueChargeTerms, type RegisterDueChargeInput, type RegisteredCharge } from '../provider/port.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
-import { InvalidCursor } from '../transactions/transaction.errors.ts';
 import { findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS, lockTransaction } from '../transactions/transaction.repository.ts';
 import { ChargeInWrongStatus, ChargeRateLimited, ProviderUnavailable } from './charge.errors.ts';
 import { endCharge } from './charge.sandbox.ts';
@@ -380,7 +379,7 @@ export async function getDueCharge(deps: Pick<Deps, 'db' | 'clock'>, accountId: 
   return toDueChargeJson(found, date ?? saoPauloDay(deps.clock.now()));
 }
 
-const CURSOR_SHAPE = [/^\d{1,17}$/, /^tx_[0-9a-f]{24}$/] as const;
+const TRANSACTION_ID = /^tx_[0-9a-f]{24}$/;
 
 export async function listDueChargePage(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -390,21 +389,11 @@ export async function listDueChargePage(
   requireCalendarDate('dueFrom', options.dueFrom);
   requireCalendarDate('dueTo', options.dueTo);
   if (options.dueFrom !== undefined && options.dueTo !== undefined && options.dueTo < options.dueFrom) throw new EmptyDueRange();
-  let after: { createdAtUs: string; id: string } | undefined;
-  if (options.cursor !== undefined) {
-    const parts = decodeCursor(options.cursor, CURSOR_SHAPE);
-    if (!parts) throw new InvalidCursor();
-    after = { createdAtUs: parts[0]!, id: parts[1]! };
-  }
-  const rows = await listDueCharges(deps.db, accountId, { status: options.status, dueFrom: options.dueFrom, dueTo: options.dueTo, after, limit: options.limit + 1 });
-  const page = rows.slice(0, options.limit);
+  const after = positionAfter(options.cursor, TRANSACTION_ID);
+  const rows = await listDueCharges(deps.db, accountId, { status: options.status, dueFrom: options.dueFrom, dueTo: options.dueTo, after, limit: rowsToRead(options.limit) });
+  const { page, nextCursor } = pageOf(rows, options.limit, (row) => ({ createdAtUs: row.createdAtUs, id: row.charge.id }));
   const today = saoPauloDay(deps.clock.now());
-  const last = page[page.length - 1];
-  return {
-    dueCharges: page.map((row) => toDueChargeJson(row, today)),
-    count: page.length,
-    ...(rows.length > options.limit && last ? { nextCursor: encodeCursor([last.createdAtUs, last.charge.id]) } : {}),
-  };
+  return { dueCharges: page.map((row) => toDueChargeJson(row, today)), count: page.length, ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 
 /** The request's value of a nullable field: absent keeps the current one, null removes it. */
@@ -501,20 +490,18 @@ export async function cancelDueCharge(deps: Deps, accountId: string, transaction
 }
 
 /**
- * Whether a received Pix pays this charge with a due date: its amount is the amount due on the São Paulo
- * day the provider received it. Answers the amount and fee to credit, or why it does not pay it.
+ * Whether a received Pix pays a charge with a due date on these terms (read by payCharge under the charge's
+ * lock, so a PATCH cannot change them between this answer and the credit): its amount is the amount due on
+ * the São Paulo day the provider received it. Answers the amount and fee to credit, or why it does not pay it.
  */
-export async function duePayment(
-  deps: Pick<Deps, 'db'>,
-  charge: TransactionRow,
+export function duePaymentOf(
+  due: DueChargeRow,
   pix: { amountCents: number; receivedAtMs: number },
-): Promise<{ pays: true; amountCents: number; feeCents: number } | { pays: false; reason: 'amount_mismatch' | 'charge_not_payable' }> {
-  const found = await findDueCharge(deps.db, undefined, charge.id);
-  if (!found) return { pays: false, reason: 'charge_not_payable' };
-  const amount = amountDueOf(found.due, saoPauloDay(pix.receivedAtMs));
+): { pays: true; amountCents: number; feeCents: number } | { pays: false; reason: 'amount_mismatch' | 'charge_not_payable' } {
+  const amount = amountDueOf(due, saoPauloDay(pix.receivedAtMs));
   if (!amount.payable) return { pays: false, reason: 'charge_not_payable' };
   if (amount.amountCents !== pix.amountCents) return { pays: false, reason: 'amount_mismatch' };
-  const fee = chargeFee(pix.amountCents, { fixedCents: found.due.fee_fixed_cents, bps: found.due.fee_bps });
+  const fee = chargeFee(pix.amountCents, { fixedCents: due.fee_fixed_cents, bps: due.fee_bps });
   return { pays: true, amountCents: pix.amountCents, feeCents: Math.min(fee, pix.amountCents - 1) };
 }
 

@@ -11,7 +11,6 @@ import type { ReceivedPix } from '../provider/port.ts';
 import type { TransactionRow, UnmatchedPixReason } from '../db/schema.ts';
 import { ChargeInWrongStatus, UnmatchedPixAlreadyResolved, UnmatchedPixNotFound } from './charge.errors.ts';
 import { payCharge } from './charge.payment.ts';
-import { duePayment } from './dueCharge.service.ts';
 import { staticQrCodePayment } from '../staticQrCodes/staticQrCode.payment.ts';
 import {
   findChargeByProviderRef,
@@ -39,16 +38,11 @@ export async function applyReceivedPix(deps: Deps, pix: ReceivedPix): Promise<Re
     if (code?.outcome === 'refused') return unmatched(deps, pix, undefined, code.reason);
     return code ?? unmatched(deps, pix, undefined, 'unknown_charge');
   }
-  // A charge with a due date is paid by the amount due on the day the Pix arrived (dueCharge.service.ts).
-  let settled: { amountCents: number; feeCents: number } | undefined;
-  if (charge.charge_kind === 'due' && charge.status === 'pending') {
-    const payment = await duePayment(deps, charge, pix);
-    if (!payment.pays) return unmatched(deps, pix, charge, payment.reason);
-    settled = { amountCents: payment.amountCents, feeCents: payment.feeCents };
-  } else if (charge.amount_cents !== pix.amountCents) return unmatched(deps, pix, charge, 'amount_mismatch');
   try {
-    const paid = await payCharge(deps, charge.id, { endToEndId: pix.endToEndId, payer: pix.payer, receivedAtMs: pix.receivedAtMs }, settled);
-    return { outcome: 'credited', charge: paid };
+    // Whether the Pix pays the charge (its amount, or a due charge's amount due that day) is decided under the charge's lock.
+    const paid = await payCharge(deps, charge.id, { endToEndId: pix.endToEndId, payer: pix.payer, receivedAtMs: pix.receivedAtMs, amountCents: pix.amountCents });
+    if ('refused' in paid) return unmatched(deps, pix, paid.charge, paid.refused);
+    return { outcome: 'credited', charge: paid.paid };
   } catch (error) {
     if (!(error instanceof ChargeInWrongStatus)) throw error;
     // Paid meanwhile by this very Pix (a callback and the listing racing): nothing more to do.

@@ -8,9 +8,8 @@ import type { AccountContext } from '../accounts/auth.ts';
 import { checkAmount } from '../charges/charge.service.ts';
 import type { TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
+import { pageOf, positionAfter, rowsToRead } from '../transactions/listPage.ts';
 import { newId } from '../primitives/ids.ts';
-import { InvalidCursor } from '../transactions/transaction.errors.ts';
 import { PaymentLinkNotFound } from './paymentLink.errors.ts';
 import {
   deactivatePaymentLink,
@@ -129,28 +128,22 @@ export async function getPaymentLink(deps: Pick<Deps, 'db' | 'clock'>, accountId
   return toJson(link, stats, { baseUrl, nowMs: deps.clock.now(), payments });
 }
 
-const CURSOR_SHAPE = [/^\d{1,17}$/, /^pl_[0-9a-f]{24}$/] as const;
+const PAYMENT_LINK_ID = /^pl_[0-9a-f]{24}$/;
 
 export async function listPaymentLinkPage(
   deps: Pick<Deps, 'db' | 'clock'>,
   accountId: string,
   options: { limit: number; cursor?: string | undefined; baseUrl: string },
 ): Promise<components['schemas']['PaymentLinkList']> {
-  let after: { createdAtUs: string; id: string } | undefined;
-  if (options.cursor !== undefined) {
-    const parts = decodeCursor(options.cursor, CURSOR_SHAPE);
-    if (!parts) throw new InvalidCursor();
-    after = { createdAtUs: parts[0]!, id: parts[1]! };
-  }
-  const rows = await listPaymentLinks(deps.db, accountId, { after, limit: options.limit + 1 });
-  const page = rows.slice(0, options.limit);
+  const after = positionAfter(options.cursor, PAYMENT_LINK_ID);
+  const rows = await listPaymentLinks(deps.db, accountId, { after, limit: rowsToRead(options.limit) });
+  const { page, nextCursor } = pageOf(rows, options.limit, (row) => ({ createdAtUs: row.created_at_us, id: row.id }));
   const stats = await linkPaymentStats(deps.db, page.map((row) => row.id));
   const nowMs = deps.clock.now();
-  const last = page[page.length - 1];
   return {
     paymentLinks: page.map(({ created_at_us: _position, ...row }) => toJson(row, stats.get(row.id) ?? NO_LINK_PAYMENTS, { baseUrl: options.baseUrl, nowMs })),
     count: page.length,
-    ...(rows.length > options.limit && last ? { nextCursor: encodeCursor([last.created_at_us, last.id]) } : {}),
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
   };
 }
 
@@ -160,4 +153,12 @@ export async function deactivatePaymentLinkOf(deps: Pick<Deps, 'db' | 'clock'>, 
   const nowMs = deps.clock.now();
   const current = link.status === 'inactive' ? link : ((await deactivatePaymentLink(deps.db, link.id, new Date(nowMs))) ?? (await linkOf(deps, accountId, id)));
   return toJson(current, await statsOf(deps, current), { baseUrl, nowMs });
+}
+
+/**
+ * A link as the API answers it, without its payments: for the dashboard's list filtered by status
+ * (src/dashboard/paymentLinks.service.ts), which reads its own page of rows.
+ */
+export function paymentLinkJson(link: PaymentLinkRow, stats: LinkPaymentStats, view: { baseUrl: string; nowMs: number }): PaymentLinkJson {
+  return toJson(link, stats, view);
 }

@@ -14,10 +14,9 @@ import type { StaticQrCodeStatus } from '../db/schema.ts';
 import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Deps } from '../platform/deps.ts';
 import { buildStaticBrCode, encodeTlv, PIX_GUI, toAsciiPrintable } from '../primitives/brcode.ts';
-import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
+import { pageOf, positionAfter, rowsToRead } from '../transactions/listPage.ts';
 import { newId } from '../primitives/ids.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
-import { InvalidCursor } from '../transactions/transaction.errors.ts';
 import { StaticDescriptionTooLong, StaticQrCodeNotFound } from './staticQrCode.errors.ts';
 import {
   deactivateStaticQrCode,
@@ -145,27 +144,21 @@ export async function getStaticQrCode(deps: Pick<Deps, 'db'>, accountId: string,
   return withStats(deps, await codeOf(deps, accountId, id));
 }
 
-const CURSOR_SHAPE = [/^\d{1,17}$/, /^sqr_[0-9a-f]{24}$/] as const;
+const STATIC_QRCODE_ID = /^sqr_[0-9a-f]{24}$/;
 
 export async function listStaticQrCodePage(
   deps: Pick<Deps, 'db'>,
   accountId: string,
   options: { limit: number; cursor?: string | undefined; status?: StaticQrCodeStatus | undefined },
 ): Promise<components['schemas']['StaticQrCodeList']> {
-  let after: { createdAtUs: string; id: string } | undefined;
-  if (options.cursor !== undefined) {
-    const parts = decodeCursor(options.cursor, CURSOR_SHAPE);
-    if (!parts) throw new InvalidCursor();
-    after = { createdAtUs: parts[0]!, id: parts[1]! };
-  }
-  const rows = await listStaticQrCodes(deps.db, accountId, { status: options.status, after, limit: options.limit + 1 });
-  const page = rows.slice(0, options.limit);
+  const after = positionAfter(options.cursor, STATIC_QRCODE_ID);
+  const rows = await listStaticQrCodes(deps.db, accountId, { status: options.status, after, limit: rowsToRead(options.limit) });
+  const { page, nextCursor } = pageOf(rows, options.limit, (row) => ({ createdAtUs: row.created_at_us, id: row.id }));
   const stats = await paymentStats(deps.db, page.map((row) => row.id));
-  const last = page[page.length - 1];
   return {
     staticQrCodes: page.map(({ created_at_us: _position, ...row }) => toJson(row, stats.get(row.id) ?? NO_PAYMENTS)),
     count: page.length,
-    ...(rows.length > options.limit && last ? { nextCursor: encodeCursor([last.created_at_us, last.id]) } : {}),
+    ...(nextCursor !== undefined ? { nextCursor } : {}),
   };
 }
 

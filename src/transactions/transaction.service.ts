@@ -1,7 +1,7 @@
 import type { StoredTransactionStatus, TransactionRow, TransactionType } from '../db/schema.ts';
-import { decodeCursor, encodeCursor } from '../primitives/cursor.ts';
+import { pageOf, positionAfter, rowsToRead } from './listPage.ts';
 import type { Deps } from '../platform/deps.ts';
-import { EmptyCreatedRange, InvalidCursor, TransactionNotFound } from './transaction.errors.ts';
+import { EmptyCreatedRange, TransactionNotFound } from './transaction.errors.ts';
 import {
   findTransaction,
   findTransactionById,
@@ -27,8 +27,8 @@ export interface ListOptions {
   search?: TransactionSearch | undefined;
 }
 
-/** A transactions cursor: the last row's creation time in microseconds and its id. */
-const CURSOR_SHAPE = [/^\d{1,17}$/, /^tx_[0-9a-f]{24}$/] as const;
+/** The ids of a transactions cursor. */
+const TRANSACTION_ID = /^tx_[0-9a-f]{24}$/;
 
 /** The period of a list: `createdTo` must come after `createdFrom` (both optional, Unix milliseconds). */
 export function createdRange(from: number | undefined, to: number | undefined): { createdFrom?: Date; createdTo?: Date } {
@@ -37,12 +37,7 @@ export function createdRange(from: number | undefined, to: number | undefined): 
 }
 
 function filterOf(options: ListOptions): TransactionFilter {
-  let after: TransactionFilter['after'];
-  if (options.cursor !== undefined) {
-    const parts = decodeCursor(options.cursor, CURSOR_SHAPE);
-    if (!parts) throw new InvalidCursor();
-    after = { createdAtUs: parts[0]!, id: parts[1]! };
-  }
+  const after: TransactionFilter['after'] = positionAfter(options.cursor, TRANSACTION_ID);
   return {
     type: options.type,
     status: options.status as StoredTransactionStatus | undefined,
@@ -50,17 +45,14 @@ function filterOf(options: ListOptions): TransactionFilter {
     staticQrCodeId: options.staticQrCodeId,
     ...createdRange(options.createdFrom, options.createdTo),
     after,
-    // One row more than asked, to know whether another page exists.
-    limit: options.limit + 1,
+    limit: rowsToRead(options.limit),
   };
 }
 
-/** The page and the cursor after it: the last returned row's position, when a further row was read. */
-function pageOf<R extends { id: string; created_at_us: string }>(rows: R[], limit: number): { rows: R[]; nextCursor?: string } {
-  if (rows.length <= limit) return { rows };
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1]!;
-  return { rows: page, nextCursor: encodeCursor([last.created_at_us, last.id]) };
+/** The page and the cursor after it. */
+function transactionPage<R extends { id: string; created_at_us: string }>(rows: R[], limit: number): { rows: R[]; nextCursor?: string } {
+  const { page, nextCursor } = pageOf(rows, limit, (row) => ({ createdAtUs: row.created_at_us, id: row.id }));
+  return { rows: page, ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 
 /** The account's transactions, newest first, internal states left out, page by page (the dashboard's list and exports). */
@@ -71,7 +63,7 @@ export async function listAccountTransactions(
 ): Promise<{ rows: ListedTransaction[]; nextCursor?: string }> {
   const filter = filterOf(options);
   const rows = options.search ? await searchTransactions(deps.db, accountId, filter, options.search) : await listTransactions(deps.db, accountId, filter);
-  return pageOf(rows, options.limit);
+  return transactionPage(rows, options.limit);
 }
 
 /** GET /v1/transactions: the same page as the API's JSON, one text per transaction, built by the database. */
@@ -80,7 +72,7 @@ export async function listAccountTransactionsJson(
   accountId: string,
   options: ListOptions,
 ): Promise<{ items: string[]; nextCursor?: string }> {
-  const { rows, nextCursor } = pageOf(await listTransactionsJson(deps.db, accountId, filterOf(options)), options.limit);
+  const { rows, nextCursor } = transactionPage(await listTransactionsJson(deps.db, accountId, filterOf(options)), options.limit);
   return { items: rows.map((row) => row.json), ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 

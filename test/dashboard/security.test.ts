@@ -155,7 +155,12 @@ describe('secrets are shown once', () => {
     expect(secret).toMatch(/^pixg_/);
     expect(secret.startsWith(created.data?.publicPrefix ?? '-')).toBe(true);
     expect((await gateway.as(secret).GET('/v1/balance')).response.status).toBe(200);
-    const listed = await owner.browser.api.GET('/dashboard/api/v1/api-keys');
+    // The key's last use is written after the answer, not awaited by the request (src/accounts/auth.ts): read until it is there.
+    let listed = await owner.browser.api.GET('/dashboard/api/v1/api-keys');
+    for (let tries = 0; (listed.data?.apiKeys[0]?.lastUsedAt ?? null) === null && tries < 100; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      listed = await owner.browser.api.GET('/dashboard/api/v1/api-keys');
+    }
     expect(listed.data?.apiKeys).toEqual([expect.objectContaining({ keyId: created.data?.keyId, publicPrefix: created.data?.publicPrefix, lastUsedAt: expect.any(Number) })]);
     expect(Object.keys(listed.data?.apiKeys[0] ?? {})).not.toContain('apiKey');
     expect(await answersOf(owner)).not.toContain(secret);

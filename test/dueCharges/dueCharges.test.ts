@@ -285,6 +285,28 @@ describe('payment', () => {
     expect((await send('GET', `/v1/due-charges/${transactionId as string}`)).body).toMatchObject({ status: 'pending' });
   });
 
+  it('a Pix arriving while a change holds the charge is judged on the changed terms, read under the same lock as the credit', async () => {
+    const { transactionId } = await created(monthly({ externalRef: 'mensalidade-dez-race', discount: undefined }));
+    const id = transactionId as string;
+    const row = await gateway.deps.db.selectFrom('transactions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await on('2026-12-05', async () => {
+      const endToEndId = await gateway.provider.payAtProvider({ providerRef: row.provider_ref ?? '', amountCents: 30_000, kind: 'due' });
+      const pix = await gateway.deps.provider.readReceivedPix(endToEndId ?? '');
+      let applying: Promise<unknown> | undefined;
+      // A PATCH's database step: the charge and its terms locked, the amount changed from 250,00 to 300,00;
+      // the Pix of 300,00 is applied meanwhile (on Postgres it reads the terms while they are held, and waits for
+      // the lock to credit; on PGlite it waits for the one connection).
+      await gateway.deps.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('transactions').select('id').where('id', '=', id).forUpdate().execute();
+        await trx.updateTable('due_charges').set({ original_cents: 30_000 }).where('transaction_id', '=', id).execute();
+        applying = applyReceivedPix(gateway.deps, pix!);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      });
+      expect(await applying).toMatchObject({ outcome: 'credited' });
+    });
+    expect((await send('GET', `/v1/due-charges/${id}`)).body).toMatchObject({ status: 'paid', paidAmountCents: 30_000 });
+  });
+
   it('expires after its last payable day, not before', async () => {
     const { transactionId } = await created(monthly({ dueDate: '2026-11-23', daysAfterDue: 0, discount: undefined }));
     await on('2026-11-23', async () => {
