@@ -13,7 +13,12 @@
  *      (GET /v1/balance/entries);
  *   7. a delivery whose body was changed is refused;
  *   8. a charge with a due date (POST /v1/due-charges, with a fine and interest), postponed (PATCH), paid
- *      (sandbox: the amount due that day), its `transaction.paid` webhook and its amount paid read back.
+ *      (sandbox: the amount due that day), its `transaction.paid` webhook and its amount paid read back;
+ *   9. a static QR code of a fixed amount (POST /v1/static-qrcodes), paid by a payer (sandbox), the payment's
+ *      `transaction.paid` webhook, the code read back with its totals and its payments listed
+ *      (GET /v1/transactions?staticQrCodeId=…), then deactivated;
+ *  10. a reusable payment link (POST /v1/payment-links), opened by a payer (its page makes a charge), that
+ *      charge paid (sandbox), the link read back with its payments, then deactivated.
  *
  * Environment: PIXGATE_URL (default http://127.0.0.1:3000), PIXGATE_API_KEY (required). The sandbox steps
  * that are not merchant calls (registering this receiver's URL, paying the charge, confirming the refund)
@@ -182,6 +187,41 @@ async function main() {
     await waitFor(() => received.find(({ event }) => event.event === 'transaction.paid' && event.transactionId === due.transactionId), 'transaction.paid webhook of the due charge');
     const { data: dueRead } = await pixgate.GET('/v1/due-charges/{id}', { params: { path: { id: due.transactionId } } });
     console.log(`  transaction.paid: ${dueRead.transactionId} status=${dueRead.status} paidAmountCents=${dueRead.paidAmountCents}`);
+
+    console.log('\n9. A static QR code of R$ 15,00 (POST /v1/static-qrcodes), paid (sandbox), read back, deactivated');
+    const { data: code, response: codeCreated } = await pixgate.POST('/v1/static-qrcodes', {
+      body: { amountCents: 1500, description: 'Caixa 1', externalRef: `caixa-${randomUUID()}` },
+    });
+    console.log(`  → ${codeCreated.status} ${code.staticQrCodeId} status=${code.status} amountCents=${code.amountCents} pixPayload=${code.pixPayload.slice(0, 32)}…`);
+    // A payer's bank app reads the BR Code and sends the Pix: every Pix to the code is a paid charge of its own.
+    const scanned = await sandbox('POST', `/admin/v1/sandbox/static-qrcodes/${code.staticQrCodeId}/pay`, {});
+    if (scanned.outcome !== 'credited') throw new Error(`the static QR code's Pix was ${scanned.outcome} (${scanned.reason})`);
+    const codePaymentId = scanned.payment.transactionId;
+    await waitFor(() => received.find(({ event }) => event.event === 'transaction.paid' && event.transactionId === codePaymentId), 'transaction.paid webhook of the static QR code');
+    const { data: codeRead } = await pixgate.GET('/v1/static-qrcodes/{id}', { params: { path: { id: code.staticQrCodeId } } });
+    console.log(`  read back → paymentsCount=${codeRead.paymentsCount} receivedCents=${codeRead.receivedCents}`);
+    const { data: codePayments } = await pixgate.GET('/v1/transactions', { params: { query: { staticQrCodeId: code.staticQrCodeId } } });
+    for (const payment of codePayments.transactions) console.log(`  payment: ${payment.transactionId} status=${payment.status} amountCents=${payment.amountCents} staticQrCodeId=${payment.staticQrCodeId}`);
+    const { data: codeOff } = await pixgate.POST('/v1/static-qrcodes/{id}/deactivate', { params: { path: { id: code.staticQrCodeId } } });
+    console.log(`  deactivated → ${codeOff.staticQrCodeId} status=${codeOff.status}`);
+
+    console.log('\n10. A reusable payment link of R$ 49,90 (POST /v1/payment-links), opened and paid, read back, deactivated');
+    const { data: link, response: linkCreated } = await pixgate.POST('/v1/payment-links', {
+      body: { amountCents: 4990, description: 'Camiseta azul, tamanho M', reusable: true, externalRef: `link-${randomUUID()}` },
+    });
+    console.log(`  → ${linkCreated.status} ${link.linkId} status=${link.status} url=${link.url}`);
+    // The payer opens the page (no API key): it makes a charge for them and shows its QR code.
+    const page = await fetch(link.url);
+    if (page.status !== 200) throw new Error(`the link's page answered ${page.status}`);
+    const { data: opened } = await pixgate.GET('/v1/payment-links/{linkId}', { params: { path: { linkId: link.linkId } } });
+    const linkChargeId = opened.payments?.[0]?.transactionId ?? '';
+    console.log(`  the page made the charge ${linkChargeId}`);
+    await sandbox('POST', `/admin/v1/sandbox/charges/${linkChargeId}/pay`, {});
+    await waitFor(() => received.find(({ event }) => event.event === 'transaction.paid' && event.transactionId === linkChargeId), 'transaction.paid webhook of the link charge');
+    const { data: linkRead } = await pixgate.GET('/v1/payment-links/{linkId}', { params: { path: { linkId: link.linkId } } });
+    console.log(`  read back → status=${linkRead.status} paymentsCount=${linkRead.paymentsCount} receivedCents=${linkRead.receivedCents} payment ${linkRead.payments?.[0]?.transactionId} status=${linkRead.payments?.[0]?.status}`);
+    const { data: linkOff } = await pixgate.POST('/v1/payment-links/{linkId}/deactivate', { params: { path: { linkId: link.linkId } } });
+    console.log(`  deactivated → ${linkOff.linkId} status=${linkOff.status}`);
 
     console.log(`\nExample finished: charge ${id} paid, refund ${refund.refundId} of 400 cents confirmed, webhooks verified.`);
   } finally {

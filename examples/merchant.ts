@@ -5,7 +5,12 @@
  *   1. starts a webhook receiver (a local HTTP server) that verifies each delivery's signature;
  *   2. creates a charge with POST /v1/pix, and shows a refused request as a PixGateError;
  *   3. waits for the charge's `transaction.paid` webhook (the sandbox pays it);
- *   4. reads the transaction back with GET /v1/transactions/{id} before "releasing the goods".
+ *   4. reads the transaction back with GET /v1/transactions/{id} before "releasing the goods";
+ *   5. creates a static QR code of a fixed amount (POST /v1/static-qrcodes) for a till, has a payer pay it
+ *      (the sandbox), waits for the payment's `transaction.paid` webhook, reads the code back with its
+ *      payments (GET /v1/static-qrcodes/{id}, GET /v1/transactions?staticQrCodeId=…) and deactivates it;
+ *   6. creates a payment link (POST /v1/payment-links), reads it back (GET /v1/payment-links/{linkId}) and
+ *      deactivates it (POST /v1/payment-links/{linkId}/deactivate).
  *
  * Against `npm start` (another terminal): `PIXGATE_API_KEY=pixg_… npm run example:merchant` with the key
  * `npm start` printed. Environment: PIXGATE_URL (default http://127.0.0.1:3000), PIXGATE_API_KEY. The two
@@ -105,6 +110,34 @@ async function main(): Promise<void> {
     const { data: balanceAfter } = await pixgate.GET('/v1/balance');
     console.log(`  → ${transaction.transactionId} status=${transaction.status} netCents=${transaction.netCents}`);
     console.log(`  balance: available ${balanceBefore.available} → ${balanceAfter.available} cents`);
+
+    console.log('\n5. A static QR code of R$ 15,00 for a till (POST /v1/static-qrcodes), paid, read back, deactivated');
+    const { data: code, response: codeCreated } = await pixgate.POST('/v1/static-qrcodes', {
+      body: { amountCents: 1500, description: 'Caixa 1', externalRef: `caixa-${randomUUID()}` },
+    });
+    console.log(`  → ${codeCreated.status} ${code.staticQrCodeId} status=${code.status} amountCents=${code.amountCents ?? 'open'}`);
+    // Every Pix a payer sends to the code is a paid charge of its own, with its own transaction.paid webhook.
+    const scanned = await sandbox.payStaticQrCode(code.staticQrCodeId);
+    if (scanned.outcome !== 'credited' || scanned.payment === undefined) throw new Error(`the static QR code's Pix was ${scanned.outcome} (${scanned.reason ?? '-'})`);
+    const codePaymentId = scanned.payment.transactionId;
+    await waitFor(() => received.find((event) => event.event === 'transaction.paid' && event.transactionId === codePaymentId), 'transaction.paid webhook of the static QR code');
+    const { data: codeRead } = await pixgate.GET('/v1/static-qrcodes/{id}', { params: { path: { id: code.staticQrCodeId } } });
+    console.log(`  read back → paymentsCount=${codeRead.paymentsCount} receivedCents=${codeRead.receivedCents}`);
+    const { data: codePayments } = await pixgate.GET('/v1/transactions', { params: { query: { staticQrCodeId: code.staticQrCodeId } } });
+    for (const payment of codePayments.transactions) console.log(`  payment: ${payment.transactionId} status=${payment.status} amountCents=${payment.amountCents}`);
+    const { data: codeOff } = await pixgate.POST('/v1/static-qrcodes/{id}/deactivate', { params: { path: { id: code.staticQrCodeId } } });
+    console.log(`  deactivated → ${codeOff.staticQrCodeId} status=${codeOff.status}`);
+
+    console.log('\n6. A payment link of R$ 49,90 (POST /v1/payment-links), read back, deactivated');
+    const { data: link, response: linkCreated } = await pixgate.POST('/v1/payment-links', {
+      body: { amountCents: 4990, description: 'Camiseta azul, tamanho M', expiresInDays: 7, externalRef: `pedido-${randomUUID()}` },
+    });
+    console.log(`  → ${linkCreated.status} ${link.linkId} status=${link.status} url=${link.url}`);
+    const { data: linkRead } = await pixgate.GET('/v1/payment-links/{linkId}', { params: { path: { linkId: link.linkId } } });
+    console.log(`  read back → status=${linkRead.status} paymentsCount=${linkRead.paymentsCount} payments=${linkRead.payments?.length ?? 0}`);
+    const { data: linkOff } = await pixgate.POST('/v1/payment-links/{linkId}/deactivate', { params: { path: { linkId: link.linkId } } });
+    console.log(`  deactivated → ${linkOff.linkId} status=${linkOff.status}`);
+
     console.log(`\nExample finished: charge ${charge.transactionId} paid, webhook verified, transaction read back.`);
   } finally {
     await sandbox.removeWebhook(accountId, endpoint.endpointId);

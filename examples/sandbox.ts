@@ -1,12 +1,22 @@
 /**
  * The sandbox steps of the example merchant that are not merchant API calls: registering the example's
- * webhook URL (in production the merchant does it in the dashboard, **Webhooks**) and paying the charge
- * (a real payer pays it from a bank app; here the simulated PSP pays it through the back office, as
- * `npm run admin -- charges:pay <id>` does). Plain fetch against the back office on the internal listener,
- * with the operator token: a merchant never has these.
+ * webhook URL (in production the merchant does it in the dashboard, **Webhooks**) and paying a charge or a
+ * static QR code (a real payer pays it from a bank app; here the simulated PSP pays it through the back
+ * office, as `npm run admin -- charges:pay <id>` does). Plain fetch against the back office on the internal
+ * listener, with the operator token: a merchant never has these.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { components } from 'pixgate/client';
+
+/** What became of the sandbox's Pix to a static QR code (the back office's SandboxStaticQrCodePayment). */
+export interface StaticQrCodePayment {
+  outcome: 'credited' | 'already_credited' | 'unmatched';
+  reason?: 'amount_mismatch' | 'charge_not_payable' | 'unknown_charge';
+  endToEndId: string;
+  /** The code's payment: a paid `pix_in` charge with `staticQrCodeId`. Omitted when `unmatched`. */
+  payment?: components['schemas']['Transaction'];
+}
 
 export interface SandboxOptions {
   /** The back office: `PIXGATE_ADMIN_URL`, default `http://127.0.0.1:3001` (what `npm start` serves). */
@@ -73,5 +83,10 @@ export class Sandbox {
   /** The simulated PSP pays the charge (as a payer's bank would). */
   async payCharge(transactionId: string): Promise<void> {
     await this.call('POST', `/admin/v1/sandbox/charges/${transactionId}/pay`, {});
+  }
+
+  /** A payer's bank sends a Pix to the static QR code: its fixed amount (R$ 10,00 to an open one), or `amountCents`. */
+  payStaticQrCode(staticQrCodeId: string, amountCents?: number): Promise<StaticQrCodePayment> {
+    return this.call('POST', `/admin/v1/sandbox/static-qrcodes/${staticQrCodeId}/pay`, amountCents === undefined ? {} : { amountCents });
   }
 }

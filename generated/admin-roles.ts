@@ -62,6 +62,7 @@ export const operationRoles = {
   sandboxFailCharge: ['admin'],
   sandboxOpenInfraction: ['admin'],
   sandboxPayCharge: ['admin'],
+  sandboxPayStaticQrCode: ['admin'],
   sandboxReconcile: ['admin'],
   sandboxRefundCharge: ['admin'],
   sandboxRejectRefund: ['admin'],

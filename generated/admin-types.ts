@@ -1138,6 +1138,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/sandbox/static-qrcodes/{staticQrCodeId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payer pays a static QR code (simulated PSP)
+         * @description Plays a payer's bank paying a static QR code (any account's): the provider receives a Pix on the
+         *     receiving key naming the code's txid, and PixGate applies it as it applies a real one, read back from the
+         *     provider: a payment of the code (a paid `pix_in` charge with `staticQrCodeId`, `netCents` credited,
+         *     `transaction.paid` in the outbox), once per end-to-end id.
+         *
+         *     Without a body (or with `{}`) the Pix carries the code's fixed amount (R$ 10,00 on an open-amount code)
+         *     and the sandbox payer (`PAGADOR SANDBOX`). Nothing is checked first, since a payer's bank sends what the
+         *     payer types: another amount on a fixed code, an amount the account's charges refuse, or a deactivated
+         *     code answers 200 with `outcome: unmatched` (recorded as an unmatched Pix for the service team; nothing
+         *     credited). Audited (`sandbox.staticqrcode.pay`, the payment's transaction after, when there is one).
+         *
+         *     Only with the simulated PSP or the fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxPayStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/sandbox/infractions/{infractionId}/block": {
         parameters: {
             query?: never;
@@ -3526,6 +3557,46 @@ export interface components {
              * @example 400
              */
             amountCents: number;
+        };
+        /**
+         * SandboxPayStaticQrCodeRequest
+         * @description Optional body of the sandbox's "a payer pays this static QR code" (the back office's and the dashboard's):
+         *     what the payer's bank sends. Both fields are optional; `{}` or no body is the usual payment. Nothing is
+         *     checked against the code: a payer types what they like, so every outcome can be produced (another amount
+         *     on a fixed code, a payment to a deactivated one). Closed object: an unknown field is answered with 400.
+         */
+        SandboxPayStaticQrCodeRequest: {
+            /**
+             * @description The Pix's amount in cents. Omitted: the code's fixed amount, or R$ 10,00 on an open-amount code.
+             * @example 1500
+             */
+            amountCents?: number;
+            /**
+             * @description Who pays, as the merchant will see it on the payment. Omitted: the sandbox payer (`PAGADOR SANDBOX`,
+             *     a valid CPF, a fictitious bank account).
+             */
+            payer?: components["schemas"]["Party"];
+        };
+        /**
+         * SandboxStaticQrCodePayment
+         * @description What became of the sandbox's Pix to a static QR code, as a real one would be applied (the same code reads
+         *     it back from the provider): `credited` (a new paid charge of the code, `payment`), `already_credited`
+         *     (this Pix was credited before), or `unmatched` (not a payment of the code: another amount than a fixed
+         *     code's, an amount the account's charges refuse, or a code deactivated before the Pix arrived; recorded
+         *     for the service team as an unmatched Pix, nothing credited).
+         */
+        SandboxStaticQrCodePayment: {
+            /** @enum {string} */
+            outcome: "credited" | "already_credited" | "unmatched";
+            /**
+             * @description Only with `unmatched`: `amount_mismatch` (another amount than the fixed one, or an open amount the
+             *     account's charges refuse), `charge_not_payable` (the code was deactivated before the Pix arrived).
+             * @enum {string}
+             */
+            reason?: "amount_mismatch" | "charge_not_payable" | "unknown_charge";
+            endToEndId: components["schemas"]["EndToEndId"];
+            /** @description The code's payment (a paid `pix_in` charge with `staticQrCodeId`). Omitted when `unmatched`. */
+            payment?: components["schemas"]["Transaction"];
         };
         /**
          * ProviderOperation
@@ -6369,6 +6440,59 @@ export interface operations {
                     "application/json": components["schemas"]["AdminError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxPayStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The static QR code (`sqr_` + 24 lower-case hex).
+                 * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+                 */
+                staticQrCodeId: components["schemas"]["StaticQrCodeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayStaticQrCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description What became of the Pix (credited with its payment, already credited, or left unmatched). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxStaticQrCodePayment"];
+                };
+            };
+            /** @description Invalid body (unknown field, an amount that is not a whole number of cents, an incomplete `payer`) or a malformed id. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No static QR code with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            409: components["responses"]["SandboxUnavailable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -732,6 +732,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/payment-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment links
+         * @description "Links de pagamento": the account's payment links, newest first, as GET /v1/payment-links pages them
+         *     (`limit`, `cursor`; the answer's `nextCursor` leads to the next page), each with its paid charges so far.
+         *     `status` keeps only the links of that status as read now (`active`, `inactive`, `expired`, `used`); send
+         *     the same `status` with the `cursor` of its pages.
+         */
+        get: operations["listDashboardPaymentLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description "Novo link de pagamento" from the dashboard: exactly POST /v1/payment-links (the same service, body, rules,
+         *     limits and answers) for the signed-in user's account, which must have its KYC approved and not be blocked.
+         *     Idempotent by `externalRef` as POST /v1/payment-links is: the page sends its own reference per filled form
+         *     (`link-painel-<uuid>`) unless the merchant typed one, so a double click or a lost answer returns the
+         *     original link (200, `idempotent: true`) instead of a second one.
+         *
+         *     Refusals name the field by its label in the form, with the field's API name in `field` (`amountCents`,
+         *     `description`, `reusable`, `expiresInDays`, `externalRef`); the amount's range is the account's, in reais.
+         */
+        post: operations["createDashboardPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/payment-links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a payment link with its payments
+         * @description One payment link of the account, as GET /v1/payment-links/{linkId} answers it (`link`), with its 100 newest
+         *     charges and the payer of each paid one (`payments`: each a transaction of the account, read at
+         *     GET /dashboard/api/v1/transactions/{transactionId}), and the totals over all of its charges (`totals`).
+         *     Another account's link answers 404, as an unknown one.
+         */
+        get: operations["getDashboardPaymentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/payment-links/{linkId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a payment link
+         * @description "Desativar link", after the page's confirmation: exactly POST /v1/payment-links/{linkId}/deactivate for the
+         *     signed-in user's account (not blocked). The link becomes `inactive` for good: its page no longer opens nor
+         *     gives charges; a charge given before can still be paid and is credited. Deactivating an inactive link answers
+         *     200 with it (a retry is safe). No body.
+         */
+        post: operations["deactivateDashboardPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/static-qrcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List static QR codes
+         * @description "QR codes estáticos": the account's static QR codes, newest first, as GET /v1/static-qrcodes lists them
+         *     (the same service): `status` keeps the active or the inactive ones, `limit` and `cursor` page (the
+         *     answer's `nextCursor` leads to the next page). Each carries its payments so far (`paymentsCount`,
+         *     `receivedCents`, `lastPaidAt`).
+         */
+        get: operations["listDashboardStaticQrCodes"];
+        put?: never;
+        /**
+         * Create a static QR code
+         * @description "Novo QR code estático" from the dashboard: exactly POST /v1/static-qrcodes (the same service, body, rules,
+         *     limits and answers) for the signed-in user's account, which must have its KYC approved and not be blocked.
+         *     Open amount (no `amountCents`: the payer types it) or fixed; an optional description that fits the BR
+         *     Code beside PixGate's key (37 characters, less with a long e-mail key). Idempotent by `externalRef` as
+         *     POST /v1/static-qrcodes is: a repeat answers the code it names (200, `idempotent: true`). Creations count
+         *     against the account's hourly charge limit.
+         *
+         *     Refusals name the field by its label in the form ("Valor", "Descrição", "Referência"), with the field's
+         *     API name in `field`; the amount's range is the account's, in reais.
+         */
+        post: operations["createDashboardStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/static-qrcodes/{staticQrCodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a static QR code with its payments
+         * @description One static QR code as GET /v1/static-qrcodes/{id} answers it (its totals), with its payments, newest
+         *     first (the 100 newest): each the paid charge a Pix to the code became, with its amount, the payer when
+         *     the provider said who, when it was paid and the end-to-end id. Its image is
+         *     GET /dashboard/api/v1/static-qrcodes/{staticQrCodeId}/qrcode. Another account's code answers 404.
+         */
+        get: operations["getDashboardStaticQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/static-qrcodes/{staticQrCodeId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deactivate a static QR code
+         * @description "Desativar QR code", after the page's confirmation: exactly POST /v1/static-qrcodes/{id}/deactivate for
+         *     the signed-in user's account (approved, not blocked). The code becomes `inactive` for good: a Pix received
+         *     from now on with it is not credited (the service team returns it). Its payments stay. Deactivating an
+         *     inactive code answers 200 with it (a retry is safe). No body.
+         */
+        post: operations["deactivateDashboardStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/static-qrcodes/{staticQrCodeId}/qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a static QR code's image (PNG or SVG)
+         * @description The code's BR Code (`pixPayload`, exactly) as a QR code image, as GET /v1/static-qrcodes/{id}/qrcode
+         *     renders it (the same service): PNG by default, SVG with `format=svg` (for print at any size). Served as a
+         *     download (`Content-Disposition: attachment; filename="pixgate-qr-<staticQrCodeId>.png"` or `.svg`); the
+         *     page also shows it in an image. The image of an inactive code is still served.
+         */
+        get: operations["getDashboardStaticQrCodeImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/v1/statement": {
         parameters: {
             query?: never;
@@ -1069,6 +1253,32 @@ export interface paths {
          *     balance is credited), `expire`, `cancel`, `fail`.
          */
         post: operations["sandboxChargeAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sandbox/static-qrcodes/{staticQrCodeId}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: a payer pays a static QR code
+         * @description Outside production only (404 in production): "Simular pagamento" of one of the account's own static QR
+         *     codes. The simulated PSP receives a Pix naming the code, as a payer's bank sends it, and PixGate applies
+         *     it as it applies a real one: a payment of the code (a paid charge, the balance credited,
+         *     `transaction.paid` sent), once per end-to-end id. Without a body the Pix carries the code's fixed amount
+         *     (R$ 10,00 on an open-amount code) and the sandbox payer. Nothing is checked first, so every outcome can
+         *     be seen: another amount on a fixed code, or a deactivated code, answers 200 with `outcome: unmatched`
+         *     and credits nothing.
+         */
+        post: operations["sandboxPayDashboardStaticQrCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2264,6 +2474,308 @@ export interface components {
             rebate?: components["schemas"]["DueChargeRebate"];
         };
         /**
+         * @description Payment link identifier: `pl_` followed by 24 lower-case hexadecimal characters (96 random bits, so a
+         *     link's address cannot be guessed from another's). A value not of this form is answered with 400
+         *     `linkId inválido.`.
+         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+         */
+        PaymentLinkId: string;
+        /**
+         * PaymentLinkPayment
+         * @description A charge given to a payer of the link: a `pix_in` transaction like any charge (read by GET
+         *     /v1/transactions/{id}, notified by the charges' events, refunded by POST /v1/transactions/{id}/refunds).
+         */
+        PaymentLinkPayment: {
+            transactionId: string;
+            /**
+             * @description The charge's status, as GET /v1/transactions/{id} gives it.
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "refunded" | "partially_refunded";
+            amountCents: number;
+            /** @description When the payer opened the link and the charge was made, Unix MILLISECONDS. */
+            createdAt: number;
+            /** @description When it was paid, Unix MILLISECONDS. Omitted until paid. */
+            paidAt?: number;
+        };
+        /**
+         * PaymentLink
+         * @description A payment link (issue 36). Its page, `url`, is public: whoever has the address sees the merchant's legal
+         *     name (nothing else of the merchant), the amount, the description, the QR code and the copy-and-paste code of
+         *     a charge made for them, and the page turns to "Pago" by itself. The page carries no API key. The link's
+         *     payments are charges (`pix_in` transactions) linked to it. New optional fields may be added (additive
+         *     changes).
+         */
+        PaymentLink: {
+            linkId: components["schemas"]["PaymentLinkId"];
+            /**
+             * Format: uri
+             * @description The page's absolute address (`<public address of the merchant listener>/pay/<linkId>`), to send to the
+             *     payer.
+             * @example https://gateway.pixgate.com.br/pay/pl_5b1d9e3a7c2f4086b1e9d3a7
+             */
+            url: string;
+            /**
+             * @description `active`: it opens and gives charges. `inactive`: deactivated by the merchant, for good. `expired`: past
+             *     `expiresAt`. `used`: a single-use link whose charge was paid. A charge given before the link stopped
+             *     opening can still be paid and is credited.
+             * @enum {string}
+             */
+            status: "active" | "inactive" | "expired" | "used";
+            amountCents: number;
+            description: string;
+            reusable: boolean;
+            /** @description The merchant's name of the link. Omitted when none was sent. */
+            externalRef?: string;
+            /** @description When the link stops opening, Unix SECONDS. Omitted for a link that never expires. */
+            expiresAt?: number;
+            /** @description How many of its charges were paid (refunded ones included). */
+            paymentsCount: number;
+            /** @description What its paid charges received, in cents. */
+            receivedCents: number;
+            /** @description Unix MILLISECONDS. */
+            createdAt: number;
+            /** @description When it was deactivated, Unix MILLISECONDS. Omitted while not deactivated. */
+            deactivatedAt?: number;
+            /**
+             * @description Present (true) only on the 200 answer to a repeated `externalRef`.
+             * @constant
+             */
+            idempotent?: true;
+            /** @description Only in GET /v1/payment-links/{linkId}: its charges, newest first (the 100 newest), paid or not. */
+            payments?: components["schemas"]["PaymentLinkPayment"][];
+        };
+        /**
+         * PaymentLinkList
+         * @description Answer of GET /v1/payment-links: the newest links first (by creation), at most `limit`; `nextCursor` when
+         *     more exist (pass it as `cursor`).
+         */
+        PaymentLinkList: {
+            paymentLinks: components["schemas"]["PaymentLink"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreatePaymentLinkRequest
+         * @description A payment link: an address the merchant sends (WhatsApp, e-mail) where the payer sees the merchant's legal
+         *     name, the amount, the description, the QR code and the copy-and-paste code. Closed object: an unknown field
+         *     is answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        CreatePaymentLinkRequest: {
+            /**
+             * @description The amount every payment of the link carries, in cents (fixed: the payer cannot change it). The same
+             *     rules as POST /v1/pix's amount (the account's range, the fee-covering minimum, the platform ceiling,
+             *     with the same messages). A malformed value: 400 `amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`.
+             * @example 4990
+             */
+            amountCents: number;
+            /**
+             * @description What is paid, shown to the payer on the page (1 to 140 characters, not only spaces; kept trimmed). Else
+             *     400 `description deve ser texto de 1 a 140 caracteres.`.
+             * @example Camiseta azul
+             * @example tamanho M
+             */
+            description: string;
+            /**
+             * @description `false` (default): single use. The first payer to open the link gets its charge, later opens show the
+             *     same charge while it is payable, and once it is paid the link is `used`. `true`: every payer gets a
+             *     charge of their own (one per browser, kept by a cookie), and the link takes payments until it is
+             *     deactivated or expires. Else 400 `reusable deve ser true ou false.`.
+             * @default false
+             * @example false
+             */
+            reusable?: boolean;
+            /**
+             * @description Days until the link stops opening (then `expired`), 1 to 365; absent, it never expires. A charge given
+             *     to a payer before that stays payable for its own hour. Else 400 `expiresInDays deve ser inteiro de 1 a 365.`.
+             * @example 7
+             */
+            expiresInDays?: number;
+            /**
+             * @description The merchant's own name of the link and its idempotency key, 1 to 100 characters, compared exactly. It
+             *     names the link for good, in its own scope (an order id may also name a charge): a request repeating it
+             *     answers the link it names, whatever its status, with `200` and `idempotent: true` and creates nothing
+             *     (the other fields are not compared). Else 400 `externalRef deve ser texto de 1 a 100 caracteres.`.
+             * @example pedido-8812
+             */
+            externalRef?: string;
+        };
+        /**
+         * DashboardPaymentLinkPayment
+         * @description One charge given to a payer of the link (a `pix_in` transaction, read at
+         *     GET /dashboard/api/v1/transactions/{transactionId}), as GET /v1/payment-links/{linkId} lists it, with the
+         *     payer once the provider said who paid.
+         */
+        DashboardPaymentLinkPayment: {
+            transactionId: string;
+            /**
+             * @description The charge's status, as its transaction page shows it.
+             * @enum {string}
+             */
+            status: "pending" | "paid" | "expired" | "refunded" | "partially_refunded";
+            amountCents: number;
+            /** @description When the payer opened the link and the charge was made, Unix MILLISECONDS. */
+            createdAt: number;
+            /** @description When it was paid, Unix MILLISECONDS. Omitted until paid. */
+            paidAt?: number;
+            /** @description Who paid (name and CPF/CNPJ, as the provider reported them). Omitted until paid. */
+            payer?: {
+                name: string;
+                /** @description CPF (11 digits) or CNPJ (14 characters), unformatted. */
+                document: string;
+                /** @enum {string} */
+                documentType: "cpf" | "cnpj";
+            };
+        };
+        /**
+         * DashboardPaymentLink
+         * @description One payment link with its payments, for its page in the dashboard: the link as GET /v1/payment-links/{linkId}
+         *     answers it (`link`, without its `payments`), its 100 newest charges with the payer once known (`payments`),
+         *     and the totals over all of its charges (`totals`).
+         */
+        DashboardPaymentLink: {
+            link: components["schemas"]["PaymentLink"];
+            /** @description The link's charges, newest first (the 100 newest), paid or not. */
+            payments: components["schemas"]["DashboardPaymentLinkPayment"][];
+            /** @description Over all of the link's charges, not only those listed. */
+            totals: {
+                /** @description Charges given to payers (one per payer who opened the link), whatever their status. */
+                chargesCount: number;
+                /** @description Charges still waiting for their Pix. */
+                pendingCount: number;
+                /** @description Charges paid (refunded ones included), the link's `paymentsCount`. */
+                paidCount: number;
+                /** @description What the paid charges received, the link's `receivedCents`. */
+                receivedCents: number;
+                /** @description What was given back of them (refunds, chargebacks). */
+                refundedCents: number;
+            };
+        };
+        /**
+         * StaticQrCode
+         * @description A static QR code (issue 36): one reusable BR Code on PixGate's receiving Pix key that names itself by its
+         *     `txid` (BR Code field 62-05). Every Pix received with that txid while the code is `active` is a payment of
+         *     its own: a charge (`pix_in` transaction, `staticQrCodeId` set) created `paid` with the Pix's amount,
+         *     end-to-end id and payer (when the provider says who), its net credited and `transaction.paid` sent, read
+         *     and listed by /v1/transactions and refunded by POST /v1/transactions/{id}/refunds like any paid charge.
+         *
+         *     A Pix that cannot be a payment of the code is not credited: another amount than a fixed `amountCents`
+         *     (the code carries the amount and the payer may not change it), an open amount the account's charges would
+         *     refuse (its range, the fee-covering minimum, the platform ceiling), or a Pix received after the code was
+         *     deactivated. The money stays at the provider and the service team returns it to the payer. New optional
+         *     fields may be added (additive changes).
+         */
+        StaticQrCode: {
+            staticQrCodeId: components["schemas"]["StaticQrCodeId"];
+            /**
+             * @description `active`: it takes payments. `inactive`: deactivated by the merchant for good; a Pix received after that is not credited.
+             * @enum {string}
+             */
+            status: "active" | "inactive";
+            /** @description The fixed amount every payment must carry (BR Code field 54). Omitted for an open amount. */
+            amountCents?: number;
+            /** @description The description as sent (its ASCII form is in the BR Code's field 26-02). Omitted when none. */
+            description?: string;
+            /** @description The merchant's name of the code. Omitted when none was given. */
+            externalRef?: string;
+            /**
+             * @description The code's txid (BR Code field 62-05, at most 25 alphanumerics as the standard allows a static code):
+             *     the payer's bank sends it with the Pix, and the provider reports it with the Pix received.
+             * @example s3c9e2b7d4058c1e9a2f46a1f
+             */
+            txid: string;
+            /**
+             * @description The static BR Code ("Pix copia e cola"): PixGate's receiving Pix key (field 26-01), the description
+             *     (26-02), the fixed amount (54, absent for an open amount), the merchant's name and city (59, 60) and
+             *     the txid (62-05). It never changes: print it, or get its image from GET
+             *     /v1/static-qrcodes/{id}/qrcode.
+             */
+            pixPayload: string;
+            /** @description How many payments the code has received (refunded ones included). */
+            paymentsCount: number;
+            /** @description What those payments add up to, in cents, before fees and refunds. */
+            receivedCents: number;
+            /** @description When the latest payment was credited. Omitted before the first. */
+            lastPaidAt?: components["schemas"]["UnixMillis"];
+            createdAt: components["schemas"]["UnixMillis"];
+            /** @description When the code was deactivated. Omitted while it is active. */
+            deactivatedAt?: components["schemas"]["UnixMillis"];
+            /** @description Present (true) on the 200 answer of a repeated `externalRef`. */
+            idempotent?: boolean;
+        };
+        /**
+         * StaticQrCodeList
+         * @description Answer of GET /v1/static-qrcodes: the newest codes first (by creation), at most `limit`; `nextCursor` when
+         *     more match (pass it as `cursor`, with the same filter).
+         */
+        StaticQrCodeList: {
+            staticQrCodes: components["schemas"]["StaticQrCode"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateStaticQrCodeRequest
+         * @description A static QR code: one reusable BR Code on PixGate's receiving Pix key, for a counter, a till, a donation
+         *     page or a printed poster. `{}` is a valid body: an open-amount code without a description.
+         */
+        CreateStaticQrCodeRequest: {
+            /**
+             * @description A fixed amount in cents (BR Code field 54): every payment must be exactly this amount. Absent: an open
+             *     amount, which the payer types in the bank's app. The same rules as POST /v1/pix's amount (the account's
+             *     range, the fee-covering minimum, the platform ceiling, with the same messages). A malformed value: 400
+             *     `amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`.
+             * @example 1500
+             */
+            amountCents?: number;
+            /**
+             * @description A short text the payer's app may show (BR Code field 26-02), 1 to 37 characters (not only spaces; kept
+             *     trimmed): with PixGate's key it
+             *     must fit the 99 characters of field 26, and 37 fit beside any key but a long e-mail key (an
+             *     installation whose key is an e-mail of more than 36 characters has less room and says how much in the
+             *     400). Accents are stripped and characters outside printable ASCII dropped in the BR Code (`São José`
+             *     becomes `Sao Jose`); the text is kept as sent. Else 400
+             *     `description deve ser texto de 1 a 37 caracteres (cabe no QR code com a chave Pix).`.
+             * @example Caixa 1
+             */
+            description?: string;
+            /**
+             * @description The merchant's own name of the code and its idempotency key, 1 to 100 characters, compared exactly.
+             *     Unlike the externalRef of a charge it names the code for good (no 7-day window), in its own scope: a
+             *     request repeating it answers the code it names, active or not, with `200` and `idempotent: true` and
+             *     creates nothing (the other fields are not compared). Else 400
+             *     `externalRef deve ser texto de 1 a 100 caracteres.`.
+             * @example loja-centro-caixa-1
+             */
+            externalRef?: string;
+        };
+        /**
+         * DashboardStaticQrPayment
+         * @description One payment of a static QR code: the paid charge (`pix_in` transaction) a Pix to the code became, as
+         *     "Pagamentos" lists it. Its transaction (events, refunds) is GET /dashboard/api/v1/transactions/{transactionId}.
+         */
+        DashboardStaticQrPayment: {
+            transactionId: string;
+            /** @description The charge's status (`paid`, or `refunded` / `partially_refunded` after a refund). */
+            status: components["schemas"]["TransactionStatus"];
+            /** @description What the payer paid, in cents. */
+            amountCents: number;
+            feeCents: number;
+            /** @description What was credited to the account, in cents. */
+            netCents: number;
+            paidAt: components["schemas"]["UnixMillis"];
+            endToEndId?: components["schemas"]["EndToEndId"];
+            /** @description Who paid, when the provider said so. Omitted otherwise. */
+            payer?: components["schemas"]["Party"];
+        };
+        /**
+         * DashboardStaticQrCode
+         * @description A static QR code as GET /v1/static-qrcodes/{id} gives it (its totals: `paymentsCount`, `receivedCents`,
+         *     `lastPaidAt`), with its payments, newest first (the 100 newest).
+         */
+        DashboardStaticQrCode: components["schemas"]["StaticQrCode"] & {
+            payments: components["schemas"]["DashboardStaticQrPayment"][];
+        };
+        /**
          * BalanceEntry
          * @description One movement of the available balance (since 2026-11-26), as GET /v1/balance/entries lists it. `amountCents`
          *     is signed (credits positive, debits negative) and `balanceAfterCents` is the available balance right after
@@ -2845,6 +3357,46 @@ export interface components {
             /** @constant */
             status: "failed_unknown";
         };
+        /**
+         * SandboxPayStaticQrCodeRequest
+         * @description Optional body of the sandbox's "a payer pays this static QR code" (the back office's and the dashboard's):
+         *     what the payer's bank sends. Both fields are optional; `{}` or no body is the usual payment. Nothing is
+         *     checked against the code: a payer types what they like, so every outcome can be produced (another amount
+         *     on a fixed code, a payment to a deactivated one). Closed object: an unknown field is answered with 400.
+         */
+        SandboxPayStaticQrCodeRequest: {
+            /**
+             * @description The Pix's amount in cents. Omitted: the code's fixed amount, or R$ 10,00 on an open-amount code.
+             * @example 1500
+             */
+            amountCents?: number;
+            /**
+             * @description Who pays, as the merchant will see it on the payment. Omitted: the sandbox payer (`PAGADOR SANDBOX`,
+             *     a valid CPF, a fictitious bank account).
+             */
+            payer?: components["schemas"]["Party"];
+        };
+        /**
+         * SandboxStaticQrCodePayment
+         * @description What became of the sandbox's Pix to a static QR code, as a real one would be applied (the same code reads
+         *     it back from the provider): `credited` (a new paid charge of the code, `payment`), `already_credited`
+         *     (this Pix was credited before), or `unmatched` (not a payment of the code: another amount than a fixed
+         *     code's, an amount the account's charges refuse, or a code deactivated before the Pix arrived; recorded
+         *     for the service team as an unmatched Pix, nothing credited).
+         */
+        SandboxStaticQrCodePayment: {
+            /** @enum {string} */
+            outcome: "credited" | "already_credited" | "unmatched";
+            /**
+             * @description Only with `unmatched`: `amount_mismatch` (another amount than the fixed one, or an open amount the
+             *     account's charges refuse), `charge_not_payable` (the code was deactivated before the Pix arrived).
+             * @enum {string}
+             */
+            reason?: "amount_mismatch" | "charge_not_payable" | "unknown_charge";
+            endToEndId: components["schemas"]["EndToEndId"];
+            /** @description The code's payment (a paid `pix_in` charge with `staticQrCodeId`). Omitted when `unmatched`. */
+            payment?: components["schemas"]["Transaction"];
+        };
         /** OutboxMail */
         OutboxMail: {
             /** @example mail_0a1b2c3d4e5f60718293a4b5 */
@@ -2978,6 +3530,11 @@ export interface components {
          * @example withdrawal
          */
         TransactionTypeQuery: "pix_in" | "withdrawal";
+        /**
+         * @description The code's id (`sqr_` + 24 lower-case hex), from the list.
+         * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+         */
+        StaticQrCodeIdPath: components["schemas"]["StaticQrCodeId"];
         /**
          * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
          *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
@@ -5209,6 +5766,468 @@ export interface operations {
             };
         };
     };
+    listDashboardPaymentLinks: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /** @example active */
+                status?: "active" | "inactive" | "expired" | "used";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment links, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLinkList"];
+                };
+            };
+            /** @description A filter is invalid (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amountCents": 4990,
+                 *       "description": "Camiseta azul, tamanho M",
+                 *       "reusable": false,
+                 *       "expiresInDays": 7,
+                 *       "externalRef": "link-painel-5b0c9d7e-2f4a-4c1b-9e3d-8a7f6b5c4d3e"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePaymentLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description A repeated `externalRef`: the link it names, with `idempotent: true`; nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description Link created, `active`, with its page address (`url`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description A field missing or breaking its rule, an amount outside the account's range (the message names the field by its label, `field` says which). Nothing was created. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDashboardPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pl_5b1d9e3a7c2f4086b1e9d3a7 */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, its payments and totals. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardPaymentLink"];
+                };
+            };
+            /** @description A malformed id (`field`: `linkId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Link de pagamento: identificador inválido; escolha um item da lista.",
+                     *       "field": "linkId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No payment link with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateDashboardPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example pl_5b1d9e3a7c2f4086b1e9d3a7 */
+                linkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The link, `inactive`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentLink"];
+                };
+            };
+            /** @description A malformed id (`field`: `linkId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Link de pagamento: identificador inválido; escolha um item da lista.",
+                     *       "field": "linkId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description No payment link with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listDashboardStaticQrCodes: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /** @example active */
+                status?: "active" | "inactive";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCodeList"];
+                };
+            };
+            /** @description A filter is invalid (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateStaticQrCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description A repeated `externalRef`: the code it names, with `idempotent: true`. Nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description Code created, `active`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description A field breaking its rule or an amount outside the account's range (the message names the field by its label, `field` says which). Nothing was created. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description The account's hourly charge limit was reached (shared with charges). Nothing was created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDashboardStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The code's id (`sqr_` + 24 lower-case hex), from the list.
+                 * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+                 */
+                staticQrCodeId: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code and its payments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStaticQrCode"];
+                };
+            };
+            /** @description A malformed id (`field`: `staticQrCodeId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "QR code estático: identificador inválido; escolha um item da lista.",
+                     *       "field": "staticQrCodeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No static QR code with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateDashboardStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The code's id (`sqr_` + 24 lower-case hex), from the list.
+                 * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+                 */
+                staticQrCodeId: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code, `inactive`, with `deactivatedAt`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StaticQrCode"];
+                };
+            };
+            /** @description A malformed id (`field`: `staticQrCodeId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "QR code estático: identificador inválido; escolha um item da lista.",
+                     *       "field": "staticQrCodeId"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description No static QR code with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDashboardStaticQrCodeImage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `png` (the default) or `svg`.
+                 * @example svg
+                 */
+                format?: "png" | "svg";
+                /**
+                 * @description Width and height in pixels of a PNG (128 to 1024; 512 when omitted).
+                 * @example 512
+                 */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The code's id (`sqr_` + 24 lower-case hex), from the list.
+                 * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+                 */
+                staticQrCodeId: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image, as a file to save. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="pixgate-qr-<staticQrCodeId>.png"` (or `.svg`). */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (PNG image bytes) */
+                    "image/png": string;
+                    /** @example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45" shape-rendering="crispEdges"><path fill="#ffffff" d="M0 0h45v45H0z"/><path stroke="#000000" d="M4 4.5h7m1 0h1"/></svg> */
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description A malformed id, format or size (`field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No static QR code with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listDashboardStatement: {
         parameters: {
             query?: {
@@ -6463,6 +7482,57 @@ export interface operations {
             };
             /** @description The charge is not pending (or is past its expiry). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxPayDashboardStaticQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The code's id (`sqr_` + 24 lower-case hex), from the list.
+                 * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
+                 */
+                staticQrCodeId: components["parameters"]["StaticQrCodeIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SandboxPayStaticQrCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description What became of the Pix: credited (with the payment), already credited, or left unmatched. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxStaticQrCodePayment"];
+                };
+            };
+            /** @description A field is invalid (the message names it, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown code (or another account's), or production. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,7 @@ import { RefundNotFound } from '../refunds/refund.errors.ts';
 import { audited } from './audit.ts';
 import { sandboxBlockInfraction, sandboxCloseInfraction, sandboxOpenInfraction } from '../infractions/infraction.sandbox.ts';
 import { toAdminInfraction } from './infractions.mapper.ts';
+import { payStaticQrCodeInSandbox } from '../staticQrCodes/staticQrCode.sandboxPay.ts';
 
 /**
  * Back office, openapi/admin/paths/sandbox: what the simulated PSP can be told to do (pay, expire, cancel,
@@ -68,6 +69,16 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   api.post('/admin/v1/sandbox/charges/{transactionId}/refund', async (req, res) => {
     requireSandbox(deps);
     res.json(await done(req, res, 'sandbox.charge.refund', req.params.transactionId, () => devolveOutsideApi(deps, req.params.transactionId, req.body.amountCents)));
+  });
+
+  // A payer pays a static QR code: audited on the code, whatever became of the Pix (unmatched included).
+  api.post('/admin/v1/sandbox/static-qrcodes/{staticQrCodeId}/pay', async (req, res) => {
+    requireSandbox(deps);
+    const id = req.params.staticQrCodeId;
+    const body = req.body ?? {};
+    const { accountId, answer } = await payStaticQrCodeInSandbox(deps, id, { amountCents: body.amountCents, payer: body.payer });
+    await audited(deps, req, res, { action: 'sandbox.staticqrcode.pay', target: { type: 'static_qrcode', id }, accountId, after: answer });
+    res.json(answer);
   });
 
   // MED: each answered with the infraction as PixGate recorded it (the follower runs at once).

@@ -19,7 +19,7 @@ export interface DueChargeFilters {
 }
 
 /** The account of a session that acts on its charges, with the API's account checks (approved KYC, not blocked). */
-function actingAccount(principal: DashboardPrincipal): AccountContext {
+export function actingAccount(principal: DashboardPrincipal): AccountContext {
   if (principal.account.kyc_status !== 'approved') throw new AccountNotApproved();
   if (principal.account.blocked) throw new AccountBlocked();
   return { accountId: principal.account.id, account: principal.account };
@@ -43,8 +43,11 @@ function requireCalendarDays(dates: [field: string, value: string | undefined][]
   for (const [field, value] of dates) if (value !== undefined && !isCalendarDay(value)) throw new DueChargeDayInvalid(field);
 }
 
-/** The charges' amount refusals, said beside the form's "Valor" field; anything else as it is. */
-function besideAmount(error: unknown): unknown {
+/**
+ * The charges' amount refusals, said beside the form's "Valor" field (also those of payment links, whose
+ * amount follows POST /v1/pix's rules); anything else as it is.
+ */
+export function besideAmount(error: unknown): unknown {
   if (error instanceof AmountBelowMinimum) return new DueChargeAmountOutOfRange('minimum', error.minimumCents);
   if (error instanceof AmountAboveMaximum) return new DueChargeAmountOutOfRange('maximum', error.maximumCents);
   if (error instanceof AmountBelowPermitted) return new DueChargeAmountOutOfRange('permittedMinimum', error.minimumCents);

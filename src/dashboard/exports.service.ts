@@ -3,12 +3,14 @@
  * with a byte-order mark (so Excel reads the accents), `;` between fields (`,` is the decimal separator),
  * CRLF line ends, a header row, amounts in reais as `1234,56`, dates and times in São Paulo. The rows are
  * read page by page through the lists' cursors and written as they come: any period costs the same memory.
+ * New columns go at the end, so that the existing ones keep their positions.
  */
 import { listBalanceEntries, type BalanceEntry } from '../balance/statement.service.ts';
 import type { TransactionType } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { ListedTransaction } from '../transactions/transaction.repository.ts';
 import { listAccountTransactions } from '../transactions/transaction.service.ts';
+import { maskDocument } from '../../web/shared/format.ts';
 import { transactionStatusLabel } from '../../web/shared/statusLabels.ts';
 import { ExportDateInvalid, ExportPeriodInvalid } from './dashboard.errors.ts';
 import { dayStart, saoPauloDateTime } from '../primitives/saoPaulo.ts';
@@ -75,7 +77,25 @@ export const TRANSACTION_HEADER = row([
   'Criada em',
   'Paga em',
   'Identificador fim a fim',
+  // Since issue 36, at the end so that a spreadsheet reading the columns by position keeps working.
+  'Modalidade',
+  'QR Code estático',
+  'Link de pagamento',
+  'Pagador',
+  'Documento do pagador',
 ]);
+
+/**
+ * What kind of charge a row is (issue 36): a payment of a static QR code, a charge of a payment link, a
+ * charge with a due date, or an immediate one (POST /v1/pix). A withdrawal is no charge: empty.
+ */
+export function chargeKindLabel(tx: Pick<ListedTransaction, 'type' | 'charge_kind' | 'static_qrcode_id' | 'payment_link_id'>): string {
+  if (tx.type !== 'pix_in') return '';
+  if (tx.charge_kind === 'static' || tx.static_qrcode_id !== null) return 'QR Code estático';
+  if (tx.payment_link_id !== null) return 'Link de pagamento';
+  if (tx.charge_kind === 'due') return 'Com vencimento';
+  return 'Imediata';
+}
 
 function transactionRow(tx: ListedTransaction): string {
   return row([
@@ -91,6 +111,12 @@ function transactionRow(tx: ListedTransaction): string {
     saoPauloDateTime(tx.created_at.getTime()),
     tx.paid_at ? saoPauloDateTime(tx.paid_at.getTime()) : '',
     cell(tx.end_to_end_id),
+    cell(chargeKindLabel(tx)),
+    cell(tx.static_qrcode_id),
+    cell(tx.payment_link_id),
+    // Who paid, as the provider said (a paid charge); the CPF masked as on the transaction's page.
+    cell(tx.type === 'pix_in' ? tx.payer?.name : undefined),
+    cell(tx.type === 'pix_in' && tx.payer ? maskDocument(tx.payer.document) : undefined),
   ]);
 }
 

@@ -6,7 +6,7 @@ import type { Deps } from '../platform/deps.ts';
 import { toApiTransaction } from '../transactions/transaction.mapper.ts';
 import { toOutboxMail } from './dashboard.mapper.ts';
 import { OUTBOX_COOKIE, readOutbox } from './outbox.service.ts';
-import { sandboxCharge, sandboxWithdrawal } from './sandbox.service.ts';
+import { sandboxCharge, sandboxStaticQrCodePayment, sandboxWithdrawal } from './sandbox.service.ts';
 
 const DEFAULT_OUTBOX_LIMIT = 20;
 
@@ -17,6 +17,11 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
   api.post('/dashboard/api/v1/sandbox/charges/{transactionId}/{action}', async (req, res) => {
     const row = await sandboxCharge(deps, principalOf(res).account.id, req.params.transactionId, req.params.action);
     res.json(toApiTransaction(row, 'list'));
+  });
+
+  api.post('/dashboard/api/v1/sandbox/static-qrcodes/{staticQrCodeId}/pay', async (req, res) => {
+    const body = req.body ?? {};
+    res.json(await sandboxStaticQrCodePayment(deps, principalOf(res).account.id, req.params.staticQrCodeId, { amountCents: body.amountCents, payer: body.payer }));
   });
 
   api.post('/dashboard/api/v1/sandbox/withdrawals/{transactionId}/{action}', async (req, res) => {

@@ -6,6 +6,8 @@ import type { Deps } from '../platform/deps.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
 import { getAccountTransaction } from '../transactions/transaction.service.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
+import type { PartyJson } from '../db/schema.ts';
+import { payStaticQrCodeInSandbox, type SandboxStaticQrCodePay } from '../staticQrCodes/staticQrCode.sandboxPay.ts';
 import { SandboxUnavailable } from './dashboard.errors.ts';
 
 /**
@@ -50,6 +52,21 @@ export async function sandboxWithdrawal(deps: Deps, accountId: string, transacti
   return applySandboxAction(deps, withdrawal.id, (psp) =>
     action === 'settle' ? psp.settle(withdrawal.id) : psp.reject(withdrawal.id, 'PROVIDER_REJECTED', messages.sandboxRejectedReason),
   );
+}
+
+/**
+ * "Simular pagamento" of one of the account's own static QR codes (another account's: 404 as unknown): a
+ * payer's bank sends a Pix naming it, applied as a real one. Its outcome is the answer, unmatched included
+ * (another amount on a fixed code, a deactivated code): the sandbox shows what a real payer would get.
+ */
+export async function sandboxStaticQrCodePayment(
+  deps: Deps,
+  accountId: string,
+  staticQrCodeId: string,
+  input: { amountCents?: number | undefined; payer?: PartyJson | undefined },
+): Promise<SandboxStaticQrCodePay['answer']> {
+  requireSandbox(deps);
+  return (await payStaticQrCodeInSandbox(deps, staticQrCodeId, input, accountId)).answer;
 }
 
 /** The development mail outbox: outside production, and only while no SMTP server is configured. */

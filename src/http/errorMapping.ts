@@ -195,7 +195,12 @@ on(due.ImpossibleDate, {
 on(due.DueChargeBatchNotFound, { status: 404, merchant: () => messages.batchNotFound });
 // Static QR codes (/v1/static-qrcodes).
 on(staticQr.StaticQrCodeNotFound, { status: 404, merchant: () => messages.staticQrCodeNotFound });
-on(staticQr.StaticDescriptionTooLong, { status: 400, merchant: (e) => messages.staticDescriptionRoom(e.maxLength), field: () => 'description' });
+on(staticQr.StaticDescriptionTooLong, {
+  status: 400,
+  merchant: (e) => messages.staticDescriptionRoom(e.maxLength),
+  dashboard: (e) => dash.staticDescriptionRoom(e.maxLength),
+  field: () => 'description',
+});
 // Payment links (/v1/payment-links).
 on(paymentLink.PaymentLinkNotFound, { status: 404, merchant: () => messages.paymentLinkNotFound });
 on(charge.RefundExceedsCharge, { status: 409, operator: () => ops.refundExceedsCharge });

@@ -101,6 +101,11 @@ export const DASHBOARD_LABELS: Readonly<Record<string, string>> = {
   'rebate.mode': 'Tipo de abatimento',
   'rebate.amountCents': 'Abatimento (R$)',
   'rebate.basisPoints': 'Abatimento em pontos-base (100 = 1%)',
+  // Static QR codes (issue 36), as "QR codes estáticos" names them.
+  staticQrCodeId: 'QR code estático',
+  // Payment links (issue 36), as "Novo link de pagamento" and its pages name them.
+  linkId: 'Link de pagamento',
+  reusable: 'Uso do link',
 };
 
 /** The console's fields, as its pages name them (web/console/src/pages). */
@@ -374,6 +379,8 @@ export const dashboardTexts = {
     action === 'cancel' ? `A cobrança não pode ser cancelada: ela está ${statusText(status)}.` : `A cobrança não pode mais ser alterada: ela está ${statusText(status)}.`,
   dueRangeEmpty: 'Vencimento até: a data final deve ser igual ou posterior à inicial.',
   dayInvalid: (field: string) => `${labelOf(field, DASHBOARD_LABELS)}: esta data não existe no calendário; confira o dia e o mês.`,
+  // Static QR codes (issue 36): the merchant API's text names `description`.
+  staticDescriptionRoom: (maxLength: number) => `Descrição: máximo de ${maxLength} caracteres nesta instalação (cabe no QR code com a chave Pix).`,
 } as const;
 
 /** The console's texts of the back office's own field refusals (the rest of its catalogue is ./operator.ts). */

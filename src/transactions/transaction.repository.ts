@@ -76,8 +76,11 @@ export interface TransactionFilter {
   limit: number;
 }
 
-/** A listed transaction: the columns the API shows, and its creation time in microseconds (the cursor's). */
-export type ListedTransaction = ShownTransaction & { account_id: string; created_at_us: string };
+/**
+ * A listed transaction: the columns the API shows, the kind of charge and its payment link (the dashboard's
+ * CSV export), and its creation time in microseconds (the cursor's).
+ */
+export type ListedTransaction = ShownTransaction & Pick<TransactionRow, 'charge_kind' | 'payment_link_id'> & { account_id: string; created_at_us: string };
 
 /**
  * A page of the account's transactions, newest first by (created_at, id): a keyset order, so a page read
@@ -91,7 +94,7 @@ export function listTransactions(db: Db, accountId: string, filter: TransactionF
 }
 
 const listed = (query: ReturnType<typeof filteredTransactions>): Promise<ListedTransaction[]> =>
-  query.select([...SHOWN_COLUMNS, 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')]).execute();
+  query.select([...SHOWN_COLUMNS, 'charge_kind', 'payment_link_id', 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')]).execute();
 
 /**
  * The dashboard's search (issue 38, defect 5): transactions whose reference starts with `referencePrefix`,

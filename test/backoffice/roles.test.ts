@@ -113,6 +113,13 @@ async function charge(of: MerchantFixture, paid: boolean): Promise<string> {
   return id;
 }
 
+/** An open-amount static QR code of the account (R$ 10,00 a sandbox payment). */
+async function staticQrCode(of: MerchantFixture): Promise<string> {
+  const created = await of.client.POST('/v1/static-qrcodes', { body: {} });
+  if (!created.data) throw new Error(JSON.stringify(created.error));
+  return created.data.staticQrCodeId;
+}
+
 async function withdrawal(of: MerchantFixture): Promise<string> {
   const created = await of.client.POST('/v1/withdraw', { body: { amountCents: 1_000, pixKey: HOLDER_CPF, pixKeyType: 'cpf' } });
   if (!created.data) throw new Error(JSON.stringify(created.error));
@@ -385,6 +392,11 @@ const cases: Record<OperationId, AdminCase> = {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, false)}/pay`), body: {} }),
     expect: 200,
     audit: { action: 'sandbox.charge.pay', before: true, after: true },
+  },
+  sandboxPayStaticQrCode: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/static-qrcodes/${await staticQrCode(merchant)}/pay`), body: {} }),
+    expect: 200,
+    audit: { action: 'sandbox.staticqrcode.pay', before: false, after: true },
   },
   sandboxExpireCharge: {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, false)}/expire`) }),
@@ -672,6 +684,7 @@ describe('the automation token', () => {
       endToEndId: 'E09089356202611270130000000000000',
       infractionId: '00000000',
       breakId: 'brk_000000000000000000000000',
+      staticQrCodeId: 'sqr_000000000000000000000000',
     };
     for (const operation of operations) {
       if (operation.security === 'public' || SESSION_OPERATIONS.includes(operation.operationId as OperationId)) continue;

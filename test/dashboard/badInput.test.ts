@@ -73,6 +73,9 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   updateDashboardAccount: () => ({ body: { city: 'Campinas', state: 'SP' } }),
   createDashboardCharge: () => ({ body: { amountCents: 1_000, customer: validCustomer } }),
   createDashboardDueCharge: () => ({ body: { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } } }),
+  createDashboardStaticQrCode: () => ({ body: { amountCents: 1_000, description: 'Caixa 1', externalRef: 'qr-ruim' } }),
+  sandboxPayDashboardStaticQrCode: () => ({ params: { staticQrCodeId: 'sqr_000000000000000000000000' }, body: { amountCents: 1_000 } }),
+  createDashboardPaymentLink: () => ({ body: { amountCents: 1_000, description: 'Camiseta azul', reusable: false, expiresInDays: 7, externalRef: 'link-ruim' } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
   acceptInvitation: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
@@ -200,9 +203,11 @@ describe('bad input on every dashboard operation with a body or parameters', () 
     userId: 'usr_000000000000000000000000',
     sessionId: 'ses_000000000000000000000000',
     transactionId: 'tx_000000000000000000000000',
+    linkId: 'pl_000000000000000000000000',
     keyId: 'key_000000000000000000000000',
     endpointId: 'wh_000000000000000000000000',
     eventId: 'evt_000000000000000000000000',
+    staticQrCodeId: 'sqr_000000000000000000000000',
     action: 'pay',
   };
   const withParameters = operations.filter((operation) => /\{/.test(operation.path));
@@ -249,6 +254,11 @@ describe('bad input on every dashboard operation with a body or parameters', () 
       { query: { from: '2026-11-01', to: '2026-11-30', status: 'pago' }, field: 'status', error: 'Situação: escolha uma das opções da lista.' },
       { query: { from: '2026-11-30', to: '2026-11-01' }, field: 'to', error: messages.exportPeriodInvalid },
     ],
+    listDashboardPaymentLinks: [
+      { query: { status: 'ativo' }, field: 'status', error: 'Situação: escolha uma das opções da lista.' },
+      { query: { limit: '0' }, field: 'limit', error: 'Quantidade por página: o mínimo é 1.' },
+      { query: { cursor: 'abc', status: 'active' }, field: 'cursor', error: dashboardTexts.cursorInvalid },
+    ],
     exportDashboardStatement: [
       { query: { from: '2026-13-01', to: '2026-11-30' }, field: 'from', error: messages.exportFromInvalid },
       { query: { from: '2026-11-01' }, field: 'to', error: messages.exportToInvalid },
@@ -256,7 +266,7 @@ describe('bad input on every dashboard operation with a body or parameters', () 
   };
   it('has bad queries for every operation with query parameters', () => {
     const withQuery = operations.filter((operation) =>
-      ['listDashboardTransactions', 'listDeliveries', 'listOutbox', 'listDashboardStatement', 'exportDashboardTransactions', 'exportDashboardStatement'].includes(operation.operationId),
+      ['listDashboardTransactions', 'listDeliveries', 'listOutbox', 'listDashboardStatement', 'exportDashboardTransactions', 'exportDashboardStatement', 'listDashboardPaymentLinks'].includes(operation.operationId),
     );
     expect(withQuery).toHaveLength(Object.keys(queries).length);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExportDateInvalid, ExportPeriodInvalid } from '../../src/dashboard/dashboard.errors.ts';
-import { BOM, cell, exportPeriod, exportStatement, exportTransactions, reais, saoPauloDateTime } from '../../src/dashboard/exports.service.ts';
+import { BOM, cell, exportPeriod, exportStatement, exportTransactions, reais, saoPauloDateTime, TRANSACTION_HEADER } from '../../src/dashboard/exports.service.ts';
+import { sandboxPayStaticQrCode } from '../../src/staticQrCodes/staticQrCode.sandbox.ts';
 import { addDays, daysBetween, formatDate, saoPauloDayStart } from '../../web/shared/format.ts';
 import { signUpOwner } from '../support/dashboardAccounts.ts';
 import { useGateway, validCustomer } from '../support/gateway.ts';
@@ -139,6 +140,52 @@ describe('an export read page by page', () => {
       const [line, below] = [lines[n]?.split(';') ?? [], lines[n + 1]?.split(';') ?? []];
       expect(cents(line[3])).toBe(cents(below[3]) + cents(line[2]));
     }
+  });
+
+  it('says what kind of charge each row is (issue 36), with its static QR code or payment link and its payer, in columns after the old ones', async () => {
+    expect(TRANSACTION_HEADER).toBe(
+      'Transação;Tipo;Situação;Valor (R$);Tarifa (R$);Líquido (R$);Devolvido (R$);Referência;Criada em;Paga em;Identificador fim a fim;' +
+        'Modalidade;QR Code estático;Link de pagamento;Pagador;Documento do pagador\r\n',
+    );
+    const shop = await signUpOwner(gateway);
+    const key = await shop.browser.api.POST('/dashboard/api/v1/api-keys', { body: { label: 'loja' } });
+    const merchant = gateway.as(key.data?.apiKey ?? '');
+
+    // An immediate charge, paid.
+    const immediate = await merchant.POST('/v1/pix', { body: { amountCents: 1_000, customer: validCustomer } });
+    const immediateId = immediate.data?.transactionId ?? '';
+    await shop.browser.api.POST('/dashboard/api/v1/sandbox/charges/{transactionId}/{action}', { params: { path: { transactionId: immediateId, action: 'pay' } } });
+    // A charge with a due date, pending.
+    const due = await merchant.POST('/v1/due-charges', {
+      body: { amountCents: 5_000, dueDate: '2030-12-10', customer: { name: 'Maria da Silva', document: { number: '52998224725', type: 'cpf' } } },
+    });
+    const dueId = due.data?.transactionId ?? '';
+    // A fixed-amount static QR code, paid by a known payer: its payment is a transaction of its own.
+    const code = await merchant.POST('/v1/static-qrcodes', { body: { amountCents: 1_500, description: 'Caixa 1' } });
+    const codeId = code.data?.staticQrCodeId ?? '';
+    const payer = { name: 'João; "Pagador"', document: '11144477735', documentType: 'cpf' as const, bankAccount: { ispb: '00000000', branch: '0001', account: '123456' } };
+    const paidCode = await sandboxPayStaticQrCode(gateway.deps, codeId, { payer });
+    await gateway.efi?.settled();
+    expect(paidCode.outcome).toBe('credited');
+    // A payment link, opened by a payer: the page makes its charge.
+    const link = await merchant.POST('/v1/payment-links', { body: { amountCents: 4_990, description: 'Camiseta azul' } });
+    const linkId = link.data?.linkId ?? '';
+    const page = await (await fetch(`${gateway.baseUrl}/pay/${linkId}`)).text();
+    const linkChargeId = /data-charge="(tx_[0-9a-f]{24})"/.exec(page)?.[1] ?? '';
+    expect(linkChargeId).not.toBe('');
+
+    const chunks = await collect((write) => exportTransactions(gateway.deps, shop.accountId, { from: '2026-01-01', to: '2026-12-31' }, write));
+    const rows = chunks.slice(1).join('').split('\r\n').filter(Boolean);
+    expect(rows).toHaveLength(4);
+    const rowOf = (id: string) => rows.map((line) => line.split(';')).find((cells) => cells[0] === id) ?? [];
+
+    expect(rowOf(immediateId).slice(11, 14)).toEqual(['Imediata', '', '']);
+    expect(rowOf(dueId).slice(11)).toEqual(['Com vencimento', '', '', '', '']);
+    expect(rowOf(linkChargeId).slice(11)).toEqual(['Link de pagamento', '', linkId, '', '']);
+    // The payer's name holds a separator and quotes: one quoted cell; the CPF masked as on the transaction's page.
+    const codeLine = rows.find((line) => line.includes(`;${codeId};`)) ?? '';
+    expect(codeLine.split(';').slice(1, 4)).toEqual(['Cobrança', 'Pago', '15,00']);
+    expect(codeLine.endsWith(`;QR Code estático;${codeId};;"João; ""Pagador""";***.444.777-**`)).toBe(true);
   });
 
   it('stops reading when the reader has left', async () => {

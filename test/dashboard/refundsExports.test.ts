@@ -85,13 +85,18 @@ describe('the statement and the exports', () => {
     const bytes = new Uint8Array(await csv.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).split('\r\n');
-    expect(lines[0]).toBe('Transação;Tipo;Situação;Valor (R$);Tarifa (R$);Líquido (R$);Devolvido (R$);Referência;Criada em;Paga em;Identificador fim a fim');
+    expect(lines[0]).toBe(
+      'Transação;Tipo;Situação;Valor (R$);Tarifa (R$);Líquido (R$);Devolvido (R$);Referência;Criada em;Paga em;Identificador fim a fim;' +
+        'Modalidade;QR Code estático;Link de pagamento;Pagador;Documento do pagador',
+    );
     const cells = lines[1]?.split(';') ?? [];
     // Situação in the page's words (issue 38, defect 9: it was `paid`).
     expect(cells.slice(0, 7)).toEqual([chargeId, 'Cobrança', 'Pago', '1234,56', '0,00', '1234,56', '0,00']);
     // A formula is defused and a separator inside a cell is quoted.
     expect(lines[1]).toContain(`"'=HYPERLINK(""x"");1"`);
     expect(lines[1]).toMatch(/;\d{2}\/\d{2}\/2026 \d{2}:\d{2}:\d{2};/);
+    // An immediate charge (POST /v1/pix), of no static QR code or link (issue 36).
+    expect(lines[1]).toMatch(/;Imediata;;;[^;]*;[^;]*$/);
     expect(lines[2]).toBe('');
 
     const entries = await fetch(`${gateway.baseUrl}/dashboard/api/v1/statement.csv?from=2026-11-01&to=2026-12-31`, { headers: { cookie: `pixgate_session=${shop.browser.cookie()}` } });

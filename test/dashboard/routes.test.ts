@@ -49,6 +49,8 @@ interface AccountResources {
   recipientDocument: string;
   /** A developer of the account (a user another account's owner could try to change). */
   colleague: DashboardPerson;
+  /** An active fixed-amount static QR code of the account. */
+  staticQrCodeId: string;
 }
 
 interface World {
@@ -104,7 +106,10 @@ async function accountResources(gw: Gateway, label: string, index: number): Prom
   await api.POST('/dashboard/api/v1/sandbox/charges/{transactionId}/{action}', { params: { path: { transactionId: contested, action: 'pay' } } });
   const infraction = await gw.admin.POST('/admin/v1/sandbox/charges/{transactionId}/infractions', { params: { path: { transactionId: contested } }, body: { amountCents: 1_000 } });
   if (!infraction.data) throw new Error(JSON.stringify(infraction.error));
+  const staticQrCode = await merchant.POST('/v1/static-qrcodes', { body: { amountCents: 1_500, description: `Caixa ${label}` } });
+  if (!staticQrCode.data) throw new Error(JSON.stringify(staticQrCode.error));
   return {
+    staticQrCodeId: staticQrCode.data.staticQrCodeId,
     infractionId: infraction.data.infractionId,
     owner,
     apiKey: key.data.apiKey,
@@ -383,6 +388,81 @@ const cases: Record<string, OperationCase> = {
       await refusedWithoutChange({ method: 'POST', path: path('/due-charges/{transactionId}/cancel', { transactionId }) }, a.owner, notFound(messages.dueChargeNotFound));
     },
   },
+  createDashboardPaymentLink: {
+    request: () => ({ method: 'POST', path: path('/payment-links'), body: { amountCents: 1_000, description: 'Camiseta azul' } }),
+    crossAccount: async ({ a, b }) => {
+      // B's externalRef is B's: A's link with the same reference is a new link of A, never B's answered back.
+      const body = { amountCents: 1_000, description: 'Camiseta azul', externalRef: 'link-cruzado-1' };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/payment-links'), body }, authOf(b.owner));
+      expect(ofB.status).toBe(201);
+      const ofA = await rawCall(gateway, { method: 'POST', path: path('/payment-links'), body }, authOf(a.owner));
+      expect(ofA.status).toBe(201);
+      expect((ofA.body as { linkId: string }).linkId).not.toBe((ofB.body as { linkId: string }).linkId);
+    },
+  },
+  listDashboardPaymentLinks: {
+    request: () => ({ method: 'GET', path: path('/payment-links') }),
+    crossAccount: async ({ a, b }) => {
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/payment-links'), body: { amountCents: 1_000, description: 'Link de B' } }, authOf(b.owner));
+      const linkId = (ofB.body as { linkId: string }).linkId;
+      for (const query of [{ limit: '100' }, { limit: '100', status: 'active' }] as Record<string, string>[]) expect(await idsListed(a.owner, { method: 'GET', path: path('/payment-links'), query })).not.toContain(linkId);
+    },
+  },
+  getDashboardPaymentLink: {
+    request: () => ({ method: 'GET', path: path('/payment-links/{linkId}', { linkId: 'pl_000000000000000000000000' }) }),
+    crossAccount: async ({ a, b }) => {
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/payment-links'), body: { amountCents: 1_000, description: 'Link de B' } }, authOf(b.owner));
+      const linkId = (ofB.body as { linkId: string }).linkId;
+      expect(await rawCall(gateway, { method: 'GET', path: path('/payment-links/{linkId}', { linkId }) }, authOf(a.owner))).toEqual(notFound(messages.paymentLinkNotFound));
+    },
+  },
+  deactivateDashboardPaymentLink: {
+    request: () => ({ method: 'POST', path: path('/payment-links/{linkId}/deactivate', { linkId: 'pl_000000000000000000000000' }) }),
+    crossAccount: async ({ a, b }) => {
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/payment-links'), body: { amountCents: 1_000, description: 'Link de B' } }, authOf(b.owner));
+      const linkId = (ofB.body as { linkId: string }).linkId;
+      await refusedWithoutChange({ method: 'POST', path: path('/payment-links/{linkId}/deactivate', { linkId }) }, a.owner, notFound(messages.paymentLinkNotFound));
+      expect(await rawCall(gateway, { method: 'GET', path: path('/payment-links/{linkId}', { linkId }) }, authOf(b.owner))).toMatchObject({ status: 200, body: { link: { status: 'active' } } });
+    },
+  },
+  createDashboardStaticQrCode: {
+    request: () => ({ method: 'POST', path: path('/static-qrcodes'), body: { amountCents: 1_000, description: 'Caixa' } }),
+    crossAccount: async ({ a, b }) => {
+      // B's externalRef is B's: A's code with the same reference is a new code of A, never B's answered back.
+      const body = { externalRef: 'qr-cruzado-1' };
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/static-qrcodes'), body }, authOf(b.owner));
+      expect(ofB.status).toBe(201);
+      const ofA = await rawCall(gateway, { method: 'POST', path: path('/static-qrcodes'), body }, authOf(a.owner));
+      expect(ofA.status).toBe(201);
+      expect((ofA.body as { staticQrCodeId: string }).staticQrCodeId).not.toBe((ofB.body as { staticQrCodeId: string }).staticQrCodeId);
+    },
+  },
+  listDashboardStaticQrCodes: {
+    request: () => ({ method: 'GET', path: path('/static-qrcodes') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/static-qrcodes'), query: { limit: '100' } }, (b) => [b.staticQrCodeId], (a) => [a.staticQrCodeId]),
+  },
+  getDashboardStaticQrCode: {
+    request: (a) => ({ method: 'GET', path: path('/static-qrcodes/{staticQrCodeId}', { staticQrCodeId: a.staticQrCodeId }) }),
+    crossAccount: async ({ a, b }) => {
+      const call = { method: 'GET', path: path('/static-qrcodes/{staticQrCodeId}', { staticQrCodeId: b.staticQrCodeId }) };
+      expect(await rawCall(gateway, call, authOf(a.owner))).toEqual(notFound(messages.staticQrCodeNotFound));
+    },
+  },
+  getDashboardStaticQrCodeImage: {
+    request: (a) => ({ method: 'GET', path: path('/static-qrcodes/{staticQrCodeId}/qrcode', { staticQrCodeId: a.staticQrCodeId }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const format of ['png', 'svg']) {
+        const call = { method: 'GET', path: path('/static-qrcodes/{staticQrCodeId}/qrcode', { staticQrCodeId: b.staticQrCodeId }), query: { format } };
+        expect(await rawCall(gateway, call, authOf(a.owner))).toEqual(notFound(messages.staticQrCodeNotFound));
+      }
+    },
+  },
+  deactivateDashboardStaticQrCode: {
+    request: (a) => ({ method: 'POST', path: path('/static-qrcodes/{staticQrCodeId}/deactivate', { staticQrCodeId: a.staticQrCodeId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'POST', path: path('/static-qrcodes/{staticQrCodeId}/deactivate', { staticQrCodeId: b.staticQrCodeId }) }, a.owner, notFound(messages.staticQrCodeNotFound));
+    },
+  },
   createDashboardRefund: {
     request: (a) => ({ method: 'POST', path: path('/transactions/{transactionId}/refunds', { transactionId: a.paidChargeId }), body: { amountCents: 100, totpCode: '123456' } }),
     crossAccount: async ({ a, b }) => {
@@ -537,6 +617,13 @@ const cases: Record<string, OperationCase> = {
           notFound(messages.transactionNotFound),
         );
       }
+    },
+  },
+  sandboxPayDashboardStaticQrCode: {
+    request: (a) => ({ method: 'POST', path: path('/sandbox/static-qrcodes/{staticQrCodeId}/pay', { staticQrCodeId: a.staticQrCodeId }), body: {} }),
+    crossAccount: async ({ a, b }) => {
+      // B's code, "paid" by A: not found, nothing sent to the provider nor credited.
+      await refusedWithoutChange({ method: 'POST', path: path('/sandbox/static-qrcodes/{staticQrCodeId}/pay', { staticQrCodeId: b.staticQrCodeId }), body: {} }, a.owner, notFound(messages.staticQrCodeNotFound));
     },
   },
   sandboxWithdrawalAction: {

@@ -12,7 +12,8 @@ const run = promisify(execFile);
 /**
  * examples/merchant.ts against a real gateway process (`node src/main.ts` on a fresh embedded database, its
  * jobs delivering webhooks as `npm start` does), so the example cannot rot: it must create the charge,
- * verify its webhook and read it back paid.
+ * verify its webhook and read it back paid, have a static QR code paid and deactivate it, and create, read
+ * and deactivate a payment link.
  */
 const ADMIN_TOKEN = 'adm_example_test_token_0123456789abcdef';
 const dataRoot = mkdtempSync(join(tmpdir(), 'pixgate-example-'));
@@ -50,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('examples/merchant.ts (npm run example:merchant)', () => {
-  it('creates a charge, verifies its transaction.paid webhook and reads it back paid, with the exported client only', async () => {
+  it('creates a charge, verifies its transaction.paid webhook and reads it back paid; a static QR code paid and a payment link, with the exported client only', async () => {
     const { stdout } = await run(process.execPath, ['examples/merchant.ts'], {
       env: { ...process.env, PIXGATE_URL: server.baseUrl, PIXGATE_API_KEY: apiKey, PIXGATE_ADMIN_URL: server.adminBaseUrl, ADMIN_TOKEN },
       timeout: 90_000,
@@ -61,6 +62,19 @@ describe('examples/merchant.ts (npm run example:merchant)', () => {
     expect(stdout).toContain('PixGateError 400 POST /v1/pix: amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).');
     expect(stdout).toContain(`Example finished: charge ${transactionId} paid, webhook verified, transaction read back.`);
     expect(stdout).not.toContain('REJECTED');
+    // The static QR code: created, paid once (a charge of its own, with its webhook), read back, deactivated.
+    const codeId = /→ 201 (sqr_[0-9a-f]{24}) status=active amountCents=1500/.exec(stdout)?.[1];
+    expect(codeId, stdout).toBeDefined();
+    expect(stdout).toContain('read back → paymentsCount=1 receivedCents=1500');
+    const codePaymentId = /payment: (tx_[0-9a-f]{24}) status=paid amountCents=1500/.exec(stdout)?.[1];
+    expect(codePaymentId, stdout).toBeDefined();
+    expect(stdout).toContain(`← webhook transaction.paid ${codePaymentId} status=paid (signature verified)`);
+    expect(stdout).toContain(`deactivated → ${codeId} status=inactive`);
+    // The payment link: created, read back (no payment yet), deactivated.
+    const linkId = /→ 201 (pl_[0-9a-f]{24}) status=active url=http/.exec(stdout)?.[1];
+    expect(linkId, stdout).toBeDefined();
+    expect(stdout).toContain('read back → status=active paymentsCount=0 payments=0');
+    expect(stdout).toContain(`deactivated → ${linkId} status=inactive`);
 
     // What the example did is really there: the charge paid, and its webhook URL removed again.
     const pixgate = createClient({ baseUrl: server.baseUrl, apiKey });

@@ -15,9 +15,11 @@ const run = promisify(execFile);
  * compiles src/sdk/ with tsc), the tarball installed into a fresh plain-JavaScript project (no TypeScript,
  * `"type": "module"`), then examples/merchant.mjs run there against a real gateway process: a charge, a
  * refused refund, the payment, a partial refund and its idempotent replay, the refund confirmed, both
- * webhooks verified with `pixgate/webhooks`, a changed body refused, the statement. Also: the tarball holds
- * the kit only, the install brings two dependencies (and theirs), `require()` works, and a TypeScript
- * consumer type-checks against the installed declarations (skipLibCheck off, so they are checked too).
+ * webhooks verified with `pixgate/webhooks`, a changed body refused, the statement, a charge with a due
+ * date, a static QR code paid and deactivated, a payment link opened, paid and deactivated. Also: the
+ * tarball holds the kit only, the install brings two dependencies (and theirs), `require()` works, and a
+ * TypeScript consumer type-checks against the installed declarations (skipLibCheck off, so they are checked
+ * too).
  *
  * The install is offline and pinned: the project gets a package-lock.json made from this repository's (the
  * versions the gateway tests with), and `npm ci --offline` takes them from npm's cache, where `npm ci` of
@@ -154,7 +156,7 @@ describe.skipIf(Boolean(process.env.PIXGATE_TEST_DATABASE_URL))('the integration
     expect(Object.keys(manifest.exports)).toEqual(Object.keys((JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { exports: object }).exports));
   });
 
-  it('runs examples/merchant.mjs there: charge, refused refund, payment, refund and replay, confirmation, verified webhooks, statement, a charge with a due date', async () => {
+  it('runs examples/merchant.mjs there: charge, refused refund, payment, refund and replay, confirmation, verified webhooks, statement, a charge with a due date, a static QR code, a payment link', async () => {
     copyFileSync(fromRoot('examples', 'merchant.mjs'), path.join(project, 'merchant.mjs'));
     const { stdout } = await run(process.execPath, ['merchant.mjs'], {
       cwd: project,
@@ -180,6 +182,21 @@ describe.skipIf(Boolean(process.env.PIXGATE_TEST_DATABASE_URL))('the integration
     expect(dueId, stdout).not.toBe('');
     expect(stdout).toMatch(/postponed → dueDate=\d{4}-\d{2}-\d{2} revision=1/);
     expect(stdout).toContain(`transaction.paid: ${dueId} status=paid paidAmountCents=5000`);
+    // 9. The static QR code of a fixed amount: paid once (its payment a charge of its own), read back, deactivated.
+    const codeId = /→ 201 (sqr_[0-9a-f]{24}) status=active amountCents=1500/.exec(stdout)?.[1] ?? '';
+    expect(codeId, stdout).not.toBe('');
+    expect(stdout).toContain('read back → paymentsCount=1 receivedCents=1500');
+    const codePaymentId = new RegExp(`payment: (tx_[0-9a-f]{24}) status=paid amountCents=1500 staticQrCodeId=${codeId}`).exec(stdout)?.[1] ?? '';
+    expect(codePaymentId, stdout).not.toBe('');
+    expect(stdout).toContain(`← webhook transaction.paid ${codePaymentId} status=paid (signature verified)`);
+    expect(stdout).toContain(`deactivated → ${codeId} status=inactive`);
+    // 10. The reusable payment link: opened (a charge made), paid, read back with it, deactivated.
+    const linkId = /→ 201 (pl_[0-9a-f]{24}) status=active url=http/.exec(stdout)?.[1] ?? '';
+    expect(linkId, stdout).not.toBe('');
+    const linkChargeId = /the page made the charge (tx_[0-9a-f]{24})/.exec(stdout)?.[1] ?? '';
+    expect(linkChargeId, stdout).not.toBe('');
+    expect(stdout).toContain(`read back → status=active paymentsCount=1 receivedCents=4990 payment ${linkChargeId} status=paid`);
+    expect(stdout).toContain(`deactivated → ${linkId} status=inactive`);
 
     // What the script did is really there.
     const pixgate = createClient({ baseUrl: server?.baseUrl ?? '', apiKey });
@@ -223,7 +240,7 @@ describe.skipIf(Boolean(process.env.PIXGATE_TEST_DATABASE_URL))('the integration
   }, 60_000);
 });
 
-/** A merchant's TypeScript, against `pixgate` from node_modules: refunds and the statement typed from the contract. */
+/** A merchant's TypeScript, against `pixgate` from node_modules: refunds, the statement, static QR codes and payment links typed from the contract. */
 const CONSUMER = `import { createClient, PixGateError, type components, type paths } from 'pixgate/client';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent, type WebhookEventOf } from 'pixgate/webhooks';
 
@@ -248,6 +265,23 @@ export async function flow(): Promise<number> {
   const { data: png } = await pixgate.GET('/v1/transactions/{id}/qrcode', { params: { path: { id } }, parseAs: 'arrayBuffer' });
   const bytes: ArrayBuffer = png;
   void [refundId, status, refunded, after, bytes, response.status];
+
+  // Static QR codes and payment links (issue 36): created, read with their payments, deactivated.
+  const { data: code } = await pixgate.POST('/v1/static-qrcodes', { body: { amountCents: 1500, description: 'Caixa 1', externalRef: 'caixa-1' } });
+  const codeStatus: 'active' | 'inactive' = code.status;
+  const { data: codeRead } = await pixgate.GET('/v1/static-qrcodes/{id}', { params: { path: { id: code.staticQrCodeId } } });
+  const received: number = codeRead.receivedCents;
+  const { data: codePayments } = await pixgate.GET('/v1/transactions', { params: { query: { staticQrCodeId: code.staticQrCodeId } } });
+  const ofCode: string | undefined = codePayments.transactions[0]?.staticQrCodeId;
+  await pixgate.POST('/v1/static-qrcodes/{id}/deactivate', { params: { path: { id: code.staticQrCodeId } } });
+  const { data: link } = await pixgate.POST('/v1/payment-links', { body: { amountCents: 4990, description: 'Camiseta azul', reusable: true } });
+  const { data: linkRead } = await pixgate.GET('/v1/payment-links/{linkId}', { params: { path: { linkId: link.linkId } } });
+  const linkPayment: string | undefined = linkRead.payments?.[0]?.transactionId;
+  const { data: linkOff } = await pixgate.POST('/v1/payment-links/{linkId}/deactivate', { params: { path: { linkId: link.linkId } } });
+  const linkStatus: 'active' | 'inactive' | 'expired' | 'used' = linkOff.status;
+  void [codeStatus, received, ofCode, linkPayment, linkStatus];
+  // @ts-expect-error a payment link's path parameter is linkId
+  await pixgate.GET('/v1/payment-links/{linkId}', { params: { path: { id: link.linkId } } });
 
   // @ts-expect-error a field the contract does not have (the server answers 400)
   await pixgate.POST('/v1/transactions/{id}/refunds', { params: { path: { id } }, body: { reason: 'x' } });

@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABEL: Record<string, string> = {
   'sandbox.charge.expire': 'Sandbox: cobrança expirada',
   'sandbox.charge.fail': 'Sandbox: cobrança com falha',
   'sandbox.charge.refund': 'Sandbox: devolução de cobrança',
+  'sandbox.staticqrcode.pay': 'Sandbox: QR code estático pago',
   'sandbox.refund.settle': 'Sandbox: devolução liquidada',
   'sandbox.refund.reject': 'Sandbox: devolução recusada',
   'sandbox.withdrawal.settle': 'Sandbox: saque liquidado',
@@ -116,7 +117,7 @@ export function auditActionLabel(action: string): string {
 
 /** The kind of record an entry is about, in Portuguese (`withdrawal` → "Saque"). */
 export function auditTargetLabel(type: string): string {
-  return SUBJECT[type] ?? ({ transaction: 'Transação', endpoint: 'Webhook', pix: 'Pix recebido', worker: 'Rotina', unmatched_pix: 'Pix sem cobrança' } as Record<string, string>)[type] ?? type.replace(/[_.-]+/g, ' ');
+  return SUBJECT[type] ?? ({ transaction: 'Transação', endpoint: 'Webhook', pix: 'Pix recebido', worker: 'Rotina', unmatched_pix: 'Pix sem cobrança', static_qrcode: 'QR code estático' } as Record<string, string>)[type] ?? type.replace(/[_.-]+/g, ' ');
 }
 
 /** Who acted, in Portuguese. */

@@ -13,11 +13,17 @@ import { DueChargesPage } from './pages/DueCharges.tsx';
 import { InfractionsPage } from './pages/Infractions.tsx';
 import { NewChargePage } from './pages/NewCharge.tsx';
 import { NewDueChargePage } from './pages/NewDueCharge.tsx';
+import { NewPaymentLinkPage } from './pages/NewPaymentLink.tsx';
 import { OutboxPage } from './pages/Outbox.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
+import { PaymentLinkPage } from './pages/PaymentLink.tsx';
+import { PaymentLinksPage } from './pages/PaymentLinks.tsx';
 import { RecipientsPage } from './pages/Recipients.tsx';
 import { SecurityPage } from './pages/Security.tsx';
 import { StatementPage } from './pages/Statement.tsx';
+import { NewStaticQrCodePage } from './pages/NewStaticQrCode.tsx';
+import { StaticQrCodePage } from './pages/StaticQrCode.tsx';
+import { StaticQrCodesPage } from './pages/StaticQrCodes.tsx';
 import { TransactionPage } from './pages/Transaction.tsx';
 import { TransactionsPage } from './pages/Transactions.tsx';
 import { UsersPage } from './pages/Users.tsx';
@@ -46,10 +52,10 @@ const NAV = [
 const NAV_TITLES: Record<string, string> = { '/infracoes-med': 'Infrações MED (Mecanismo Especial de Devolução)' };
 
 /**
- * The header's section of a page: charges (immediate and with a due date) are part of Transações. (The
+ * The header's section of a page: charges (immediate and with a due date), payment links and static QR codes are part of Transações. (The
  * header has no room for another link: at 1280 px it must stay one line, test/e2e/dashboard.e2e.ts.)
  */
-const sectionOf = (path: string): string => (path.startsWith('/cobrancas') ? '/transacoes' : path);
+const sectionOf = (path: string): string => (path.startsWith('/cobrancas') || path.startsWith('/links-de-pagamento') || path.startsWith('/qr-codes-estaticos') ? '/transacoes' : path);
 
 /**
  * The page's session: GET /session, where 401 means "no session" (null), not an error. So reading it again
@@ -205,6 +211,10 @@ export function App() {
   const transactionId = /^\/transacoes\/([^/]+)$/.exec(route.path)?.[1];
   const dueChargeId = /^\/cobrancas-com-vencimento\/(?!nova$)([^/]+)$/.exec(route.path)?.[1];
   const justCreated = route.query.has('criada') ? 'created' : route.query.has('repetida') ? 'repeated' : undefined;
+  const paymentLinkId = /^\/links-de-pagamento\/(?!novo$)([^/]+)$/.exec(route.path)?.[1];
+  const linkJustCreated = route.query.has('criado') ? 'created' : route.query.has('repetido') ? 'repeated' : undefined;
+  const staticQrCodeId = /^\/qr-codes-estaticos\/(?!novo$)([^/]+)$/.exec(route.path)?.[1];
+  const qrCodeJustCreated = route.query.has('criado') ? 'created' : route.query.has('repetido') ? 'repeated' : undefined;
   // The account requires two-factor of the whole team: a user without it sees only the enrolment (issue 22).
   const mustEnrol = current.teamTwoFactorRequired === true && !current.user.twoFactorEnabled;
   return (
@@ -249,6 +259,18 @@ export function App() {
           <DueChargePage key={dueChargeId} transactionId={dueChargeId} session={current} justCreated={justCreated} />
         ) : route.path === '/cobrancas-com-vencimento' ? (
           <DueChargesPage session={current} />
+        ) : route.path === '/links-de-pagamento/novo' ? (
+          <NewPaymentLinkPage session={current} />
+        ) : paymentLinkId ? (
+          <PaymentLinkPage key={paymentLinkId} linkId={paymentLinkId} session={current} justCreated={linkJustCreated} />
+        ) : route.path === '/links-de-pagamento' ? (
+          <PaymentLinksPage session={current} />
+        ) : route.path === '/qr-codes-estaticos/novo' ? (
+          <NewStaticQrCodePage session={current} />
+        ) : staticQrCodeId ? (
+          <StaticQrCodePage key={staticQrCodeId} staticQrCodeId={staticQrCodeId} session={current} justCreated={qrCodeJustCreated} />
+        ) : route.path === '/qr-codes-estaticos' ? (
+          <StaticQrCodesPage session={current} />
         ) : route.path.startsWith('/transacoes') ? (
           <TransactionsPage />
         ) : route.path === '/extrato' ? (

@@ -118,6 +118,12 @@ export function TransactionsPage() {
         <a className="button secondary" href="#/cobrancas-com-vencimento">
           Cobranças com vencimento
         </a>
+        <a className="button secondary" href="#/links-de-pagamento">
+          Links de pagamento
+        </a>
+        <a className="button secondary" href="#/qr-codes-estaticos">
+          QR codes estáticos
+        </a>
       </p>
       <form className="filters" role="search" aria-label="Buscar transação" onSubmit={submitSearch}>
         <Field
