@@ -589,7 +589,8 @@ export interface paths {
          *     (with the same filters); the order is stable, so no transaction is skipped or repeated across pages even
          *     while new ones are created. Filters (since 2026-11-26, all optional, combined): `createdFrom` /
          *     `createdTo` (Unix milliseconds, inclusive / exclusive), `status` (one status), `externalRef` (exact), and
-         *     `type`; `staticQrCodeId` (since 2026-11-29) for the payments of one static QR code. Items are Transaction objects: `pixPayload` only
+         *     `type`; `staticQrCodeId` (since 2026-11-29) for the payments of one static QR code; `paymentLinkId`
+         *     (since 2026-11-30) for the charges of one payment link. Items are Transaction objects: `pixPayload` only
          *     on `pix_in` items (omitted on withdrawals), `paidAt` null until a final state, settlement fields
          *     (`endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`) omitted until settled, `refusedCode`/
          *     `refusedReason` omitted when no reason is available.
@@ -1951,6 +1952,11 @@ export interface components {
              */
             staticQrCodeId?: components["schemas"]["StaticQrCodeId"];
             /**
+             * @description Since 2026-11-30. A charge made for a payment link (POST /v1/payment-links) when a payer opened its page:
+             *     the link. Omitted for any other transaction.
+             */
+            paymentLinkId?: components["schemas"]["PaymentLinkId"];
+            /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
              */
@@ -3282,6 +3288,13 @@ export interface components {
          */
         StaticQrCodeIdQuery: components["schemas"]["StaticQrCodeId"];
         /**
+         * @description Since 2026-11-30. Only the charges of this payment link (POST /v1/payment-links): one per payer who opened
+         *     its page (pending, paid or expired). A value that is not `pl_` + 24 lower-case hex: 400 `paymentLinkId
+         *     inválido.`; another merchant's link, or an unknown one, lists nothing.
+         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+         */
+        PaymentLinkIdQuery: components["schemas"]["PaymentLinkId"];
+        /**
          * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
          *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
          * @example 100
@@ -4597,6 +4610,13 @@ export interface operations {
                  * @example sqr_3c9e2b7d4058c1e9a2f46a1f
                  */
                 staticQrCodeId?: components["parameters"]["StaticQrCodeIdQuery"];
+                /**
+                 * @description Since 2026-11-30. Only the charges of this payment link (POST /v1/payment-links): one per payer who opened
+                 *     its page (pending, paid or expired). A value that is not `pl_` + 24 lower-case hex: 400 `paymentLinkId
+                 *     inválido.`; another merchant's link, or an unknown one, lists nothing.
+                 * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+                 */
+                paymentLinkId?: components["parameters"]["PaymentLinkIdQuery"];
             };
             header?: never;
             path?: never;
@@ -4613,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionList"];
                 };
             };
-            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status`, `externalRef` or `staticQrCodeId`, or an unknown query parameter. Do not retry unchanged. */
+            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status`, `externalRef`, `staticQrCodeId` or `paymentLinkId`, or an unknown query parameter. Do not retry unchanged. */
             400: {
                 headers: {
                     [name: string]: unknown;

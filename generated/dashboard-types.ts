@@ -1700,6 +1700,13 @@ export interface components {
          */
         StaticQrCodeId: string;
         /**
+         * @description Payment link identifier: `pl_` followed by 24 lower-case hexadecimal characters (96 random bits, so a
+         *     link's address cannot be guessed from another's). A value not of this form is answered with 400
+         *     `linkId inválido.`.
+         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
+         */
+        PaymentLinkId: string;
+        /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
          * @example E90400888202611211935a1B2c3D4e5F
@@ -1796,6 +1803,11 @@ export interface components {
              *     `expiresAt` the moment it was paid). Omitted for any other transaction.
              */
             staticQrCodeId?: components["schemas"]["StaticQrCodeId"];
+            /**
+             * @description Since 2026-11-30. A charge made for a payment link (POST /v1/payment-links) when a payer opened its page:
+             *     the link. Omitted for any other transaction.
+             */
+            paymentLinkId?: components["schemas"]["PaymentLinkId"];
             /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
@@ -2473,13 +2485,6 @@ export interface components {
             discount?: components["schemas"]["DueChargeDiscount"];
             rebate?: components["schemas"]["DueChargeRebate"];
         };
-        /**
-         * @description Payment link identifier: `pl_` followed by 24 lower-case hexadecimal characters (96 random bits, so a
-         *     link's address cannot be guessed from another's). A value not of this form is answered with 400
-         *     `linkId inválido.`.
-         * @example pl_5b1d9e3a7c2f4086b1e9d3a7
-         */
-        PaymentLinkId: string;
         /**
          * PaymentLinkPayment
          * @description A charge given to a payer of the link: a `pix_in` transaction like any charge (read by GET

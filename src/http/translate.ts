@@ -137,6 +137,7 @@ const listRules: Rule[] = [
   { path: '/query/status', message: ({ value }) => messages.listStatus(value ?? '') },
   { path: '/query/externalRef', message: () => messages.externalRef },
   { path: '/query/staticQrCodeId', message: () => messages.staticQrCodeIdInvalid },
+  { path: '/query/paymentLinkId', message: () => messages.paymentLinkIdQueryInvalid },
 ];
 
 const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];

@@ -129,6 +129,8 @@ export const messages = {
   // /v1/payment-links (ours, since 2026-11-29: docs/decisions.md "Payment links")
   paymentLinkNotFound: 'Link de pagamento não encontrado.',
   paymentLinkIdInvalid: 'linkId inválido.',
+  /** GET /v1/transactions?paymentLinkId= (the query names the field, the path its parameter). */
+  paymentLinkIdQueryInvalid: 'paymentLinkId inválido.',
   paymentLinkDescription: 'description deve ser texto de 1 a 140 caracteres.',
   paymentLinkReusable: 'reusable deve ser true ou false.',
   paymentLinkExpiresInDays: 'expiresInDays deve ser inteiro de 1 a 365.',

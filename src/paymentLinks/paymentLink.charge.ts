@@ -10,6 +10,10 @@
  *   reload shows the same charge instead of making another.
  * - The charges of links have an hourly window of their own (`payment-link:hour`, as large as the account's
  *   charge limit): a page reloaded or opened by a script never spends the charges POST /v1/pix needs.
+ * - A new charge also counts on the payer's address (an IPv6 one by its /64), in fixed UTC hours: 10 on one
+ *   link (a household or an office behind one address paying the same link in private windows) and 30 on
+ *   all links. A script opening a link in a loop without cookies stops there, before it spends the
+ *   merchant's window or calls the provider; an open that shows an existing charge counts nowhere.
  */
 import { ChargeRateLimited, ProviderUnavailable } from '../charges/charge.errors.ts';
 import { checkAmount, merchantCityOf, merchantNameOf } from '../charges/charge.service.ts';
@@ -18,10 +22,14 @@ import type { Deps } from '../platform/deps.ts';
 import { buildDynamicBrCode } from '../primitives/brcode.ts';
 import { newId } from '../primitives/ids.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
+import { clientAddress, subjectKey, takeSlots } from '../identity/throttle.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
 import { currentChargeId, findLinkCharge, insertCurrentLinkCharge, insertLinkCharge, SETTLED_STATUSES, type PaymentLinkRow } from './paymentLink.repository.ts';
 
 const HOUR_MS = 3_600_000;
+/** New charges an address may make in an hour on one link, and on all links (see the header). */
+export const NEW_CHARGES_PER_ADDRESS_AND_LINK = 10;
+export const NEW_CHARGES_PER_ADDRESS = 30;
 /** A payer pays within minutes; a charge left by a closed tab stops being payable within the hour. */
 export const LINK_CHARGE_LIFETIME_MS = HOUR_MS;
 /** A charge closer than this to its expiry is not shown again: the payer would not finish in time. */
@@ -32,12 +40,27 @@ export function showable(charge: TransactionRow | undefined, nowMs: number): cha
   return charge !== undefined && charge.status === 'pending' && (charge.expires_at?.getTime() ?? 0) - SHOW_MARGIN_MS > nowMs;
 }
 
-async function makeCharge(deps: Deps, account: AccountRow, link: PaymentLinkRow, store: (charge: Parameters<typeof insertLinkCharge>[1]) => Promise<boolean>) {
+async function makeCharge(
+  deps: Deps,
+  account: AccountRow,
+  link: PaymentLinkRow,
+  payerAddress: string,
+  store: (charge: Parameters<typeof insertLinkCharge>[1]) => Promise<boolean>,
+) {
   const nowMs = deps.clock.now();
   const fee = checkAmount(account, Number(link.amount_cents));
+  const address = clientAddress(payerAddress);
+  const byAddress = await takeSlots(deps, 'payment-link-open', [
+    { key: subjectKey(`payment-link-open-ip-${link.id}`, address), windowMs: HOUR_MS, limit: NEW_CHARGES_PER_ADDRESS_AND_LINK },
+    { key: subjectKey('payment-link-open-ip', address), windowMs: HOUR_MS, limit: NEW_CHARGES_PER_ADDRESS },
+  ]);
+  if (!byAddress) throw new ChargeRateLimited();
   const window: Window = { bucket: 'payment-link:hour', windowMs: HOUR_MS, limit: account.charge_rate_per_hour };
   const slot = await tryConsume(deps.db, account.id, window, nowMs);
-  if (!slot) throw new ChargeRateLimited();
+  if (!slot) {
+    await byAddress.succeeded();
+    throw new ChargeRateLimited();
+  }
   try {
     const transactionId = newId('tx');
     const expiresAtMs = nowMs + LINK_CHARGE_LIFETIME_MS;
@@ -68,6 +91,7 @@ async function makeCharge(deps: Deps, account: AccountRow, link: PaymentLinkRow,
     });
     if (!stored) {
       await release(deps.db, account.id, slot);
+      await byAddress.succeeded();
       // Another payer's open stored its charge first: this one was shown to nobody.
       void deps.provider.removeCharge({ transactionId, providerRef: registered.providerRef }).catch((error: unknown) =>
         deps.logger.warn('unused link charge not removed at the provider; it expires unpaid there', { providerRef: registered.providerRef, error: String(error) }),
@@ -77,6 +101,7 @@ async function makeCharge(deps: Deps, account: AccountRow, link: PaymentLinkRow,
     return transactionId;
   } catch (error) {
     await release(deps.db, account.id, slot);
+    await byAddress.succeeded();
     if (error instanceof ProviderFailure || error instanceof ProviderTimeout) throw new ProviderUnavailable();
     throw error;
   }
@@ -85,17 +110,23 @@ async function makeCharge(deps: Deps, account: AccountRow, link: PaymentLinkRow,
 /**
  * The charge to show a payer opening an active link: the single-use link's current one, or the reusable
  * link's one this browser was given (`remembered`), when still payable (or paid: the page says so); else a
- * new one. Throws
- * ChargeRateLimited or ProviderUnavailable (the page says to try again).
+ * new one, counted on the payer's address. Throws ChargeRateLimited or ProviderUnavailable (the page says to
+ * try again).
  */
-export async function chargeForPayer(deps: Deps, account: AccountRow, link: PaymentLinkRow, remembered: string | undefined): Promise<TransactionRow> {
+export async function chargeForPayer(
+  deps: Deps,
+  account: AccountRow,
+  link: PaymentLinkRow,
+  payer: { remembered: string | undefined; address: string },
+): Promise<TransactionRow> {
+  const { remembered } = payer;
   const nowMs = deps.clock.now();
   if (link.reusable) {
     const earlier = remembered === undefined ? undefined : await findLinkCharge(deps.db, link.id, remembered);
     // A payer who paid and opens the page again sees it paid, not a new charge.
     if (earlier !== undefined && (SETTLED_STATUSES as readonly string[]).includes(earlier.status)) return earlier;
     if (showable(earlier, nowMs)) return earlier;
-    const id = await makeCharge(deps, account, link, async (charge) => {
+    const id = await makeCharge(deps, account, link, payer.address, async (charge) => {
       await insertLinkCharge(deps.db, charge);
       return true;
     });
@@ -109,7 +140,7 @@ export async function chargeForPayer(deps: Deps, account: AccountRow, link: Paym
     const current = currentId === null ? undefined : await findLinkCharge(deps.db, link.id, currentId);
     if (showable(current, nowMs)) return current;
     const previousId = currentId;
-    const id = await makeCharge(deps, account, link, (charge) => insertCurrentLinkCharge(deps.db, charge, previousId));
+    const id = await makeCharge(deps, account, link, payer.address, (charge) => insertCurrentLinkCharge(deps.db, charge, previousId));
     currentId = id ?? (await currentChargeId(deps.db, link.id));
     const made = currentId === null ? undefined : await findLinkCharge(deps.db, link.id, currentId);
     if (made) return made;

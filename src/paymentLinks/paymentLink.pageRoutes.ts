@@ -61,7 +61,7 @@ export function paymentLinkPages(deps: Deps): Router {
       if (status !== 'active') return notice(res, ...ENDED[status]);
       let charge;
       try {
-        charge = await chargeForPayer(deps, account, link, link.reusable ? cookieOf(req, CHARGE_COOKIE) : undefined);
+        charge = await chargeForPayer(deps, account, link, { remembered: link.reusable ? cookieOf(req, CHARGE_COOKIE) : undefined, address: req.ip ?? '' });
       } catch (error) {
         if (error instanceof ChargeRateLimited) return notice(res, 429, 'Tente em alguns minutos', 'Muitos pagamentos foram iniciados agora. Tente novamente em alguns minutos.');
         if (error instanceof ProviderUnavailable) return notice(res, 503, 'Tente novamente', 'Não foi possível gerar o Pix agora. Tente novamente em instantes.');

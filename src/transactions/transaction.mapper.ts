@@ -22,6 +22,7 @@ export const SHOWN_COLUMNS = [
   'updated_at',
   'external_ref',
   'static_qrcode_id',
+  'payment_link_id',
   'pix_payload',
   'expires_at',
   'end_to_end_id',
@@ -60,6 +61,8 @@ export function toApiTransaction(row: ShownTransaction, view: TransactionView): 
   if (row.external_ref !== null) tx.externalRef = row.external_ref;
   // A payment of a static QR code names the code (since 2026-11-29).
   if (row.static_qrcode_id !== null) tx.staticQrCodeId = row.static_qrcode_id;
+  // A charge of a payment link names the link (since 2026-11-30).
+  if (row.payment_link_id !== null) tx.paymentLinkId = row.payment_link_id;
   if (row.type === 'pix_in') {
     if (view !== 'event') tx.pixPayload = row.pix_payload;
     if (row.expires_at) tx.expiresAt = Math.floor(row.expires_at.getTime() / 1000);

@@ -71,16 +71,18 @@ export interface TransactionFilter {
   externalRef?: string | undefined;
   /** The payments of one static QR code (transactions_by_static_qrcode, migration 027). */
   staticQrCodeId?: string | undefined;
+  /** The charges of one payment link. */
+  paymentLinkId?: string | undefined;
   /** Keyset position: rows strictly after (older than) this one in the list's order. */
   after?: { createdAtUs: string; id: string } | undefined;
   limit: number;
 }
 
 /**
- * A listed transaction: the columns the API shows, the kind of charge and its payment link (the dashboard's
+ * A listed transaction: the columns the API shows, the kind of charge (the dashboard's
  * CSV export), and its creation time in microseconds (the cursor's).
  */
-export type ListedTransaction = ShownTransaction & Pick<TransactionRow, 'charge_kind' | 'payment_link_id'> & { account_id: string; created_at_us: string };
+export type ListedTransaction = ShownTransaction & Pick<TransactionRow, 'charge_kind'> & { account_id: string; created_at_us: string };
 
 /**
  * A page of the account's transactions, newest first by (created_at, id): a keyset order, so a page read
@@ -94,7 +96,7 @@ export function listTransactions(db: Db, accountId: string, filter: TransactionF
 }
 
 const listed = (query: ReturnType<typeof filteredTransactions>): Promise<ListedTransaction[]> =>
-  query.select([...SHOWN_COLUMNS, 'charge_kind', 'payment_link_id', 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')]).execute();
+  query.select([...SHOWN_COLUMNS, 'charge_kind', 'account_id', sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us')]).execute();
 
 /**
  * The dashboard's search (issue 38, defect 5): transactions whose reference starts with `referencePrefix`,
@@ -183,6 +185,7 @@ function filteredTransactions(db: Db, accountId: string, filter: TransactionFilt
   if (filter.status) query = query.where('status', '=', filter.status);
   if (filter.externalRef !== undefined) query = query.where('external_ref', '=', filter.externalRef);
   if (filter.staticQrCodeId !== undefined) query = query.where('static_qrcode_id', '=', filter.staticQrCodeId);
+  if (filter.paymentLinkId !== undefined) query = query.where('payment_link_id', '=', filter.paymentLinkId);
   if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
   if (filter.after) {
@@ -209,6 +212,7 @@ const LIST_ITEM_JSON = sql<string>`concat('{"transactionId":"', id, '","type":"'
   ',"createdAt":', floor(extract(epoch from created_at) * 1000)::bigint, ',"updatedAt":', floor(extract(epoch from updated_at) * 1000)::bigint,
   ',"externalRef":' || to_json(external_ref),
   ',"staticQrCodeId":' || to_json(static_qrcode_id),
+  ',"paymentLinkId":' || to_json(payment_link_id),
   CASE WHEN type = 'pix_in' THEN concat(',"pixPayload":', coalesce(to_json(pix_payload)::text, 'null'),
     ',"expiresAt":' || floor(extract(epoch from expires_at))::bigint) END,
   CASE WHEN status IN ${SETTLED_SQL} THEN concat(',"endToEndId":' || to_json(end_to_end_id),

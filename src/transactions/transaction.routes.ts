@@ -24,6 +24,7 @@ export function transactionRoutes(router: Router, deps: Deps): void {
       createdTo: query.createdTo === undefined ? undefined : Number(query.createdTo),
       externalRef: query.externalRef,
       staticQrCodeId: query.staticQrCodeId,
+      paymentLinkId: query.paymentLinkId,
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
     }));

@@ -21,6 +21,8 @@ export interface ListOptions {
   externalRef?: string | undefined;
   /** The payments of one static QR code. */
   staticQrCodeId?: string | undefined;
+  /** The charges of one payment link. */
+  paymentLinkId?: string | undefined;
   cursor?: string | undefined;
   limit: number;
   /** The dashboard's search (issue 38): reference prefix, id prefix or amount, any of them. */
@@ -43,6 +45,7 @@ function filterOf(options: ListOptions): TransactionFilter {
     status: options.status as StoredTransactionStatus | undefined,
     externalRef: options.externalRef,
     staticQrCodeId: options.staticQrCodeId,
+    paymentLinkId: options.paymentLinkId,
     ...createdRange(options.createdFrom, options.createdTo),
     after,
     limit: rowsToRead(options.limit),

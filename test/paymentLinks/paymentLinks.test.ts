@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inlineScriptHashes } from '../../src/http/inlineScripts.ts';
 import { messages } from '../../src/messages/merchant.ts';
+import { NEW_CHARGES_PER_ADDRESS, NEW_CHARGES_PER_ADDRESS_AND_LINK } from '../../src/paymentLinks/paymentLink.charge.ts';
 import { createMerchant, postAsMerchant, useGateway, type MerchantFixture } from '../support/gateway.ts';
 
 /**
@@ -208,6 +209,43 @@ describe('GET /pay/{linkId}', () => {
     const read = await send('GET', `/v1/payment-links/${String(link.linkId)}`);
     expect(read.body).toMatchObject({ status: 'active', paymentsCount: 1 });
     expect((read.body.payments as Body[]).map((payment) => payment.status).sort()).toEqual(['paid', 'pending']);
+  });
+
+  it('counts new charges on the payer’s address: 10 an hour on a link, 30 on all links; showing a remembered charge counts nowhere', async () => {
+    const before = gateway.clock.now();
+    // A UTC hour of its own, so the other tests' opens from this address are not in its counts.
+    gateway.clock.set(Math.ceil((before + 40 * DAY_MS) / 3_600_000) * 3_600_000);
+    try {
+      const links = [] as string[];
+      for (let index = 0; index < 4; index += 1) links.push(String((await created({ reusable: true })).linkId));
+      const [first, second, third, fourth] = links as [string, string, string, string];
+      const opens = async (linkId: string, count: number) => {
+        const pages = [];
+        for (let index = 0; index < count; index += 1) pages.push(await open(linkId));
+        return pages;
+      };
+      const firstPages = await opens(first, NEW_CHARGES_PER_ADDRESS_AND_LINK);
+      expect(firstPages.map((page) => page.status)).toEqual(Array(NEW_CHARGES_PER_ADDRESS_AND_LINK).fill(200));
+      expect(new Set(firstPages.map((page) => page.charge)).size).toBe(NEW_CHARGES_PER_ADDRESS_AND_LINK);
+      const refused = await open(first);
+      expect(refused.status).toBe(429);
+      expect(refused.html).toContain('Tente novamente em alguns minutos');
+      // A payer back with the cookie still sees the charge given before: no new charge, no count.
+      const back = await open(first, firstPages[0]?.cookie);
+      expect([back.status, back.charge]).toEqual([200, firstPages[0]?.charge]);
+      // The other links still open from this address, up to 30 new charges on all of them.
+      const more = [...(await opens(second, NEW_CHARGES_PER_ADDRESS_AND_LINK)), ...(await opens(third, NEW_CHARGES_PER_ADDRESS - 2 * NEW_CHARGES_PER_ADDRESS_AND_LINK))];
+      expect(more.every((page) => page.status === 200)).toBe(true);
+      expect((await open(fourth)).status).toBe(429);
+      // What was refused made no charge.
+      const read = await send('GET', `/v1/payment-links/${fourth}`);
+      expect(read.body.payments).toEqual([]);
+      // The next hour counts anew.
+      gateway.clock.set(gateway.clock.now() + 3_600_000);
+      expect((await open(fourth)).status).toBe(200);
+    } finally {
+      gateway.clock.set(before);
+    }
   });
 
   it('answers an expired link with 410 and an unknown or malformed one with 404', async () => {

@@ -59,6 +59,12 @@ describe('the list JSON built by the database', () => {
     // A payment of a static QR code names the code (since 2026-11-29).
     const code = await merchant.client.POST('/v1/static-qrcodes', { body: { amountCents: 1_000 } });
     await sandboxPayStaticQrCode(gateway.deps, code.data?.staticQrCodeId ?? '');
+    // A charge of a payment link (opened by a payer on its page) names the link (since 2026-11-30).
+    const link = await merchant.client.POST('/v1/payment-links', { body: { amountCents: 4_990, description: 'Camiseta azul' } });
+    const linkId = link.data?.linkId ?? '';
+    const page = await (await fetch(`${gateway.baseUrl}/pay/${linkId}`)).text();
+    const linkChargeId = /data-charge="(tx_[0-9a-f]{24})"/.exec(page)?.[1] ?? '';
+    await sandbox(`charges/${linkChargeId}/pay`);
 
     await withdraw();
     const settled = await withdraw();
@@ -94,10 +100,23 @@ describe('the list JSON built by the database', () => {
       ].sort(),
     );
     expect(body.transactions.filter((tx) => tx.staticQrCodeId === code.data?.staticQrCodeId)).toHaveLength(1);
+    expect(body.transactions.filter((tx) => tx.paymentLinkId === linkId).map((tx) => tx.transactionId)).toEqual([linkChargeId]);
     for (const item of body.transactions) {
       const row = await findTransactionById(gateway.deps.db, String(item.transactionId));
       if (!row) throw new Error(`no row ${String(item.transactionId)}`);
       expect(item, `${row.type} ${row.status}`).toEqual(JSON.parse(JSON.stringify(toApiTransaction(row, 'list'))));
+    }
+
+    // The filter: the link's charges only; a malformed id refused with its message; another's or an unknown link lists nothing.
+    const list = (query: string) => fetch(`${gateway.baseUrl}/v1/transactions?${query}`, { headers: { Authorization: `Bearer ${merchant.apiKey}` } });
+    const filtered = (await (await list(`paymentLinkId=${linkId}`)).json()) as { transactions: Record<string, unknown>[] };
+    expect(filtered.transactions.map((tx) => [tx.transactionId, tx.paymentLinkId, tx.status])).toEqual([[linkChargeId, linkId, 'paid']]);
+    const other = await createMerchant(gateway);
+    const othersList = await fetch(`${gateway.baseUrl}/v1/transactions?paymentLinkId=${linkId}`, { headers: { Authorization: `Bearer ${other.apiKey}` } });
+    expect(await othersList.json()).toMatchObject({ transactions: [], count: 0 });
+    for (const bad of ['pl_123', 'PL_5B1D9E3A7C2F4086B1E9D3A7', 'tx_5b1d9e3a7c2f4086b1e9d3a7', '']) {
+      const refused = await list(`paymentLinkId=${encodeURIComponent(bad)}`);
+      expect([refused.status, await refused.json()], bad).toEqual([400, { error: 'paymentLinkId inválido.' }]);
     }
   });
 });
