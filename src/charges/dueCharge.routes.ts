@@ -3,6 +3,7 @@ import type { paths } from '../../generated/api-types.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { cancelDueCharge, createDueCharge, getDueCharge, listDueChargePage, updateDueCharge } from './dueCharge.service.ts';
 import { createDueChargeBatch, getDueChargeBatch } from './dueChargeBatch.service.ts';
 import { answerFor } from '../http/errorMapping.ts';
@@ -10,8 +11,6 @@ import type { DomainError } from '../platform/domainError.ts';
 
 /** An item's refusal in the merchant's words (the contract's message of the same refusal on POST /v1/due-charges). */
 const describeRefusal = (error: DomainError): string => answerFor(error, 'merchant')?.message ?? error.constructor.name;
-
-const DEFAULT_LIMIT = 50;
 
 /** /v1/due-charges: charges with a due date (API Pix `cobv`), on the merchant router. */
 export function dueChargeRoutes(router: Router, deps: Deps): void {
@@ -27,7 +26,7 @@ export function dueChargeRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await listDueChargePage(deps, authOf(res).accountId, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         status: query.status,
         dueFrom: query.dueFrom,

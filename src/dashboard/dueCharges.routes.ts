@@ -3,9 +3,8 @@ import type { paths } from '../../generated/dashboard-types.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { cancelDashboardDueCharge, dashboardDueCharge, dashboardDueChargeOf, dashboardDueCharges } from './dueCharges.service.ts';
-
-const DEFAULT_LIMIT = 50;
 
 /** Dashboard, openapi/dashboard/paths/due-charges: charges with a due date from the page (the /v1/due-charges service). */
 export function dueChargeRoutes(router: Router, deps: Deps): void {
@@ -21,7 +20,7 @@ export function dueChargeRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await dashboardDueCharges(deps, principalOf(res).account.id, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         status: query.status,
         dueFrom: query.dueFrom,

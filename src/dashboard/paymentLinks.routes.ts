@@ -5,9 +5,8 @@ import { typedRoutes } from '../http/typedRoutes.ts';
 import { publicBaseUrl } from '../paymentLinks/paymentLink.routes.ts';
 import type { PaymentLinkStatus } from '../paymentLinks/paymentLink.service.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { dashboardPaymentLink, dashboardPaymentLinkOf, dashboardPaymentLinks, deactivateDashboardPaymentLink } from './paymentLinks.service.ts';
-
-const DEFAULT_LIMIT = 50;
 
 /**
  * Dashboard, openapi/dashboard/paths/payment-links: payment links from the page (the /v1/payment-links
@@ -26,7 +25,7 @@ export function paymentLinkRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await dashboardPaymentLinks(deps, principalOf(res).account.id, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         status: query.status as PaymentLinkStatus | undefined,
         baseUrl: publicBaseUrl(deps, req),

@@ -3,9 +3,9 @@ import type { paths } from '../../generated/dashboard-types.ts';
 import { principalOf } from '../http/dashboardAccess.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { dashboardStaticQrCode, dashboardStaticQrCodeImage, dashboardStaticQrCodeOf, dashboardStaticQrCodes, deactivateDashboardStaticQrCode } from './staticQrCodes.service.ts';
 
-const DEFAULT_LIMIT = 50;
 /** The size the page shows it at, twice for sharp screens (and the PNG download's). */
 const DEFAULT_QR_SIZE_PX = 512;
 
@@ -23,7 +23,7 @@ export function staticQrCodeRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await dashboardStaticQrCodes(deps, principalOf(res).account.id, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         status: query.status === 'active' || query.status === 'inactive' ? query.status : undefined,
       }),

@@ -3,9 +3,8 @@ import type { paths } from '../../generated/api-types.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { createPaymentLink, deactivatePaymentLinkOf, getPaymentLink, listPaymentLinkPage } from './paymentLink.service.ts';
-
-const DEFAULT_LIMIT = 50;
 
 /**
  * Where the merchant listener is reached from outside: the origin of the configured public address of the
@@ -31,7 +30,7 @@ export function paymentLinkRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await listPaymentLinkPage(deps, authOf(res).accountId, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         baseUrl: publicBaseUrl(deps, req),
       }),

@@ -3,9 +3,9 @@ import type { paths } from '../../generated/api-types.ts';
 import { authOf } from '../http/merchantAuth.ts';
 import { typedRoutes } from '../http/typedRoutes.ts';
 import type { Deps } from '../platform/deps.ts';
+import { pageLimit } from '../transactions/listPage.ts';
 import { createStaticQrCode, deactivateStaticQrCodeOf, getStaticQrCode, listStaticQrCodePage, staticQrCodeImage } from './staticQrCode.service.ts';
 
-const DEFAULT_LIMIT = 50;
 const DEFAULT_QR_SIZE_PX = 512;
 
 /** /v1/static-qrcodes: reusable BR Codes on PixGate's key, on the merchant router. */
@@ -22,7 +22,7 @@ export function staticQrCodeRoutes(router: Router, deps: Deps): void {
     const query = req.query;
     res.json(
       await listStaticQrCodePage(deps, authOf(res).accountId, {
-        limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
+        limit: pageLimit(query.limit),
         cursor: query.cursor,
         status: query.status === 'active' || query.status === 'inactive' ? query.status : undefined,
       }),

@@ -23,6 +23,12 @@ export function positionAfter(cursor: string | undefined, idPattern: RegExp): Li
   return { createdAtUs: parts[0]!, id: parts[1]! };
 }
 
+/** A page's size when the request names none. */
+export const DEFAULT_PAGE_LIMIT = 50;
+
+/** The page size a list's `limit` asks for (the document validated it: an integer 1..100), DEFAULT_PAGE_LIMIT without one. */
+export const pageLimit = (limit: string | number | undefined): number => (limit === undefined ? DEFAULT_PAGE_LIMIT : Number(limit));
+
 /** How many rows to read for a page of `limit`: one more, to know whether another page exists. */
 export const rowsToRead = (limit: number): number => limit + 1;
 

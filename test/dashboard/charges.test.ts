@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
-import { authOf, databaseState, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
+import { authOf, dashboardCaller, databaseState, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
 import { useGateway, validCustomer } from '../support/gateway.ts';
 
 /**
@@ -12,8 +12,7 @@ const gateway = useGateway();
 let owner: DashboardPerson;
 let pending: DashboardPerson;
 
-const call = (method: string, path: string, as: DashboardPerson, body?: unknown, query?: Record<string, string>) =>
-  rawCall(gateway, { method, path: `/dashboard/api/v1${path}`, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) }, authOf(as));
+const call = dashboardCaller(gateway);
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
 

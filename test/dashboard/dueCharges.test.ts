@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardTexts } from '../../src/messages/fields.ts';
 import { messages } from '../../src/messages/merchant.ts';
-import { authOf, databaseState, invitePerson, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
+import { authOf, dashboardCaller, databaseState, invitePerson, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
 import { relaxLimits, useGateway, validCustomer } from '../support/gateway.ts';
 
 /**
@@ -17,10 +17,7 @@ let other: DashboardPerson;
 let pending: DashboardPerson;
 
 type Body = Record<string, unknown>;
-type Answer = { status: number; body: unknown };
-
-const call = (method: string, path: string, as: DashboardPerson, body?: unknown, query?: Record<string, string>): Promise<Answer> =>
-  rawCall(gateway, { method, path: `/dashboard/api/v1${path}`, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) }, authOf(as));
+const call = dashboardCaller(gateway);
 
 const customer = { name: 'Maria da Silva', document: { number: '529.982.247-25', type: 'cpf' } };
 const address = { street: 'Rua das Flores, 100', city: 'São Paulo', state: 'SP', postalCode: '01001000' };

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardTexts } from '../../src/messages/fields.ts';
 import { messages } from '../../src/messages/merchant.ts';
-import { authOf, databaseState, invitePerson, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
+import { authOf, dashboardCaller, databaseState, invitePerson, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
 import { relaxLimits, useGateway } from '../support/gateway.ts';
 
 /**
@@ -18,10 +18,7 @@ let other: DashboardPerson;
 let pending: DashboardPerson;
 
 type Body = Record<string, unknown>;
-type Answer = { status: number; body: unknown };
-
-const call = (method: string, path: string, as: DashboardPerson, body?: unknown, query?: Record<string, string>): Promise<Answer> =>
-  rawCall(gateway, { method, path: `/dashboard/api/v1${path}`, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) }, authOf(as));
+const call = dashboardCaller(gateway);
 
 /** What the form sends for a single-use link valid for a week. */
 const shirt = (overrides: Body = {}): Body => ({ amountCents: 4_990, description: 'Camiseta azul, tamanho M', reusable: false, expiresInDays: 7, ...overrides });

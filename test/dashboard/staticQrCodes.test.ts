@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../src/messages/merchant.ts';
-import { authOf, databaseState, invitePerson, rawCall, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
+import { authOf, dashboardCaller, databaseState, invitePerson, signUpOwner, type DashboardPerson } from '../support/dashboardAccounts.ts';
 import { relaxLimits, useGateway } from '../support/gateway.ts';
 
 /**
@@ -18,10 +18,7 @@ let other: DashboardPerson;
 let pending: DashboardPerson;
 
 type Body = Record<string, unknown>;
-type Answer = { status: number; body: unknown };
-
-const call = (method: string, path: string, as: DashboardPerson, body?: unknown, query?: Record<string, string>): Promise<Answer> =>
-  rawCall(gateway, { method, path: `/dashboard/api/v1${path}`, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) }, authOf(as));
+const call = dashboardCaller(gateway);
 
 async function created(as: DashboardPerson, body: Body = { amountCents: 1_500, description: 'Caixa 1' }): Promise<Body> {
   const answer = await call('POST', '/static-qrcodes', as, body);

@@ -9,6 +9,7 @@ import {
   signInOperator,
   screen,
   startAll,
+  stopAll,
   type Json,
   type RunningGateway,
   type WebhookReceiver,
@@ -105,14 +106,7 @@ beforeAll(async () => {
   page.on('pageerror', (error) => pageErrors.push(error.message));
 }, 180_000);
 
-afterAll(async () => {
-  expect(pageErrors).toEqual([]);
-  await browser?.close();
-  await receiver?.close();
-  const output = gateway?.output() ?? '';
-  await gateway?.stop();
-  expect(output).not.toMatch(/"level":"error"|Internal server error|Erro interno/);
-});
+afterAll(() => stopAll({ gateway, receiver, browser }, pageErrors));
 
 describe('the merchant dashboard, page by page (issue 22)', () => {
   it('creates a charge with "Nova cobrança": the amount typed the Brazilian way, in words, then its QR code and copy-and-paste code', async () => {

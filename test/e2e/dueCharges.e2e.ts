@@ -1,7 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeCnpj, makeCpf } from '../support/gateway.ts';
-import { Authenticator, fieldError, HttpSession, outboxVerificationToken, screen, signInOperator, startAll, type Json, type RunningGateway, type WebhookReceiver } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { expectNoSidewaysScroll, fieldError, screen, usePhoneDashboard } from './support.ts';
 
 /**
  * Issue 36, item 5, in Chromium on a 375×812 touch screen: "Nova cobrança com vencimento" through the form
@@ -11,15 +9,6 @@ import { Authenticator, fieldError, HttpSession, outboxVerificationToken, screen
  * Screens go to reports/screens/issue36-*.png.
  */
 const PASSWORD = 'uma senha bem longa 2026';
-const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-
-let gateway: RunningGateway;
-let receiver: WebhookReceiver;
-let browser: Browser;
-let owner: HttpSession;
-const pageErrors: string[] = [];
-
-const dashboard = (route: string) => `${gateway.baseUrl}/dashboard/#${route}`;
 
 /** A São Paulo calendar day `days` from today, `AAAA-MM-DD` (the gateway runs on the real clock). */
 function saoPauloDay(days: number): string {
@@ -27,43 +16,14 @@ function saoPauloDay(days: number): string {
 }
 const brazilian = (day: string) => day.split('-').reverse().join('/');
 
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(375);
-}
-
-beforeAll(async () => {
-  const started = await startAll();
-  ({ gateway, receiver, browser } = started as Required<typeof started>);
-  if ('failure' in started) throw started.failure;
-  const email = 'caio.vencimento@escolaexemplo.com.br';
-  owner = new HttpSession(gateway.baseUrl);
-  const signUp = { legalName: 'Escola Exemplo Ltda', companyCnpj: makeCnpj(3636), responsibleCpf: makeCpf(3636), city: 'São Paulo', state: 'SP', name: 'Caio', email, password: PASSWORD };
-  expect((await owner.call('POST', '/dashboard/api/v1/signup', signUp)).status).toBe(202);
-  await owner.ok('POST', '/dashboard/api/v1/session', { email, password: PASSWORD });
-  await owner.ok('POST', '/dashboard/api/v1/email-verification', { token: await outboxVerificationToken(gateway, email) });
-  const accountId = String(((await owner.ok('GET', '/dashboard/api/v1/session')).account as Json).accountId);
-  const operator = await signInOperator(gateway, new Authenticator(), 'cavalo correto bateria grampo 2026');
-  await operator.ok('PATCH', `/admin/v1/accounts/${accountId}`, { kycStatus: 'approved' });
-}, 180_000);
-
-afterAll(async () => {
-  expect(pageErrors).toEqual([]);
-  await browser?.close();
-  await receiver?.close();
-  const output = gateway?.output() ?? '';
-  await gateway?.stop();
-  expect(output).not.toMatch(/"level":"error"|Internal server error|Erro interno/);
-});
+const phone = usePhoneDashboard({ legalName: 'Escola Exemplo Ltda', documentSeed: 3636, name: 'Caio', email: 'caio.vencimento@escolaexemplo.com.br', password: PASSWORD });
 
 describe('charges with a due date on a phone (issue 36)', () => {
   it('creates one through the form, shows what is due today and its code, lists it, and cancels it after asking', async () => {
-    const context = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', ...PHONE });
-    await context.addCookies([{ name: 'pixgate_session', value: owner.cookies.get('pixgate_session') ?? '', domain: '127.0.0.1', path: '/dashboard', httpOnly: true, sameSite: 'Strict' }]);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const { context, page } = await phone.open();
 
     // From Transações, next to "Nova cobrança"; the header keeps Transações as the section.
-    await page.goto(dashboard('/visao-geral'));
+    await page.goto(phone.dashboard('/visao-geral'));
     await page.getByRole('navigation', { name: 'Seções do painel' }).getByRole('link', { name: 'Transações' }).click();
     await page.getByRole('link', { name: 'Cobranças com vencimento' }).click();
     await page.getByRole('heading', { level: 1, name: 'Cobranças com vencimento' }).waitFor();

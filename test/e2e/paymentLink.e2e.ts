@@ -1,15 +1,13 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCnpj, makeCpf } from '../support/gateway.ts';
-import { Authenticator, screen, signInOperator, startAll, type HttpSession, type RunningGateway, type WebhookReceiver } from './support.ts';
+import { Authenticator, PHONE, screen, signInOperator, startAll, stopAll, type HttpSession, type RunningGateway, type WebhookReceiver } from './support.ts';
 
 /**
  * Issue 36, item 3, in Chromium on a 375×812 touch screen: a payer opens a payment link's page, sees the
  * amount and the copy-and-paste code, pays (the back office's sandbox), and the page turns to "Pago" without
  * a reload. Screens go to reports/screens/issue36-link-*.png.
  */
-const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-
 let gateway: RunningGateway;
 let receiver: WebhookReceiver;
 let browser: Browser;
@@ -33,14 +31,7 @@ beforeAll(async () => {
   apiKey = String(key.apiKey);
 }, 180_000);
 
-afterAll(async () => {
-  expect(pageErrors).toEqual([]);
-  await browser?.close();
-  await receiver?.close();
-  const output = gateway?.output() ?? '';
-  await gateway?.stop();
-  expect(output).not.toMatch(/"level":"error"|Internal server error|Erro interno/);
-});
+afterAll(() => stopAll({ gateway, receiver, browser }, pageErrors));
 
 describe('a payment link on a phone (issue 36)', () => {
   it('shows the amount and the copy code, and turns to "Pago" by itself when paid', async () => {

@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { currentTotp } from '../../src/identity/totp.ts';
+import { makeCnpj, makeCpf } from '../support/gateway.ts';
 
 /**
  * What the browser tests run against: the gateway as `npm start` runs it (a real process on the embedded
@@ -262,5 +263,110 @@ export async function startAll(): Promise<{ gateway?: RunningGateway; receiver?:
     ...(listening.status === 'fulfilled' ? { receiver: listening.value } : {}),
     ...(launched.status === 'fulfilled' ? { browser: launched.value } : {}),
     ...(failure?.status === 'rejected' ? { failure: failure.reason as unknown } : {}),
+  };
+}
+
+/** The parts `startAll` started, stopped by the afterAll of a browser test: no page had an error and the gateway's output has no server failure. */
+export async function stopAll(parts: { gateway?: RunningGateway; receiver?: WebhookReceiver; browser?: Browser }, pageErrors: string[]): Promise<void> {
+  expect(pageErrors).toEqual([]);
+  await parts.browser?.close();
+  await parts.receiver?.close();
+  const output = parts.gateway?.output() ?? '';
+  await parts.gateway?.stop();
+  expect(output).not.toMatch(/"level":"error"|Internal server error|Erro interno/);
+}
+
+/** A 375×812 touch screen. */
+export const PHONE = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+/** The page never scrolls sideways on the phone. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  expect(Number(await page.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(PHONE.viewport.width);
+}
+
+export interface MerchantSignUp {
+  legalName: string;
+  /** The seed of the company's CNPJ and the responsible person's CPF. */
+  documentSeed: number;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A merchant signed up in São Paulo through the dashboard's API, its e-mail verified with the outbox's link
+ * and its KYC approved by the seeded operator: the merchant's signed-in session.
+ */
+export async function signUpApprovedMerchant(gateway: RunningGateway, merchant: MerchantSignUp): Promise<HttpSession> {
+  const { legalName, documentSeed, name, email, password } = merchant;
+  const owner = new HttpSession(gateway.baseUrl);
+  const signUp = { legalName, companyCnpj: makeCnpj(documentSeed), responsibleCpf: makeCpf(documentSeed), city: 'São Paulo', state: 'SP', name, email, password };
+  expect((await owner.call('POST', '/dashboard/api/v1/signup', signUp)).status).toBe(202);
+  await owner.ok('POST', '/dashboard/api/v1/session', { email, password });
+  await owner.ok('POST', '/dashboard/api/v1/email-verification', { token: await outboxVerificationToken(gateway, email) });
+  const accountId = String(((await owner.ok('GET', '/dashboard/api/v1/session')).account as Json).accountId);
+  const operator = await signInOperator(gateway, new Authenticator(), 'cavalo correto bateria grampo 2026');
+  await operator.ok('PATCH', `/admin/v1/accounts/${accountId}`, { kycStatus: 'approved' });
+  return owner;
+}
+
+/**
+ * A pt-BR page on the phone, signed in to the dashboard with `owner`'s session cookie; its errors go to
+ * `pageErrors`. `clipboard` grants the dashboard's origin the clipboard; `acceptDownloads` lets it download.
+ */
+export async function openPhoneDashboard(
+  browser: Browser,
+  gateway: RunningGateway,
+  owner: HttpSession,
+  pageErrors: string[],
+  options: { clipboard?: boolean; acceptDownloads?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', ...(options.acceptDownloads ? { acceptDownloads: true } : {}), ...PHONE });
+  await context.addCookies([{ name: 'pixgate_session', value: owner.cookies.get('pixgate_session') ?? '', domain: '127.0.0.1', path: '/dashboard', httpOnly: true, sameSite: 'Strict' }]);
+  if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.baseUrl });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { context, page };
+}
+
+/** A browser test of the dashboard on the phone, as `usePhoneDashboard` sets it up. */
+export interface PhoneDashboard {
+  readonly gateway: RunningGateway;
+  /** The merchant's signed-in session. */
+  readonly owner: HttpSession;
+  /** The dashboard's address of a route (`/visao-geral`). */
+  dashboard(route: string): string;
+  /** A page on the phone signed in as the merchant (see `openPhoneDashboard`). */
+  open(options?: { clipboard?: boolean; acceptDownloads?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+}
+
+/**
+ * The beforeAll and afterAll of a browser test of the dashboard on the phone: the gateway, a webhook receiver
+ * and Chromium started, and `merchant` signed up and approved (`signUpApprovedMerchant`); after, everything
+ * stopped with no page error and no server failure (`stopAll`).
+ */
+export function usePhoneDashboard(merchant: MerchantSignUp): PhoneDashboard {
+  let started: Awaited<ReturnType<typeof startAll>> = {};
+  let owner: HttpSession | undefined;
+  const pageErrors: string[] = [];
+  const part = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what}: not started`);
+    return value;
+  };
+  beforeAll(async () => {
+    started = await startAll();
+    if ('failure' in started) throw started.failure;
+    owner = await signUpApprovedMerchant(part(started.gateway, 'the gateway'), merchant);
+  }, 180_000);
+  afterAll(() => stopAll(started, pageErrors));
+  return {
+    get gateway() {
+      return part(started.gateway, 'the gateway');
+    },
+    get owner() {
+      return part(owner, 'the merchant');
+    },
+    dashboard: (route) => `${part(started.gateway, 'the gateway').baseUrl}/dashboard/#${route}`,
+    open: (options) => openPhoneDashboard(part(started.browser, 'Chromium'), part(started.gateway, 'the gateway'), part(owner, 'the merchant'), pageErrors, options),
   };
 }

@@ -162,6 +162,15 @@ export function authOf(person: DashboardPerson): { cookie: string | undefined; c
   return { cookie: person.browser.cookie(), csrf: person.browser.csrf };
 }
 
+/**
+ * `call(method, path, as, body?, query?)`: a request to the dashboard API (`/dashboard/api/v1` + `path`) with
+ * `as`'s session cookie and CSRF token.
+ */
+export function dashboardCaller(gateway: Gateway) {
+  return (method: string, path: string, as: DashboardPerson, body?: unknown, query?: Record<string, string>): Promise<{ status: number; body: unknown }> =>
+    rawCall(gateway, { method, path: `/dashboard/api/v1${path}`, ...(body === undefined ? {} : { body }), ...(query ? { query } : {}) }, authOf(as));
+}
+
 export interface DocumentOperation {
   operationId: string;
   method: string;

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDate, formatDateTime, maskDocument, statusLabel } from '../../../shared/format.ts';
 import { FactList } from '../../../shared/table.tsx';
-import { ConfirmButton, FormProblem, Money, Notice, QueryState, Status } from '../../../shared/ui.tsx';
+import { ConfirmButton, FormProblem, Money, Notice, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attemptAction, useInvalidate } from '../data.ts';
 import { amountDueParts, termsInWords } from '../dueChargeTerms.ts';
+import { DetailFrame } from '../lists.tsx';
 import { may } from '../roles.ts';
 import { ChargeCode } from './Transaction.tsx';
 
@@ -21,28 +22,17 @@ const NOT_FOUND = 'Cobrança com vencimento não encontrada.';
 export function DueChargePage({ transactionId, session, justCreated }: { transactionId: string; session: Session; justCreated?: 'created' | 'repeated' | undefined }) {
   const valid = /^tx_[0-9a-f]{24}$/.test(transactionId);
   const chargeQuery = $api.useQuery('get', '/dashboard/api/v1/due-charges/{transactionId}', { params: { path: { transactionId } } }, { enabled: valid });
-  const notFound = !valid || (chargeQuery.error !== null && problemOf(chargeQuery.error).error === NOT_FOUND);
   return (
-    <>
-      <p>
-        <a href="#/cobrancas-com-vencimento">← Cobranças com vencimento</a>
-      </p>
-      {notFound ? (
-        <>
-          <h1>Cobrança com vencimento não encontrada</h1>
-          <p>
-            Nenhuma cobrança com vencimento desta conta tem o identificador <code className="wrap-anywhere">{transactionId}</code>.
-          </p>
-        </>
-      ) : chargeQuery.data ? (
-        <DueChargeDetail charge={chargeQuery.data} session={session} justCreated={justCreated} />
-      ) : (
-        <>
-          <h1>Cobrança com vencimento</h1>
-          <QueryState isPending={chargeQuery.isPending} error={chargeQuery.error} />
-        </>
-      )}
-    </>
+    <DetailFrame
+      back={{ href: '#/cobrancas-com-vencimento', label: 'Cobranças com vencimento' }}
+      title="Cobrança com vencimento"
+      notFound={{ title: 'Cobrança com vencimento não encontrada', message: NOT_FOUND, none: 'Nenhuma cobrança com vencimento' }}
+      id={transactionId}
+      valid={valid}
+      query={chargeQuery}
+    >
+      {(charge) => <DueChargeDetail charge={charge} session={session} justCreated={justCreated} />}
+    </DetailFrame>
   );
 }
 

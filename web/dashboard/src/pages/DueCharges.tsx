@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDate, statusLabel } from '../../../shared/format.ts';
 import { DataTable } from '../../../shared/table.tsx';
-import { Field, FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { Field, Money, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
+import { ListState, PageNav, useCursorPages } from '../lists.tsx';
 import { may } from '../roles.ts';
 
 type DueCharge = Schemas['DueCharge'];
@@ -56,8 +57,8 @@ export function DueChargesPage({ session }: { session: Session }) {
   // On a phone the filters fold away, so the list comes first; open where there is room (as Transações).
   const [filtersOpen, setFiltersOpen] = useState(() => window.matchMedia('(min-width: 641px)').matches);
   const activeFilters = [status, dueFrom, dueTo].filter(Boolean).length;
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const query = {
     limit: 20,
     ...(status ? { status: status as DueChargeStatus } : {}),
@@ -73,7 +74,7 @@ export function DueChargesPage({ session }: { session: Session }) {
   // Any change of filter starts again from the first page.
   const filter = (set: (value: string) => void) => (value: string) => {
     set(value);
-    setCursors([undefined]);
+    pages.restart();
   };
 
   return (
@@ -102,22 +103,10 @@ export function DueChargesPage({ session }: { session: Session }) {
           <Field label="Vencimento até" name="dueTo" type="date" value={dueTo} problem={problem} onChange={(event) => filter(setDueTo)(event.target.value)} />
         </div>
       </details>
-      {fieldProblem ? (
-        <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
-      ) : (
-        <QueryState isPending={listQuery.isPending} error={listQuery.error}>
-          {list ? list.count === 0 ? <Notice>Nenhuma cobrança com vencimento.</Notice> : <DueChargeTable charges={list.dueCharges} /> : null}
-        </QueryState>
-      )}
-      <nav className="actions" aria-label="Páginas">
-        <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          ← Anterior
-        </button>
-        <span className="muted">Página {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!list?.nextCursor} onClick={() => list?.nextCursor && setCursors([...cursors, list.nextCursor])}>
-          Próxima →
-        </button>
-      </nav>
+      <ListState filterProblem={fieldProblem} query={listQuery}>
+        {list ? list.count === 0 ? <Notice>Nenhuma cobrança com vencimento.</Notice> : <DueChargeTable charges={list.dueCharges} /> : null}
+      </ListState>
+      <PageNav pages={pages} nextCursor={list?.nextCursor} />
     </>
   );
 }

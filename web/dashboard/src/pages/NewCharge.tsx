@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime } from '../../../shared/format.ts';
 import { parseBrl } from '../../../shared/money.ts';
-import { DocumentField } from '../../../shared/phone.tsx';
-import { ActionForm, Field, MoneyField, Notice, SelectField } from '../../../shared/ui.tsx';
+import { ActionForm, Field, MoneyField, Notice } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, useInvalidate } from '../data.ts';
+import { PayerDocumentFields, ReferenceField, useCreateForm } from '../forms.tsx';
 import { may } from '../roles.ts';
 import { ChargeCode } from './Transaction.tsx';
 
@@ -22,13 +21,10 @@ const EMPTY = { amount: '', reference: '', name: '', email: '', phone: '', docum
  * and copy-and-paste code.
  */
 export function NewChargePage({ session }: { session: Session }) {
-  const [form, setForm] = useState(EMPTY);
-  const [reference, setReference] = useState(newReference);
-  const [problem, setProblem] = useState<ApiProblem>();
+  const { form, setForm, set, reference, setReference, problem, setProblem } = useCreateForm(EMPTY, newReference);
   const [created, setCreated] = useState<Created>();
   const create = $api.useMutation('post', '/dashboard/api/v1/charges');
   const invalidate = useInvalidate();
-  const set = (field: keyof typeof EMPTY) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
 
   if (!may(session, 'createDashboardCharge')) {
     return (
@@ -101,14 +97,10 @@ export function NewChargePage({ session }: { session: Session }) {
           }}
         >
           <MoneyField label="Valor (R$)" name="amountCents" value={form.amount} onChange={(amount) => setForm({ ...form, amount })} problem={problem} hint="Ponto separa milhares e vírgula os centavos: 1.234,56." />
-          <Field
-            label="Sua referência (opcional)"
-            name="externalRef"
+          <ReferenceField
             value={form.reference}
             onChange={set('reference')}
             problem={problem}
-            maxLength={100}
-            autoComplete="off"
             placeholder="pedido-1042"
             hint="O número do pedido no seu sistema: a busca de Transações o encontra pelo começo. A mesma referência em até 7 dias devolve a mesma cobrança."
           />
@@ -117,24 +109,11 @@ export function NewChargePage({ session }: { session: Session }) {
           <div className="grid-2">
             <Field label="E-mail do pagador" name="customer.email" type="email" value={form.email} onChange={set('email')} problem={problem} autoComplete="off" />
             <Field label="Telefone do pagador" name="customer.phone" inputMode="tel" value={form.phone} onChange={set('phone')} problem={problem} placeholder="11987654321" />
-            <SelectField
-              label="Tipo de documento do pagador"
-              name="customer.document.type"
-              value={form.documentType}
-              onChange={(documentType) => setForm({ ...form, documentType })}
-              problem={problem}
-              options={[
-                { value: 'cpf', label: 'CPF' },
-                { value: 'cnpj', label: 'CNPJ' },
-              ]}
-            />
-            <DocumentField
-              key={form.documentType}
-              label="CPF ou CNPJ do pagador"
-              name="customer.document.number"
-              kind={form.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
-              value={form.document}
-              onChange={(document) => setForm({ ...form, document })}
+            <PayerDocumentFields
+              documentType={form.documentType}
+              document={form.document}
+              onDocumentType={(documentType) => setForm({ ...form, documentType })}
+              onDocument={(document) => setForm({ ...form, document })}
               problem={problem}
             />
           </div>

@@ -1,14 +1,13 @@
 import { getStates } from '@brazilian-utils/brazilian-utils/get-states';
-import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { addDays, saoPauloDate } from '../../../shared/format.ts';
 import { parseBrl } from '../../../shared/money.ts';
-import { DocumentField } from '../../../shared/phone.tsx';
 import { navigate } from '../../../shared/router.ts';
 import { ActionForm, Field, MoneyField, SelectField } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
-import { attempt, useInvalidate } from '../data.ts';
+import { useInvalidate } from '../data.ts';
 import { besideItsInput, DISCOUNT_DATE_FIELD, parsePercent } from '../dueChargeTerms.ts';
+import { PayerDocumentFields, ReferenceField, sendRequest, useCreateForm } from '../forms.tsx';
 import { may } from '../roles.ts';
 
 type Body = Schemas['CreateDueChargeRequest'];
@@ -122,13 +121,10 @@ function requestOf(form: Form, reference: string): { body: Body } | { problem: A
  * (BR Code, QR code, amount due today).
  */
 export function NewDueChargePage({ session }: { session: Session }) {
-  const [form, setForm] = useState(EMPTY);
-  const [reference] = useState(newReference);
-  const [problem, setProblemState] = useState<ApiProblem>();
+  const { form, setForm, set, reference, problem, setProblem: setProblemState } = useCreateForm(EMPTY, newReference);
   const setProblem = (next: ApiProblem | undefined) => setProblemState(besideItsInput(next));
   const create = $api.useMutation('post', '/dashboard/api/v1/due-charges');
   const invalidate = useInvalidate();
-  const set = (field: keyof Form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
   const today = saoPauloDate();
 
   if (!may(session, 'createDashboardDueCharge')) {
@@ -152,15 +148,12 @@ export function NewDueChargePage({ session }: { session: Session }) {
         fields={FIELDS}
         problem={problem}
         onProblem={setProblem}
-        action={async () => {
-          const request = requestOf(form, reference);
-          if ('problem' in request) return request.problem;
-          const sent = await attempt(() => create.mutateAsync({ body: request.body }));
-          if (!sent.ok) return sent.problem;
-          await invalidate('/dashboard/api/v1/due-charges', '/dashboard/api/v1/transactions', '/dashboard/api/v1/overview');
-          navigate(`/cobrancas-com-vencimento/${sent.data.transactionId}?${sent.data.idempotent ? 'repetida' : 'criada'}=1`);
-          return undefined;
-        }}
+        action={() =>
+          sendRequest(requestOf(form, reference), (body) => create.mutateAsync({ body }), async (charge) => {
+            await invalidate('/dashboard/api/v1/due-charges', '/dashboard/api/v1/transactions', '/dashboard/api/v1/overview');
+            navigate(`/cobrancas-com-vencimento/${charge.transactionId}?${charge.idempotent ? 'repetida' : 'criada'}=1`);
+          })
+        }
       >
         <MoneyField label="Valor (R$)" name="amountCents" value={form.amount} onChange={(amount) => setForm({ ...form, amount })} problem={problem} hint="O valor no vencimento, antes de multa, juros e desconto: 1.234,56." />
         <div className="grid-2">
@@ -184,38 +177,21 @@ export function NewDueChargePage({ session }: { session: Session }) {
           maxLength={140}
           hint="Mostrada ao pagador pelo banco dele; até 140 caracteres."
         />
-        <Field
-          label="Sua referência (opcional)"
-          name="externalRef"
+        <ReferenceField
           value={form.reference}
           onChange={set('reference')}
           problem={problem}
-          maxLength={100}
-          autoComplete="off"
           placeholder="mensalidade-2026-12-0042"
           hint="O número do pedido ou da fatura no seu sistema. A mesma referência em até 7 dias devolve a mesma cobrança."
         />
         <h2>Pagador</h2>
         <Field label="Nome do pagador" name="customer.name" value={form.name} onChange={set('name')} problem={problem} autoComplete="off" />
         <div className="grid-2">
-          <SelectField
-            label="Tipo de documento do pagador"
-            name="customer.document.type"
-            value={form.documentType}
-            onChange={(documentType) => setForm({ ...form, documentType })}
-            problem={problem}
-            options={[
-              { value: 'cpf', label: 'CPF' },
-              { value: 'cnpj', label: 'CNPJ' },
-            ]}
-          />
-          <DocumentField
-            key={form.documentType}
-            label="CPF ou CNPJ do pagador"
-            name="customer.document.number"
-            kind={form.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
-            value={form.document}
-            onChange={(document) => setForm({ ...form, document })}
+          <PayerDocumentFields
+            documentType={form.documentType}
+            document={form.document}
+            onDocumentType={(documentType) => setForm({ ...form, documentType })}
+            onDocument={(document) => setForm({ ...form, document })}
             problem={problem}
           />
         </div>

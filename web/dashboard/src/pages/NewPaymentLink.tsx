@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { parseBrl } from '../../../shared/money.ts';
 import { navigate } from '../../../shared/router.ts';
 import { ActionForm, Field, MoneyField, SelectField } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
-import { attempt, useInvalidate } from '../data.ts';
+import { useInvalidate } from '../data.ts';
+import { ReferenceField, sendRequest, useCreateForm } from '../forms.tsx';
 import { may } from '../roles.ts';
 
 type Body = Schemas['CreatePaymentLinkRequest'];
@@ -44,12 +44,9 @@ function requestOf(form: Form, reference: string): { body: Body } | { problem: A
  * WhatsApp).
  */
 export function NewPaymentLinkPage({ session }: { session: Session }) {
-  const [form, setForm] = useState(EMPTY);
-  const [reference] = useState(newReference);
-  const [problem, setProblem] = useState<ApiProblem>();
+  const { form, setForm, set, reference, problem, setProblem } = useCreateForm(EMPTY, newReference);
   const create = $api.useMutation('post', '/dashboard/api/v1/payment-links');
   const invalidate = useInvalidate();
-  const set = (field: keyof Form) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
 
   if (!may(session, 'createDashboardPaymentLink')) {
     return (
@@ -72,15 +69,12 @@ export function NewPaymentLinkPage({ session }: { session: Session }) {
         fields={FIELDS}
         problem={problem}
         onProblem={setProblem}
-        action={async () => {
-          const request = requestOf(form, reference);
-          if ('problem' in request) return request.problem;
-          const sent = await attempt(() => create.mutateAsync({ body: request.body }));
-          if (!sent.ok) return sent.problem;
-          await invalidate('/dashboard/api/v1/payment-links');
-          navigate(`/links-de-pagamento/${sent.data.linkId}?${sent.data.idempotent ? 'repetido' : 'criado'}=1`);
-          return undefined;
-        }}
+        action={() =>
+          sendRequest(requestOf(form, reference), (body) => create.mutateAsync({ body }), async (link) => {
+            await invalidate('/dashboard/api/v1/payment-links');
+            navigate(`/links-de-pagamento/${link.linkId}?${link.idempotent ? 'repetido' : 'criado'}=1`);
+          })
+        }
       >
         <MoneyField label="Valor (R$)" name="amountCents" value={form.amount} onChange={(amount) => setForm({ ...form, amount })} problem={problem} hint="O valor de cada pagamento; o pagador não pode mudá-lo." />
         <Field
@@ -117,14 +111,10 @@ export function NewPaymentLinkPage({ session }: { session: Session }) {
             hint="De 1 a 365. Em branco, o link não expira."
           />
         </div>
-        <Field
-          label="Sua referência (opcional)"
-          name="externalRef"
+        <ReferenceField
           value={form.reference}
           onChange={set('reference')}
           problem={problem}
-          maxLength={100}
-          autoComplete="off"
           placeholder="pedido-8812"
           hint="O número do pedido no seu sistema. A mesma referência devolve o mesmo link."
         />

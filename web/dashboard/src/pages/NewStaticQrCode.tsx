@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { ApiProblem } from '../../../shared/api.ts';
 import { parseBrl } from '../../../shared/money.ts';
 import { navigate } from '../../../shared/router.ts';
 import { ActionForm, Field, MoneyField, SelectField } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
-import { attempt, useInvalidate } from '../data.ts';
+import { useInvalidate } from '../data.ts';
+import { ReferenceField, sendRequest, useCreateForm } from '../forms.tsx';
 import { may } from '../roles.ts';
 
 type Body = Schemas['CreateStaticQrCodeRequest'];
@@ -44,9 +44,7 @@ function requestOf(form: Form, reference: string): { body: Body } | { problem: A
  * and paste, downloads).
  */
 export function NewStaticQrCodePage({ session }: { session: Session }) {
-  const [form, setForm] = useState(EMPTY);
-  const [reference] = useState(newReference);
-  const [problem, setProblem] = useState<ApiProblem>();
+  const { form, setForm, set, reference, problem, setProblem } = useCreateForm(EMPTY, newReference);
   const create = $api.useMutation('post', '/dashboard/api/v1/static-qrcodes');
   const invalidate = useInvalidate();
 
@@ -71,15 +69,12 @@ export function NewStaticQrCodePage({ session }: { session: Session }) {
         fields={FIELDS}
         problem={problem}
         onProblem={setProblem}
-        action={async () => {
-          const request = requestOf(form, reference);
-          if ('problem' in request) return request.problem;
-          const sent = await attempt(() => create.mutateAsync({ body: request.body }));
-          if (!sent.ok) return sent.problem;
-          await invalidate('/dashboard/api/v1/static-qrcodes');
-          navigate(`/qr-codes-estaticos/${sent.data.staticQrCodeId}?${sent.data.idempotent ? 'repetido' : 'criado'}=1`);
-          return undefined;
-        }}
+        action={() =>
+          sendRequest(requestOf(form, reference), (body) => create.mutateAsync({ body }), async (code) => {
+            await invalidate('/dashboard/api/v1/static-qrcodes');
+            navigate(`/qr-codes-estaticos/${code.staticQrCodeId}?${code.idempotent ? 'repetido' : 'criado'}=1`);
+          })
+        }
       >
         <SelectField
           label="Tipo de valor"
@@ -98,21 +93,17 @@ export function NewStaticQrCodePage({ session }: { session: Session }) {
           label="Descrição (opcional)"
           name="description"
           value={form.description}
-          onChange={(event) => setForm({ ...form, description: event.target.value })}
+          onChange={set('description')}
           problem={problem}
           maxLength={DESCRIPTION_MAX}
           autoComplete="off"
           placeholder="Caixa 1"
           hint={`Mostrada ao pagador pelo banco dele; até ${DESCRIPTION_MAX} caracteres, sem acentos no QR code.`}
         />
-        <Field
-          label="Sua referência (opcional)"
-          name="externalRef"
+        <ReferenceField
           value={form.reference}
-          onChange={(event) => setForm({ ...form, reference: event.target.value })}
+          onChange={set('reference')}
           problem={problem}
-          maxLength={100}
-          autoComplete="off"
           placeholder="loja-centro-caixa-1"
           hint="Um nome seu para este QR code. A mesma referência devolve sempre o mesmo QR code."
         />

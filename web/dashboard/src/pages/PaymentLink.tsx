@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime, maskDocument, statusLabel } from '../../../shared/format.ts';
 import { DataTable, FactList } from '../../../shared/table.tsx';
-import { ConfirmButton, CopyButton, FormProblem, Money, Notice, QueryState, Status } from '../../../shared/ui.tsx';
+import { ConfirmButton, CopyButton, FormProblem, Money, Notice, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attemptAction, useInvalidate } from '../data.ts';
+import { DetailFrame } from '../lists.tsx';
 import { expiryText, linkStatusLabel, linkStatusTone, usageText, whatsappUrl } from '../paymentLinkTerms.ts';
 import { may } from '../roles.ts';
 
@@ -30,28 +31,17 @@ const REFRESH_MS = 10_000;
 export function PaymentLinkPage({ linkId, session, justCreated }: { linkId: string; session: Session; justCreated?: 'created' | 'repeated' | undefined }) {
   const valid = /^pl_[0-9a-f]{24}$/.test(linkId);
   const linkQuery = $api.useQuery('get', '/dashboard/api/v1/payment-links/{linkId}', { params: { path: { linkId } } }, { enabled: valid, refetchInterval: REFRESH_MS });
-  const notFound = !valid || (linkQuery.error !== null && problemOf(linkQuery.error).error === NOT_FOUND);
   return (
-    <>
-      <p>
-        <a href="#/links-de-pagamento">← Links de pagamento</a>
-      </p>
-      {notFound ? (
-        <>
-          <h1>Link de pagamento não encontrado</h1>
-          <p>
-            Nenhum link de pagamento desta conta tem o identificador <code className="wrap-anywhere">{linkId}</code>.
-          </p>
-        </>
-      ) : linkQuery.data ? (
-        <PaymentLinkDetail detail={linkQuery.data} session={session} justCreated={justCreated} />
-      ) : (
-        <>
-          <h1>Link de pagamento</h1>
-          <QueryState isPending={linkQuery.isPending} error={linkQuery.error} />
-        </>
-      )}
-    </>
+    <DetailFrame
+      back={{ href: '#/links-de-pagamento', label: 'Links de pagamento' }}
+      title="Link de pagamento"
+      notFound={{ title: 'Link de pagamento não encontrado', message: NOT_FOUND, none: 'Nenhum link de pagamento' }}
+      id={linkId}
+      valid={valid}
+      query={linkQuery}
+    >
+      {(detail) => <PaymentLinkDetail detail={detail} session={session} justCreated={justCreated} />}
+    </DetailFrame>
   );
 }
 

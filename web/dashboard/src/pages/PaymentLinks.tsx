@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { DataTable } from '../../../shared/table.tsx';
-import { FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { Money, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
+import { ListState, PageNav, useCursorPages } from '../lists.tsx';
 import { expiryText, LINK_STATUSES, linkStatusLabel, linkStatusTone, usageText, type PaymentLinkStatus } from '../paymentLinkTerms.ts';
 import { may } from '../roles.ts';
 
@@ -49,8 +50,8 @@ export function PaymentLinkTable({ links }: { links: PaymentLink[] }) {
  */
 export function PaymentLinksPage({ session }: { session: Session }) {
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const query = { limit: 20, ...(status ? { status: status as PaymentLinkStatus } : {}), ...(cursor ? { cursor } : {}) };
   const listQuery = $api.useQuery('get', '/dashboard/api/v1/payment-links', { params: { query } });
   const list = listQuery.data;
@@ -75,29 +76,16 @@ export function PaymentLinksPage({ session }: { session: Session }) {
           value={status}
           onChange={(value) => {
             setStatus(value);
-            // Another filter starts again from the first page.
-            setCursors([undefined]);
+            pages.restart();
           }}
           problem={problem}
           options={[{ value: '', label: 'Todas' }, ...LINK_STATUSES.map((value) => ({ value, label: linkStatusLabel(value) }))]}
         />
       </div>
-      {fieldProblem ? (
-        <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
-      ) : (
-        <QueryState isPending={listQuery.isPending} error={listQuery.error}>
-          {list ? list.count === 0 ? <Notice>Nenhum link de pagamento.</Notice> : <PaymentLinkTable links={list.paymentLinks} /> : null}
-        </QueryState>
-      )}
-      <nav className="actions" aria-label="Páginas">
-        <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          ← Anterior
-        </button>
-        <span className="muted">Página {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!list?.nextCursor} onClick={() => list?.nextCursor && setCursors([...cursors, list.nextCursor])}>
-          Próxima →
-        </button>
-      </nav>
+      <ListState filterProblem={fieldProblem} query={listQuery}>
+        {list ? list.count === 0 ? <Notice>Nenhum link de pagamento.</Notice> : <PaymentLinkTable links={list.paymentLinks} /> : null}
+      </ListState>
+      <PageNav pages={pages} nextCursor={list?.nextCursor} />
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { problemOf, type ApiProblem } from '../../../shared/api.ts';
+import type { ApiProblem } from '../../../shared/api.ts';
 import { formatBrl, formatDateTime, maskDocument, statusLabel } from '../../../shared/format.ts';
 import { parseBrl } from '../../../shared/money.ts';
 import { DataTable, FactList } from '../../../shared/table.tsx';
-import { ActionForm, ConfirmButton, CopyButton, FormProblem, Money, MoneyField, Notice, QueryState, Status } from '../../../shared/ui.tsx';
+import { ActionForm, ConfirmButton, CopyButton, FormProblem, Money, MoneyField, Notice, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
 import { attempt, attemptAction, useInvalidate } from '../data.ts';
+import { DetailFrame } from '../lists.tsx';
 import { may } from '../roles.ts';
 import { STATIC_QR_STATUS, StaticQrAmount } from './StaticQrCodes.tsx';
 
@@ -22,28 +23,17 @@ const NOT_FOUND = 'QR code estático não encontrado.';
 export function StaticQrCodePage({ staticQrCodeId, session, justCreated }: { staticQrCodeId: string; session: Session; justCreated?: 'created' | 'repeated' | undefined }) {
   const valid = /^sqr_[0-9a-f]{24}$/.test(staticQrCodeId);
   const codeQuery = $api.useQuery('get', '/dashboard/api/v1/static-qrcodes/{staticQrCodeId}', { params: { path: { staticQrCodeId } } }, { enabled: valid });
-  const notFound = !valid || (codeQuery.error !== null && problemOf(codeQuery.error).error === NOT_FOUND);
   return (
-    <>
-      <p>
-        <a href="#/qr-codes-estaticos">← QR codes estáticos</a>
-      </p>
-      {notFound ? (
-        <>
-          <h1>QR code estático não encontrado</h1>
-          <p>
-            Nenhum QR code estático desta conta tem o identificador <code className="wrap-anywhere">{staticQrCodeId}</code>.
-          </p>
-        </>
-      ) : codeQuery.data ? (
-        <StaticQrCodeDetail code={codeQuery.data} session={session} justCreated={justCreated} />
-      ) : (
-        <>
-          <h1>QR code estático</h1>
-          <QueryState isPending={codeQuery.isPending} error={codeQuery.error} />
-        </>
-      )}
-    </>
+    <DetailFrame
+      back={{ href: '#/qr-codes-estaticos', label: 'QR codes estáticos' }}
+      title="QR code estático"
+      notFound={{ title: 'QR code estático não encontrado', message: NOT_FOUND, none: 'Nenhum QR code estático' }}
+      id={staticQrCodeId}
+      valid={valid}
+      query={codeQuery}
+    >
+      {(code) => <StaticQrCodeDetail code={code} session={session} justCreated={justCreated} />}
+    </DetailFrame>
   );
 }
 

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { problemOf } from '../../../shared/api.ts';
 import { formatDateTime } from '../../../shared/format.ts';
 import { DataTable } from '../../../shared/table.tsx';
-import { FormProblem, Money, Notice, QueryState, SelectField, Status } from '../../../shared/ui.tsx';
+import { Money, Notice, SelectField, Status } from '../../../shared/ui.tsx';
 import { $api, type Schemas, type Session } from '../api.ts';
+import { ListState, PageNav, useCursorPages } from '../lists.tsx';
 import { may } from '../roles.ts';
 
 type StaticQrCode = Schemas['StaticQrCode'];
@@ -50,8 +51,8 @@ function StaticQrCodeTable({ codes }: { codes: StaticQrCode[] }) {
  */
 export function StaticQrCodesPage({ session }: { session: Session }) {
   const [status, setStatus] = useState('');
-  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const statusFilter: StaticQrCode['status'] | undefined = status === 'active' || status === 'inactive' ? status : undefined;
   const query = { limit: 20, ...(statusFilter ? { status: statusFilter } : {}), ...(cursor ? { cursor } : {}) };
   const listQuery = $api.useQuery('get', '/dashboard/api/v1/static-qrcodes', { params: { query } });
@@ -83,7 +84,7 @@ export function StaticQrCodesPage({ session }: { session: Session }) {
           value={status}
           onChange={(value) => {
             setStatus(value);
-            setCursors([undefined]);
+            pages.restart();
           }}
           problem={problem}
           options={[
@@ -93,22 +94,10 @@ export function StaticQrCodesPage({ session }: { session: Session }) {
           ]}
         />
       </div>
-      {fieldProblem ? (
-        <FormProblem problem={{ error: 'Corrija o filtro indicado acima.' }} />
-      ) : (
-        <QueryState isPending={listQuery.isPending} error={listQuery.error}>
-          {list ? list.count === 0 ? <Notice>Nenhum QR code estático.</Notice> : <StaticQrCodeTable codes={list.staticQrCodes} /> : null}
-        </QueryState>
-      )}
-      <nav className="actions" aria-label="Páginas">
-        <button type="button" className="secondary" disabled={cursors.length <= 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-          ← Anterior
-        </button>
-        <span className="muted">Página {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!list?.nextCursor} onClick={() => list?.nextCursor && setCursors([...cursors, list.nextCursor])}>
-          Próxima →
-        </button>
-      </nav>
+      <ListState filterProblem={fieldProblem} query={listQuery}>
+        {list ? list.count === 0 ? <Notice>Nenhum QR code estático.</Notice> : <StaticQrCodeTable codes={list.staticQrCodes} /> : null}
+      </ListState>
+      <PageNav pages={pages} nextCursor={list?.nextCursor} />
     </>
   );
 }
