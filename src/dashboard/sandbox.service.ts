@@ -1,12 +1,11 @@
 import { endCharge, failCharge } from '../charges/charge.sandbox.ts';
 import { removeAtProviderFirst, sandboxPayCharge } from '../charges/charge.sandboxPayment.ts';
-import type { TransactionRow } from '../db/schema.ts';
+import type { PartyJson, TransactionRow } from '../db/schema.ts';
 import { messages } from '../messages/merchant.ts';
 import type { Deps } from '../platform/deps.ts';
 import { TransactionNotFound } from '../transactions/transaction.errors.ts';
 import { getAccountTransaction } from '../transactions/transaction.service.ts';
 import { applySandboxAction } from '../withdrawals/withdrawal.sandbox.ts';
-import type { PartyJson } from '../db/schema.ts';
 import { payStaticQrCodeInSandbox, type SandboxStaticQrCodePay } from '../staticQrCodes/staticQrCode.sandboxPay.ts';
 import { SandboxUnavailable } from './dashboard.errors.ts';
 
