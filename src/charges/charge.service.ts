@@ -5,7 +5,7 @@ import { buildDynamicBrCode, toAsciiUpper } from '../primitives/brcode.ts';
 import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import { newId } from '../primitives/ids.ts';
 import { feeCents } from '../primitives/money.ts';
-import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
+import { ProviderFailure, ProviderTimeout, type RegisteredCharge } from '../provider/port.ts';
 import { release, tryConsume, type Window } from '../ratelimit/rateLimit.repository.ts';
 import type { Deps } from '../platform/deps.ts';
 import {
@@ -41,6 +41,42 @@ export function merchantCityOf(account: AccountRow): string {
 /** BR Code field 59: the legal name in ASCII capitals; a name with no Latin letter falls back to ours. */
 export function merchantNameOf(account: AccountRow): string {
   return toAsciiUpper(account.legal_name).trim() || 'PIXGATE';
+}
+
+/**
+ * A registered charge's BR Code: the one the provider issued, or one PixGate writes for the provider's
+ * location with the merchant's name and city. `amountCents` absent: no amount in it (a charge with a due
+ * date, whose amount of the day the payer's bank reads from the location).
+ */
+export function chargePayload(registered: Pick<RegisteredCharge, 'locationUrl' | 'pixPayload'>, account: AccountRow, amountCents?: number): string {
+  return (
+    registered.pixPayload ??
+    buildDynamicBrCode({
+      locationUrl: registered.locationUrl,
+      merchantName: merchantNameOf(account),
+      merchantCity: merchantCityOf(account),
+      ...(amountCents !== undefined ? { amountCents } : {}),
+    })
+  );
+}
+
+/**
+ * A charge registered at the provider that nobody was shown (another request stored the charge its caller
+ * answers with): removed there, not awaited; when that fails it stays unpaid there until it expires.
+ */
+export function dropUnshownCharge(deps: Pick<Deps, 'provider' | 'logger'>, transactionId: string, providerRef: string): void {
+  void deps.provider.removeCharge({ transactionId, providerRef }).catch((error: unknown) =>
+    deps.logger.warn('unused charge not removed at the provider; it expires unpaid there', { providerRef, error: String(error) }),
+  );
+}
+
+/**
+ * The fee on a payment whose amount was fixed before the payment (a static QR code's amount, a charge with a
+ * due date's amount of the day): the account's rule, leaving the merchant at least 1 cent should the rule
+ * have changed since.
+ */
+export function settledFee(amountCents: number, rule: FeeRule): number {
+  return Math.min(chargeFee(amountCents, rule), amountCents - 1);
 }
 
 /** A new charge, or the original one answered again for a repeated externalRef. */
@@ -175,12 +211,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
       expiresAtMs,
       debtor: { name: customer.name, documentType: customer.document.type, document: customer.document.number },
     });
-    const pixPayload = registered.pixPayload ?? buildDynamicBrCode({
-      locationUrl: registered.locationUrl,
-      merchantName: merchantNameOf(account),
-      merchantCity: merchantCityOf(account),
-      amountCents: body.amountCents,
-    });
+    const pixPayload = chargePayload(registered, account, body.amountCents);
     const charge = {
       id: transactionId,
       accountId: auth.accountId,
@@ -216,11 +247,7 @@ export async function createCharge(deps: Deps, auth: AccountContext, body: Creat
         if (existing.id === transactionId) return created(transactionId, pixPayload, expiresAtMs, body.amountCents);
         await release(deps.db, auth.accountId, slot);
         // A retry with other values registered a charge of its own upstream: removed, nobody was shown it.
-        if (existing.provider_ref !== registered.providerRef) {
-          void deps.provider.removeCharge({ transactionId, providerRef: registered.providerRef }).catch((error: unknown) =>
-            deps.logger.warn('unused charge not removed at the provider; it expires unpaid there', { providerRef: registered.providerRef, error: String(error) }),
-          );
-        }
+        if (existing.provider_ref !== registered.providerRef) dropUnshownCharge(deps, transactionId, registered.providerRef);
         return replay(existing);
       }
     }

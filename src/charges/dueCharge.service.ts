@@ -10,7 +10,6 @@ import type { AccountContext } from '../accounts/auth.ts';
 import type { AccountRow, DueDebtorJson } from '../db/schema.ts';
 import { retryWhileUnavailable, SWITCHOVER_RETRY_MS } from '../db/unavailable.ts';
 import type { Deps } from '../platform/deps.ts';
-import { buildDynamicBrCode } from '../primitives/brcode.ts';
 import { pageOf, positionAfter, rowsToRead } from '../transactions/listPage.ts';
 import { newId } from '../primitives/ids.ts';
 import { saoPauloDay, saoPauloDayPeriod } from '../primitives/saoPaulo.ts';
@@ -20,7 +19,7 @@ import { findLiveIdempotentTransaction, IDEMPOTENCY_RETENTION_MS, lockTransactio
 import { ChargeInWrongStatus, ChargeRateLimited, ProviderUnavailable } from './charge.errors.ts';
 import { endCharge } from './charge.sandbox.ts';
 import { removeAtProvider } from './charge.sandboxPayment.ts';
-import { chargeFee, checkAmount, merchantCityOf, merchantNameOf, PLATFORM_CHARGE_CEILING_CENTS, smallestCoveringAmount, type FeeRule } from './charge.service.ts';
+import { chargeFee, chargePayload, checkAmount, PLATFORM_CHARGE_CEILING_CENTS, settledFee, smallestCoveringAmount, type FeeRule } from './charge.service.ts';
 import { normalizeCustomerDocument } from './charge.validation.ts';
 import { amountDueOn, effectiveDueDate, lastPayableDate, termsProblem, type AmountDue, type DueTerms } from './dueAmount.ts';
 import {
@@ -287,8 +286,7 @@ export function prepareDueCharge(auth: AccountContext, body: CreateDueChargeRequ
  */
 export function storeDueCharge(deps: Pick<Deps, 'db'>, account: AccountRow, prepared: PreparedDueCharge, registered: RegisteredCharge) {
   const { input } = prepared;
-  const pixPayload =
-    registered.pixPayload ?? buildDynamicBrCode({ locationUrl: registered.locationUrl, merchantName: merchantNameOf(account), merchantCity: merchantCityOf(account) });
+  const pixPayload = chargePayload(registered, account);
   return insertDueCharge(
     deps.db,
     {
@@ -501,8 +499,7 @@ export function duePaymentOf(
   const amount = amountDueOf(due, saoPauloDay(pix.receivedAtMs));
   if (!amount.payable) return { pays: false, reason: 'charge_not_payable' };
   if (amount.amountCents !== pix.amountCents) return { pays: false, reason: 'amount_mismatch' };
-  const fee = chargeFee(pix.amountCents, { fixedCents: due.fee_fixed_cents, bps: due.fee_bps });
-  return { pays: true, amountCents: pix.amountCents, feeCents: Math.min(fee, pix.amountCents - 1) };
+  return { pays: true, amountCents: pix.amountCents, feeCents: settledFee(pix.amountCents, { fixedCents: due.fee_fixed_cents, bps: due.fee_bps }) };
 }
 
 /** What the sandbox's payer pays on a day: the amount due then (undefined: not payable that day). */

@@ -16,10 +16,9 @@
  *   merchant's window or calls the provider; an open that shows an existing charge counts nowhere.
  */
 import { ChargeRateLimited, ProviderUnavailable } from '../charges/charge.errors.ts';
-import { checkAmount, merchantCityOf, merchantNameOf } from '../charges/charge.service.ts';
+import { chargePayload, checkAmount, dropUnshownCharge } from '../charges/charge.service.ts';
 import type { AccountRow, TransactionRow } from '../db/schema.ts';
 import type { Deps } from '../platform/deps.ts';
-import { buildDynamicBrCode } from '../primitives/brcode.ts';
 import { newId } from '../primitives/ids.ts';
 import { ProviderFailure, ProviderTimeout } from '../provider/port.ts';
 import { clientAddress, subjectKey, takeSlots } from '../identity/throttle.ts';
@@ -72,14 +71,7 @@ async function makeCharge(
       createdAtMs: nowMs,
       expiresAtMs,
     });
-    const pixPayload =
-      registered.pixPayload ??
-      buildDynamicBrCode({
-        locationUrl: registered.locationUrl,
-        merchantName: merchantNameOf(account),
-        merchantCity: merchantCityOf(account),
-        amountCents: Number(link.amount_cents),
-      });
+    const pixPayload = chargePayload(registered, account, Number(link.amount_cents));
     const stored = await store({
       id: transactionId,
       link,
@@ -93,9 +85,7 @@ async function makeCharge(
       await release(deps.db, account.id, slot);
       await byAddress.succeeded();
       // Another payer's open stored its charge first: this one was shown to nobody.
-      void deps.provider.removeCharge({ transactionId, providerRef: registered.providerRef }).catch((error: unknown) =>
-        deps.logger.warn('unused link charge not removed at the provider; it expires unpaid there', { providerRef: registered.providerRef, error: String(error) }),
-      );
+      dropUnshownCharge(deps, transactionId, registered.providerRef);
       return undefined;
     }
     return transactionId;

@@ -11,7 +11,7 @@
  */
 import { findAccount } from '../accounts/account.repository.ts';
 import { moveCharge } from '../charges/charge.machine.ts';
-import { chargeFee, checkAmount } from '../charges/charge.service.ts';
+import { checkAmount, settledFee } from '../charges/charge.service.ts';
 import type { AccountRow, TransactionRow } from '../db/schema.ts';
 import { enqueueEvent } from '../events/outbox.ts';
 import type { Deps } from '../platform/deps.ts';
@@ -35,7 +35,7 @@ export type StaticQrPaymentOutcome =
 function feeOf(code: StaticQrCodeRow, account: AccountRow, amountCents: number): number | undefined {
   if (code.amount_cents !== null) {
     if (amountCents !== Number(code.amount_cents)) return undefined;
-    return Math.min(chargeFee(amountCents, { fixedCents: account.charge_fee_fixed_cents, bps: account.charge_fee_bps }), amountCents - 1);
+    return settledFee(amountCents, { fixedCents: account.charge_fee_fixed_cents, bps: account.charge_fee_bps });
   }
   if (amountCents < MIN_CHARGE_CENTS) return undefined;
   try {
