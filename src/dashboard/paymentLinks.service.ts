@@ -1,19 +1,16 @@
 import type { components as api } from '../../generated/api-types.ts';
 import type { components as dashboard } from '../../generated/dashboard-types.ts';
-import { NO_LINK_PAYMENTS, linkPaymentStats } from '../paymentLinks/paymentLink.repository.ts';
 import {
   createPaymentLink,
   deactivatePaymentLinkOf,
   getPaymentLink,
   listPaymentLinkPage,
-  paymentLinkJson,
   type CreatePaymentLinkOutcome,
   type PaymentLinkStatus,
 } from '../paymentLinks/paymentLink.service.ts';
 import type { Deps } from '../platform/deps.ts';
-import { pageOf, positionAfter, rowsToRead } from '../transactions/listPage.ts';
 import { actingAccount, besideAmount } from './dueCharges.service.ts';
-import { linkPayers, linkTotals, listPaymentLinksByStatus } from './paymentLinks.repository.ts';
+import { linkPayers, linkTotals } from './paymentLinks.repository.ts';
 import type { DashboardPrincipal } from './session.service.ts';
 
 type PaymentLink = api['schemas']['PaymentLink'];
@@ -27,8 +24,6 @@ export interface PaymentLinkFilters {
   status?: PaymentLinkStatus | undefined;
   baseUrl: string;
 }
-
-const PAYMENT_LINK_ID = /^pl_[0-9a-f]{24}$/;
 
 /**
  * "Novo link de pagamento": exactly POST /v1/payment-links's service (amount rules, idempotency by
@@ -52,22 +47,8 @@ export async function dashboardPaymentLink(
  * "Links de pagamento": GET /v1/payment-links's page; with a status, the links that read as it now, in the
  * same order and with cursors of the same form (a status is kept across its pages by the page).
  */
-export async function dashboardPaymentLinks(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, filters: PaymentLinkFilters): Promise<PaymentLinkList> {
-  if (filters.status === undefined) return listPaymentLinkPage(deps, accountId, filters);
-  const nowMs = deps.clock.now();
-  const rows = await listPaymentLinksByStatus(deps.db, accountId, {
-    status: filters.status,
-    now: new Date(nowMs),
-    after: positionAfter(filters.cursor, PAYMENT_LINK_ID),
-    limit: rowsToRead(filters.limit),
-  });
-  const { page, nextCursor } = pageOf(rows, filters.limit, (row) => ({ createdAtUs: row.created_at_us, id: row.id }));
-  const stats = await linkPaymentStats(deps.db, page.map((row) => row.id));
-  return {
-    paymentLinks: page.map(({ created_at_us: _position, ...row }) => paymentLinkJson(row, stats.get(row.id) ?? NO_LINK_PAYMENTS, { baseUrl: filters.baseUrl, nowMs })),
-    count: page.length,
-    ...(nextCursor !== undefined ? { nextCursor } : {}),
-  };
+export function dashboardPaymentLinks(deps: Pick<Deps, 'db' | 'clock'>, accountId: string, filters: PaymentLinkFilters): Promise<PaymentLinkList> {
+  return listPaymentLinkPage(deps, accountId, filters);
 }
 
 /** One link of the account with its newest charges (each with its payer once paid) and the totals of all. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { components } from '../../generated/api-types.ts';
 import type { Database, PaymentLinksTable, TransactionRow } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -39,16 +40,37 @@ export function findPaymentLink(db: Db, accountId: string | undefined, id: strin
   return query.executeTakeFirst();
 }
 
+/** The status a link reads as (src/paymentLinks/paymentLink.service.ts `linkStatus`). */
+type LinkStatus = components['schemas']['PaymentLink']['status'];
+
+/**
+ * Whether the link is a single-use one whose charge was paid (`used`), in SQL: the same rule as
+ * `linkStatus` (src/paymentLinks/paymentLink.service.ts), where a settled charge counts.
+ */
+const usedSql = sql<boolean>`(NOT payment_links.reusable AND EXISTS (
+  SELECT 1 FROM transactions t WHERE t.payment_link_id = payment_links.id AND t.status IN (${sql.join([...SETTLED_STATUSES])})))`;
+
+/** The statement of each status as `linkStatus` reads it: the merchant's `inactive` first, then `used`, then `expired`. */
+function statusSql(status: LinkStatus, now: Date) {
+  if (status === 'inactive') return sql<boolean>`payment_links.status = 'inactive'`;
+  if (status === 'used') return sql<boolean>`(payment_links.status = 'active' AND ${usedSql})`;
+  const expired = sql<boolean>`(payment_links.expires_at IS NOT NULL AND payment_links.expires_at <= ${now})`;
+  if (status === 'expired') return sql<boolean>`(payment_links.status = 'active' AND NOT ${usedSql} AND ${expired})`;
+  return sql<boolean>`(payment_links.status = 'active' AND NOT ${usedSql} AND NOT ${expired})`;
+}
+
+/** The account's links, newest first, after a position; with `status`, only those that read as it at `now`. */
 export async function listPaymentLinks(
   db: Db,
   accountId: string,
-  filter: { after?: { createdAtUs: string; id: string } | undefined; limit: number },
+  filter: { after?: { createdAtUs: string; id: string } | undefined; limit: number; status?: { is: LinkStatus; now: Date } | undefined },
 ): Promise<(PaymentLinkRow & { created_at_us: string })[]> {
   let query = db
     .selectFrom('payment_links')
     .selectAll()
     .select(sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_at_us'))
     .where('account_id', '=', accountId);
+  if (filter.status) query = query.where(statusSql(filter.status.is, filter.status.now));
   if (filter.after) {
     const at = sql<Date>`'epoch'::timestamptz + ${filter.after.createdAtUs}::bigint * interval '1 microsecond'`;
     query = query.where(sql<boolean>`(created_at, id) < (${at}, ${filter.after.id})`);

@@ -133,13 +133,15 @@ const PAYMENT_LINK_ID = /^pl_[0-9a-f]{24}$/;
 export async function listPaymentLinkPage(
   deps: Pick<Deps, 'db' | 'clock'>,
   accountId: string,
-  options: { limit: number; cursor?: string | undefined; baseUrl: string },
+  /** `status`: only the links that read as it now (the dashboard's filter; GET /v1/payment-links has none). */
+  options: { limit: number; cursor?: string | undefined; baseUrl: string; status?: PaymentLinkStatus | undefined },
 ): Promise<components['schemas']['PaymentLinkList']> {
   const after = positionAfter(options.cursor, PAYMENT_LINK_ID);
-  const rows = await listPaymentLinks(deps.db, accountId, { after, limit: rowsToRead(options.limit) });
+  const nowMs = deps.clock.now();
+  const status = options.status === undefined ? undefined : { is: options.status, now: new Date(nowMs) };
+  const rows = await listPaymentLinks(deps.db, accountId, { after, limit: rowsToRead(options.limit), status });
   const { page, nextCursor } = pageOf(rows, options.limit, (row) => ({ createdAtUs: row.created_at_us, id: row.id }));
   const stats = await linkPaymentStats(deps.db, page.map((row) => row.id));
-  const nowMs = deps.clock.now();
   return {
     paymentLinks: page.map(({ created_at_us: _position, ...row }) => toJson(row, stats.get(row.id) ?? NO_LINK_PAYMENTS, { baseUrl: options.baseUrl, nowMs })),
     count: page.length,
@@ -153,12 +155,4 @@ export async function deactivatePaymentLinkOf(deps: Pick<Deps, 'db' | 'clock'>, 
   const nowMs = deps.clock.now();
   const current = link.status === 'inactive' ? link : ((await deactivatePaymentLink(deps.db, link.id, new Date(nowMs))) ?? (await linkOf(deps, accountId, id)));
   return toJson(current, await statsOf(deps, current), { baseUrl, nowMs });
-}
-
-/**
- * A link as the API answers it, without its payments: for the dashboard's list filtered by status
- * (src/dashboard/paymentLinks.service.ts), which reads its own page of rows.
- */
-export function paymentLinkJson(link: PaymentLinkRow, stats: LinkPaymentStats, view: { baseUrl: string; nowMs: number }): PaymentLinkJson {
-  return toJson(link, stats, view);
 }
