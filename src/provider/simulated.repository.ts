@@ -1,5 +1,4 @@
-/** Owner of `sim_psp_transfers`: the simulated PSP's own record of transfers (shared by every process). */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, PartyJson, SimPspTransferRow } from '../db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -48,16 +47,28 @@ export async function changeAcceptedTransfer(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Adds a return to a paid transfer in one statement, so two returns at once both count (a read, then a write
+ * of the sum, lost one of them). False when the transfer is not paid or the returns would pass its amount.
+ */
 export async function recordReturn(
   db: Db,
   transactionId: string,
-  change: { returnedCents: number; refundEndToEndId: string; at: Date },
-): Promise<void> {
-  await db
+  change: { amountCents: number; refundEndToEndId: string; at: Date },
+): Promise<boolean> {
+  const result = await db
     .updateTable('sim_psp_transfers')
-    .set({ state: 'returned', returned_cents: change.returnedCents, refund_end_to_end_id: change.refundEndToEndId, updated_at: change.at })
+    .set({
+      state: 'returned',
+      returned_cents: sql<number>`coalesce(returned_cents, 0) + ${change.amountCents}`,
+      refund_end_to_end_id: change.refundEndToEndId,
+      updated_at: change.at,
+    })
     .where('transaction_id', '=', transactionId)
-    .execute();
+    .where('state', 'in', ['paid', 'returned'])
+    .where(sql<boolean>`coalesce(returned_cents, 0) + ${change.amountCents} <= amount_cents`)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Sends accepted in a period (inclusive bounds), for the provider's listing. */

@@ -381,16 +381,12 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
    */
   async returnTransfer(transactionId: string, amountCents: number): Promise<boolean> {
     const nowMs = this.clock.now();
-    const row = await findTransfer(this.db, transactionId);
-    if (!row || (row.state !== 'paid' && row.state !== 'returned')) return false;
-    const returned = (row.returned_cents ?? 0) + amountCents;
-    if (amountCents <= 0 || returned > row.amount_cents) return false;
-    await recordReturn(this.db, transactionId, {
-      returnedCents: returned,
+    if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return false;
+    return recordReturn(this.db, transactionId, {
+      amountCents,
       refundEndToEndId: generateEndToEndId({ ispb: BENEFICIARY_ISPB, atMs: nowMs, kind: 'D' }),
       at: new Date(nowMs),
     });
-    return true;
   }
 
   async sendRefund(input: SendRefundInput): Promise<{ providerRef: string }> {

@@ -37,6 +37,32 @@ describe('withdrawals under concurrency', () => {
     const listed = await merchant.client.GET('/v1/transactions', { params: { query: { type: 'withdrawal', limit: 100 } } });
     expect(listed.data?.count).toBe(K);
   });
+
+  it('returns of one paid withdrawal at once all count, at the provider and in the ledger, and never pass its amount', async () => {
+    // The simulated provider read the amount returned so far and wrote the sum: two returns at once lost one
+    // at the provider while the ledger credited both (a balance_differs found by the end-of-suite books check).
+    const merchant = await createMerchant(gateway);
+    await relaxLimits(gateway, merchant.accountId);
+    await fund(gateway, merchant, 10_000);
+    const created = await post(merchant, withdrawal(5000));
+    const id = String(created.body.transactionId);
+    const path = { params: { path: { transactionId: id } } };
+    await gateway.admin.POST('/admin/v1/sandbox/withdrawals/{transactionId}/settle', path);
+    const before = await availableOf(merchant);
+    const returns = await Promise.all(
+      [1000, 1000, 1000, 1000, 1000, 1000].map((amountCents) => gateway.admin.POST('/admin/v1/sandbox/withdrawals/{transactionId}/return', { ...path, body: { amountCents } })),
+    );
+    expect(returns.map((r) => r.response.status).sort()).toEqual([200, 200, 200, 200, 200, 409]);
+    const read = await merchant.client.GET('/v1/transactions/{id}', { params: { path: { id } } });
+    expect(read.data).toMatchObject({ status: 'refunded', refundedCents: 5000 });
+    expect(await availableOf(merchant)).toBe(before + 5000);
+    const { total } = await gateway.deps.db
+      .selectFrom('sim_psp_transfers')
+      .select((eb) => eb.fn.coalesce('returned_cents', eb.lit(0)).as('total'))
+      .where('transaction_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(total)).toBe(5000);
+  });
 });
 
 describe('withdrawal rate limits (per account, fixed windows)', () => {
