@@ -7,7 +7,10 @@
  *
  * Charges with a due date (`cobv`), their batches (`lotecobv`) and payload locations (`loc`) are served in
  * both profiles under the same prefix as cob (cobvs.ts, lotes.ts, locations.ts), with the standard's scopes
- * `cobv.*`, `lotecobv.*`, `payloadlocation.*`.
+ * `cobv.*`, `lotecobv.*`, `payloadlocation.*`. Pix Automático (`rec`, `solicrec`, `cobr`, `locrec`, `webhookrec`,
+ * `webhookcobr`; recs.ts, cobrs.ts) is served the same way, with the scopes `rec.*`, `solicrec.*`, `cobr.*`,
+ * `payloadlocationrec.*`, `webhookrec.*`, `webhookcobr.*`; its webhook PUTs answer as the key's webhook PUT does
+ * in each profile (efi: the probe, then 201 with the webhook; standard: 200 without a body).
  *
  * The profile decides three things here, all when the routes are built: where API Pix lives (`apiPrefix`),
  * whether Efí's extensions exist (`efiRoutes`), and how the token and the webhook registration are asked
@@ -17,6 +20,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { probeWebhook, type ProbeTls } from './probe.ts';
+import { webhookRefusal } from './recs.ts';
 import { NO_STORE, efiError, json, oauthError, problem, type Reply, type Violacao } from './replies.ts';
 import { route, type RequestContext, type Route } from './router.ts';
 import type { FakePspState } from './state.ts';
@@ -25,14 +29,29 @@ import { isObject } from './values.ts';
 
 /** The scopes of cobv, lotecobv and loc (the standard's `securitySchemes.OAuth2`; Efí names them alike). */
 const DUE_DATE_SCOPES: readonly string[] = ['cobv.write', 'cobv.read', 'lotecobv.write', 'lotecobv.read', 'payloadlocation.write', 'payloadlocation.read'];
-/** Every scope PixGate uses at Efí (psp-protocols.md section 2) and those of cobv, lotecobv and loc: the efi profile grants them all. */
-const SCOPES = ['cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write', ...DUE_DATE_SCOPES].join(' ');
+/** The scopes of Pix Automático (the standard's `securitySchemes.OAuth2`). */
+const RECURRENCE_SCOPES: readonly string[] = [
+  'rec.write',
+  'rec.read',
+  'solicrec.write',
+  'solicrec.read',
+  'cobr.write',
+  'cobr.read',
+  'payloadlocationrec.write',
+  'payloadlocationrec.read',
+  'webhookrec.write',
+  'webhookrec.read',
+  'webhookcobr.write',
+  'webhookcobr.read',
+];
+/** Every scope PixGate uses at Efí (psp-protocols.md section 2), those of cobv, lotecobv and loc, and Pix Automático's: the efi profile grants them all. */
+const SCOPES = ['cob.write cob.read pix.read pix.write webhook.write webhook.read pix.send gn.pix.send.read gn.balance.read gn.infractions.read gn.infractions.write', ...DUE_DATE_SCOPES, ...RECURRENCE_SCOPES].join(' ');
 /**
  * The standard's scopes (`securitySchemes.OAuth2`) of the operations the fake serves: a request's `scope` may
  * ask for any of them, and a request without `scope` gets them all (RFC 6749 section 3.3: the pre-defined
  * default is what the client was registered for, and the fake's client is registered for everything it serves).
  */
-export const STANDARD_SCOPES: readonly string[] = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', ...DUE_DATE_SCOPES];
+export const STANDARD_SCOPES: readonly string[] = ['cob.write', 'cob.read', 'pix.write', 'pix.read', 'webhook.write', 'webhook.read', ...DUE_DATE_SCOPES, ...RECURRENCE_SCOPES];
 
 /** Where API Pix lives: Efí's paths carry the major version; the standard's server URL does (`https://pix.example.com/api/` + `v2`). */
 export function apiPrefix(profile: FakePspProfile): string {
@@ -224,6 +243,7 @@ export function apiRoutes(context: ApiContext): Route[] {
       return { status: 204 };
     }),
     ...dueDateRoutes(state, base),
+    ...recurrenceRoutes(context, base),
   ];
   return profile === 'efi' ? [token, ...apiPix, ...efiRoutes(state)] : [token, ...apiPix];
 }
@@ -255,6 +275,69 @@ function dueDateRoutes(state: FakePspState, base: string): Route[] {
     route('GET', `${base}/loc`, { operation: 'loc.list', bearer, scope: 'payloadlocation.read' }, (request) => json(200, state.locations.list(request.query))),
     route('GET', `${base}/loc/:id`, { operation: 'loc.get', bearer, scope: 'payloadlocation.read' }, (request) => json(200, state.locations.read(p(request, 'id')))),
     route('DELETE', `${base}/loc/:id/txid`, { operation: 'loc.delete', bearer, scope: 'payloadlocation.write' }, (request) => json(200, state.unbindLocation(p(request, 'id')))),
+  ];
+}
+
+/**
+ * `PUT {base}/webhookrec` / `PUT {base}/webhookcobr`: an https URL; efi probes it and answers 201 with the
+ * webhook, the standard answers 200 without a body (as the key's webhook PUT in each profile).
+ */
+async function configureRecurrenceWebhook(context: ApiContext, request: RequestContext, kind: 'rec' | 'cobr'): Promise<Reply> {
+  const profile = context.state.options.profile;
+  const refusal = webhookRefusal(profile, kind === 'rec' ? 'WebhookRecOperacaoInvalida' : 'WebhookCobROperacaoInvalida');
+  const webhookUrl = httpsUrl(isObject(request.body) ? request.body.webhookUrl : undefined);
+  if (webhookUrl === undefined) return refusal;
+  const book = kind === 'rec' ? context.state.recs : context.state.cobrs;
+  if (profile !== 'efi') {
+    book.saveWebhook(webhookUrl);
+    return { status: 200 };
+  }
+  const skipMtls = String(request.headers['x-skip-mtls-checking'] ?? '').toLowerCase() === 'true';
+  const failure = await probeWebhook(webhookUrl, context.probeTls, skipMtls);
+  if (failure !== undefined) return efiError(400, 'webhook_invalido', `A URL do webhook não passou no teste: ${failure}.`);
+  return json(201, book.saveWebhook(webhookUrl));
+}
+
+/** Pix Automático: rec, solicrec, cobr, locrec and their webhooks, under API Pix's prefix in both profiles. */
+function recurrenceRoutes(context: ApiContext, base: string): Route[] {
+  const { recs, cobrs } = context.state;
+  const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
+  const bearer = true;
+  const noContent: Reply = { status: 204 };
+  return [
+    route('POST', `${base}/rec`, { operation: 'rec.post', bearer, scope: 'rec.write' }, (request) => json(201, recs.create(request.body))),
+    route('GET', `${base}/rec`, { operation: 'rec.list', bearer, scope: 'rec.read' }, (request) => json(200, recs.list(request.query))),
+    route('GET', `${base}/rec/:idRec`, { operation: 'rec.get', bearer, scope: 'rec.read' }, (request) => json(200, recs.read(p(request, 'idRec'), request.query.get('txid')))),
+    route('PATCH', `${base}/rec/:idRec`, { operation: 'rec.patch', bearer, scope: 'rec.write' }, (request) => json(200, recs.revise(p(request, 'idRec'), request.body))),
+    route('POST', `${base}/solicrec`, { operation: 'solicrec.post', bearer, scope: 'solicrec.write' }, (request) => json(201, recs.createSolic(request.body))),
+    route('GET', `${base}/solicrec/:idSolicRec`, { operation: 'solicrec.get', bearer, scope: 'solicrec.read' }, (request) => json(200, recs.readSolic(p(request, 'idSolicRec')))),
+    // The document answers this PATCH 201 ("Solicitação de recorrência atualizada").
+    route('PATCH', `${base}/solicrec/:idSolicRec`, { operation: 'solicrec.patch', bearer, scope: 'solicrec.write' }, (request) => json(201, recs.reviseSolic(p(request, 'idSolicRec'), request.body))),
+    route('POST', `${base}/cobr`, { operation: 'cobr.put', bearer, scope: 'cobr.write' }, (request) => json(201, cobrs.create(undefined, request.body))),
+    route('GET', `${base}/cobr`, { operation: 'cobr.list', bearer, scope: 'cobr.read' }, (request) => json(200, cobrs.list(request.query))),
+    route('PUT', `${base}/cobr/:txid`, { operation: 'cobr.put', bearer, scope: 'cobr.write' }, (request) => json(201, cobrs.create(p(request, 'txid'), request.body))),
+    route('GET', `${base}/cobr/:txid`, { operation: 'cobr.get', bearer, scope: 'cobr.read' }, (request) => json(200, cobrs.read(p(request, 'txid')))),
+    route('PATCH', `${base}/cobr/:txid`, { operation: 'cobr.patch', bearer, scope: 'cobr.write' }, (request) => json(200, cobrs.revise(p(request, 'txid'), request.body))),
+    route('POST', `${base}/cobr/:txid/retentativa/:data`, { operation: 'cobr.retentativa', bearer, scope: 'cobr.write' }, (request) => json(201, cobrs.retry(p(request, 'txid'), p(request, 'data')))),
+    route('POST', `${base}/locrec`, { operation: 'locrec.post', bearer, scope: 'payloadlocationrec.write' }, () => {
+      const loc = recs.postLoc();
+      return { ...json(201, loc), headers: { Location: `${base}/locrec/${loc.id}` } };
+    }),
+    route('GET', `${base}/locrec`, { operation: 'locrec.list', bearer, scope: 'payloadlocationrec.read' }, (request) => json(200, recs.listLoc(request.query))),
+    route('GET', `${base}/locrec/:id`, { operation: 'locrec.get', bearer, scope: 'payloadlocationrec.read' }, (request) => json(200, recs.readLoc(p(request, 'id')))),
+    route('DELETE', `${base}/locrec/:id/idRec`, { operation: 'locrec.delete', bearer, scope: 'payloadlocationrec.write' }, (request) => json(200, recs.unbindLocation(p(request, 'id')))),
+    route('PUT', `${base}/webhookrec`, { operation: 'webhookrec.put', bearer, scope: 'webhookrec.write' }, (request) => configureRecurrenceWebhook(context, request, 'rec')),
+    route('GET', `${base}/webhookrec`, { operation: 'webhookrec.get', bearer, scope: 'webhookrec.read' }, () => json(200, recs.readWebhook())),
+    route('DELETE', `${base}/webhookrec`, { bearer, scope: 'webhookrec.write' }, () => {
+      recs.deleteWebhook();
+      return noContent;
+    }),
+    route('PUT', `${base}/webhookcobr`, { operation: 'webhookcobr.put', bearer, scope: 'webhookcobr.write' }, (request) => configureRecurrenceWebhook(context, request, 'cobr')),
+    route('GET', `${base}/webhookcobr`, { operation: 'webhookcobr.get', bearer, scope: 'webhookcobr.read' }, () => json(200, cobrs.readWebhook())),
+    route('DELETE', `${base}/webhookcobr`, { bearer, scope: 'webhookcobr.write' }, () => {
+      cobrs.deleteWebhook();
+      return noContent;
+    }),
   ];
 }
 

@@ -1,6 +1,8 @@
 /**
  * Callbacks to PixGate's key webhook: `POST {webhookUrl}/pix` (string concatenation, as Efí does) with
- * `{"pix": [items]}`, over mutual TLS: the fake presents its callback client certificate and trusts only
+ * `{"pix": [items]}`, and to the webhooks of Pix Automático (recs.ts, cobrs.ts): `POST {webhookUrl}/rec` with
+ * `{"recs": [...]}` and `POST {webhookUrl}/cobr` with `{"cobsr": [...]}` (the standard's `callbacks` of
+ * `PUT /webhookrec` and `PUT /webhookcobr`), each by its own dispatcher (`suffix`, `envelope`), over mutual TLS: the fake presents its callback client certificate and trusts only
  * the webhook server CA for the listener's certificate. Items queued in the same moment (one turn of the
  * event loop) travel in one body. A delivery that is not answered 2xx (or that fails to connect) is tried
  * again after each delay of `retryMs` (real time, default 50, 100, 200, 400, 800, 1600 ms: Efí waits minutes),
@@ -18,13 +20,19 @@ import { request } from 'node:https';
 import type { FaultBook } from './faults.ts';
 import type { AbandonedCallback, Callback, CallbackAttempt, CallbackControls, ItemCallback } from './types.ts';
 
-export interface DispatcherOptions {
+export interface DispatcherOptions<Item, Body> {
   /** The fake's callback client certificate and key, and the CA of the listener's certificate (PEM). */
   cert: string;
   key: string;
   ca: string;
   retryMs: number[];
   webhookUrl(): string | undefined;
+  /** What is appended to the URL (`/pix`, `/rec`, `/cobr`). */
+  suffix: string;
+  /** The body that carries a batch of items (`{pix: items}`, `{recs: items}`, `{cobsr: items}`). */
+  envelope(items: Item[]): Body;
+  /** How `lieNext` changes an item; without it the dispatcher does not lie. */
+  lieWith?(item: Item, lie: { valor?: string; status?: string }): Item;
   faults: FaultBook;
   /** One attempt's time limit (Efí: 60 s). */
   timeoutMs?: number;
@@ -35,13 +43,24 @@ type Outcome = 'delivered' | 'failed' | 'abandoned';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_SLOW_MS = 1_000;
 
-export class CallbackDispatcher implements CallbackControls {
-  readonly attempts: CallbackAttempt[] = [];
-  readonly abandoned: AbandonedCallback[] = [];
-  private readonly options: DispatcherOptions;
-  private batch: ItemCallback[] = [];
+/** `lieNext` on a received Pix: its `valor` and / or `status` (a refund's status lives in its `devolucoes` entry). */
+export function liePix(item: ItemCallback, lie: { valor?: string; status?: string }): ItemCallback {
+  const sent = structuredClone(item);
+  if (lie.valor !== undefined) sent.valor = lie.valor;
+  if (lie.status !== undefined) {
+    sent.status = lie.status;
+    for (const devolucao of sent.devolucoes ?? []) devolucao.status = lie.status as typeof devolucao.status;
+  }
+  return sent;
+}
+
+export class CallbackDispatcher<Item = ItemCallback, Body = Callback> implements CallbackControls<Body> {
+  readonly attempts: CallbackAttempt<Body>[] = [];
+  readonly abandoned: AbandonedCallback<Body>[] = [];
+  private readonly options: DispatcherOptions<Item, Body>;
+  private batch: Item[] = [];
   private batchTimer: NodeJS.Immediate | undefined;
-  private held: ItemCallback[][] | undefined;
+  private held: Item[][] | undefined;
   private extraCopies = 0;
   private reversed = false;
   private lie: { valor?: string; status?: string } | undefined;
@@ -52,23 +71,17 @@ export class CallbackDispatcher implements CallbackControls {
   private readonly requests = new Set<ClientRequest>();
   private closed = false;
 
-  constructor(options: DispatcherOptions) {
+  constructor(options: DispatcherOptions<Item, Body>) {
     this.options = options;
   }
 
-  enqueue(item: ItemCallback): void {
+  enqueue(item: Item): void {
     if (this.closed) return;
     let sent = item;
-    if (this.lie) {
+    if (this.lie && this.options.lieWith) {
       const lie = this.lie;
       this.lie = undefined;
-      sent = structuredClone(item);
-      if (lie.valor !== undefined) sent.valor = lie.valor;
-      if (lie.status !== undefined) {
-        sent.status = lie.status;
-        // A refund's status lives in its `devolucoes` entry.
-        for (const devolucao of sent.devolucoes ?? []) devolucao.status = lie.status as typeof devolucao.status;
-      }
+      sent = this.options.lieWith(item, lie);
     }
     this.batch.push(sent);
     this.batchTimer ??= setImmediate(() => this.takeBatch());
@@ -134,11 +147,11 @@ export class CallbackDispatcher implements CallbackControls {
     else void this.dispatch([items]);
   }
 
-  private dispatch(batches: ItemCallback[][]): Promise<void> {
+  private dispatch(batches: Item[][]): Promise<void> {
     const deliveries: Promise<void>[] = [];
     for (const items of batches) {
       for (let copy = 0; copy <= this.extraCopies; copy += 1) {
-        const delivery = this.deliver({ pix: structuredClone(items) });
+        const delivery = this.deliver(this.options.envelope(structuredClone(items)));
         this.inFlight.add(delivery);
         const settled = (): void => {
           this.inFlight.delete(delivery);
@@ -150,7 +163,7 @@ export class CallbackDispatcher implements CallbackControls {
     return Promise.all(deliveries).then(() => undefined);
   }
 
-  private async deliver(body: Callback): Promise<void> {
+  private async deliver(body: Body): Promise<void> {
     let firstEnded: () => void = () => undefined;
     const first = new Promise<void>((resolve) => {
       firstEnded = resolve;
@@ -176,14 +189,14 @@ export class CallbackDispatcher implements CallbackControls {
     }
   }
 
-  private async attempt(body: Callback, attempt: number): Promise<Outcome> {
+  private async attempt(body: Body, attempt: number): Promise<Outcome> {
     const base = this.options.webhookUrl();
     if (base === undefined) {
-      this.abandoned.push({ url: undefined, body, attempts: 0, reason: 'no webhook registered for the key' });
+      this.abandoned.push({ url: undefined, body, attempts: 0, reason: this.options.suffix === '/pix' ? 'no webhook registered for the key' : `no webhook registered (${this.options.suffix.slice(1)})` });
       return 'abandoned';
     }
-    const url = `${base}/pix`;
-    const record = (entry: Omit<CallbackAttempt, 'url' | 'body' | 'attempt'>): void => {
+    const url = `${base}${this.options.suffix}`;
+    const record = (entry: Omit<CallbackAttempt<Body>, 'url' | 'body' | 'attempt'>): void => {
       this.attempts.push({ url, body, attempt, ...entry });
     };
     let payload = JSON.stringify(body);

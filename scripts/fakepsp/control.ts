@@ -13,6 +13,26 @@
  * `payCobv`: any amount, refused 409 past its last payable day); `GET /_fake/cobv/:txid/last-payable-day`
  * answers `{lastPayableDay}`; `POST /_fake/lotecobv/hold` `{hold: boolean}` keeps batches' requests
  * EM_PROCESSAMENTO while on.
+ *
+ * Pix Automático, the payer's bank (recs.ts, cobrs.ts; every answer the changed object):
+ * - `POST /_fake/solicrec/:idSolicRec/accept` `{valorMaximo?}`: the request ACEITA, its recurrence APROVADA by
+ *   JORNADA_1 (the payer from the request's `destinatario`); `valorMaximo`, the payer's maximum, only for a
+ *   recurrence without `valorRec`, not below `valorMinimoRecebedor` (409). `POST /_fake/solicrec/:id/reject`
+ *   `{codigo: AP13|AP14, descricao?}`: the request and the recurrence REJEITADA (`encerramento.rejeicao`).
+ *   `POST /_fake/solicrec/:id/expire`: the request EXPIRADA (the recurrence stays CRIADA).
+ * - `POST /_fake/rec/:idRec/approve` `{jornada: JORNADA_2|JORNADA_3|JORNADA_4, txid?, valorMaximo?, pagador?:
+ *   {ispbParticipante, cpf|cnpj, codMun?}}`: the payer scanned the recurrence's QR code (it needs a location);
+ *   JORNADA_3 pays the cob `txid` (default `ativacao.dadosJornada.txid`) as `POST /_fake/cobs/:txid/pay` does.
+ *   `POST /_fake/rec/:idRec/reject` `{codigo: AP13|AP14, descricao?}`; `POST /_fake/rec/:idRec/cancel` `{codigo:
+ *   ACCL|CPCL|DCSD|ERSL|FRUD|PCFD|SLCR|SLDB, solicitante?: USUARIO_PAGADOR (default)|PSP_PAGADOR, descricao?}`
+ *   (an APROVADA recurrence CANCELADA, its open cobrs CANCELADA); `POST /_fake/rec/:idRec/expire` (a CRIADA one).
+ * - `POST /_fake/cobr/:txid/pay` `{horario?, silent?}`: the open attempt PAGA, the cobr CONCLUIDA, a received Pix
+ *   (the attempt's endToEndId, the cobr's txid and amount) listed, read and refundable; `silent`: no webhookcobr
+ *   callback. `POST /_fake/cobr/:txid/refuse` `{codigo, descricao?}` (codes of `CobRTentativas.rejeicao`): the
+ *   attempt REJEITADA, the cobr REJEITADA for AC05, AM09, DENC, DS27, DTED, MIDI, MSUC, NITX, RC09 or when no
+ *   retry is possible, else ATIVA awaiting `retentativa`. `POST /_fake/cobr/:txid/cancel` `{codigo:
+ *   ACCT|BLCK|CCLD|FAIL|OTHR|SLBD|SLCR, solicitante?: USUARIO_PAGADOR (default)|PSP_PAGADOR, descricao?}`: the
+ *   payer cancels this cycle. `POST /_fake/cobr/:txid/expire`.
  */
 import type { CallbackDispatcher } from './callbacks.ts';
 import { checkFaultRule, type FaultBook } from './faults.ts';
@@ -27,6 +47,8 @@ export interface ControlContext {
   state: FakePspState;
   faults: FaultBook;
   callbacks: CallbackDispatcher;
+  /** webhookrec's and webhookcobr's dispatchers: the knobs reach them too. */
+  recurrenceCallbacks: { duplicate(times: number): void; reverse(on: boolean): void; hold(): void; release(): Promise<void>; flush(): Promise<void> }[];
   tokens: TokenStore;
 }
 
@@ -36,7 +58,7 @@ function badRequest(error: unknown): Reply {
   return problem(400, 'RequisicaoInvalida', error instanceof Error ? error.message : String(error));
 }
 
-async function configureCallbacks(callbacks: CallbackDispatcher, body: Record<string, unknown>): Promise<Reply> {
+async function configureCallbacks(callbacks: CallbackDispatcher, others: ControlContext['recurrenceCallbacks'], body: Record<string, unknown>): Promise<Reply> {
   const { duplicate, reverse, hold, lieNext } = body;
   if (duplicate !== undefined && (!Number.isSafeInteger(duplicate) || (duplicate as number) < 0)) return badRequest('duplicate is a non-negative integer');
   if (reverse !== undefined && typeof reverse !== 'boolean') return badRequest('reverse is a boolean');
@@ -44,16 +66,18 @@ async function configureCallbacks(callbacks: CallbackDispatcher, body: Record<st
   if (lieNext !== undefined && (!isObject(lieNext) || [lieNext.valor, lieNext.status].some((value) => value !== undefined && typeof value !== 'string'))) {
     return badRequest('lieNext is {valor?: string, status?: string}');
   }
-  if (duplicate !== undefined) callbacks.duplicate(duplicate as number);
-  if (reverse !== undefined) callbacks.reverse(reverse as boolean);
+  for (const dispatcher of [callbacks, ...others]) {
+    if (duplicate !== undefined) dispatcher.duplicate(duplicate as number);
+    if (reverse !== undefined) dispatcher.reverse(reverse as boolean);
+    if (hold === true) dispatcher.hold();
+  }
   if (lieNext !== undefined) callbacks.lieNext(lieNext as { valor?: string; status?: string });
-  if (hold === true) callbacks.hold();
-  if (hold === false) await callbacks.release();
+  if (hold === false) await Promise.all([callbacks, ...others].map((dispatcher) => dispatcher.release()));
   return json(200, callbacks.settings());
 }
 
 export function controlRoutes(context: ControlContext): Route[] {
-  const { state, faults, callbacks } = context;
+  const { state, faults, callbacks, recurrenceCallbacks } = context;
   const control = true;
   const p = (request: RequestContext, name: string): string => request.params[name] ?? '';
   return [
@@ -61,6 +85,19 @@ export function controlRoutes(context: ControlContext): Route[] {
     route('POST', '/_fake/pix', { control }, (request) => json(200, state.receivePix(request.body))),
     route('POST', '/_fake/cobv/:txid/pay', { control }, (request) => json(200, state.payCobv(p(request, 'txid'), request.body ?? {}))),
     route('GET', '/_fake/cobv/:txid/last-payable-day', { control }, (request) => json(200, { lastPayableDay: state.cobvs.lastPayableDay(p(request, 'txid')) })),
+    route('POST', '/_fake/solicrec/:id/accept', { control }, (request) => json(200, state.recs.acceptSolic(p(request, 'id'), request.body))),
+    route('POST', '/_fake/solicrec/:id/reject', { control }, (request) => json(200, state.recs.rejectSolic(p(request, 'id'), request.body))),
+    route('POST', '/_fake/solicrec/:id/expire', { control }, (request) => json(200, state.recs.expireSolic(p(request, 'id')))),
+    route('POST', '/_fake/rec/:idRec/approve', { control }, (request) =>
+      json(200, state.recs.approveByQr(p(request, 'idRec'), request.body, (txid) => state.pay(txid, {}))),
+    ),
+    route('POST', '/_fake/rec/:idRec/reject', { control }, (request) => json(200, state.recs.reject(p(request, 'idRec'), request.body))),
+    route('POST', '/_fake/rec/:idRec/cancel', { control }, (request) => json(200, state.recs.cancelByPayer(p(request, 'idRec'), request.body))),
+    route('POST', '/_fake/rec/:idRec/expire', { control }, (request) => json(200, state.recs.expire(p(request, 'idRec')))),
+    route('POST', '/_fake/cobr/:txid/pay', { control }, (request) => json(200, state.cobrs.pay(p(request, 'txid'), request.body))),
+    route('POST', '/_fake/cobr/:txid/refuse', { control }, (request) => json(200, state.cobrs.refuseAttempt(p(request, 'txid'), request.body))),
+    route('POST', '/_fake/cobr/:txid/cancel', { control }, (request) => json(200, state.cobrs.cancelByPayer(p(request, 'txid'), request.body))),
+    route('POST', '/_fake/cobr/:txid/expire', { control }, (request) => json(200, state.cobrs.expire(p(request, 'txid')))),
     route('POST', '/_fake/lotecobv/hold', { control }, (request) => {
       const hold = bodyOf(request).hold;
       if (typeof hold !== 'boolean') return badRequest('hold is a boolean');
@@ -109,14 +146,14 @@ export function controlRoutes(context: ControlContext): Route[] {
       return json(200, { faults: [] });
     }),
     route('GET', '/_fake/faults', { control }, () => json(200, { faults: faults.list() })),
-    route('POST', '/_fake/callbacks', { control }, (request) => configureCallbacks(callbacks, bodyOf(request))),
+    route('POST', '/_fake/callbacks', { control }, (request) => configureCallbacks(callbacks, recurrenceCallbacks, bodyOf(request))),
     route('GET', '/_fake/callbacks', { control }, () => json(200, { ...callbacks.settings(), attempts: callbacks.attempts, abandoned: callbacks.abandoned })),
     route('POST', '/_fake/callbacks/release', { control }, async () => {
-      await callbacks.release();
+      await Promise.all([callbacks, ...recurrenceCallbacks].map((dispatcher) => dispatcher.release()));
       return json(200, callbacks.settings());
     }),
     route('POST', '/_fake/callbacks/flush', { control }, async () => {
-      await callbacks.flush();
+      await Promise.all([callbacks, ...recurrenceCallbacks].map((dispatcher) => dispatcher.flush()));
       return json(200, callbacks.settings());
     }),
     route('POST', '/_fake/dict', { control }, (request) => {

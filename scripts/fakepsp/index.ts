@@ -9,6 +9,7 @@
  * balance rules), cobs.ts, cobvs.ts (charges with a due date), lotes.ts (their batches), locations.ts
  * (`loc`), payload.ts (the locations as the payer's bank reads them: signed JWS), calendar.ts (business
  * days and holidays), amounts.ts (a cobv's amount on a date), listing.ts, sends.ts, dict.ts (the fake DICT), callbacks.ts (delivery, retries, knobs),
+ * recs.ts (Pix Automático: `rec`, `solicrec`, `locrec`, webhookrec), cobrs.ts (`cobr`, webhookcobr), recurrenceTypes.ts (their bodies),
  * probe.ts (the webhook registration probe), api.ts / control.ts (routes), server.ts (HTTPS front, faults),
  * main.ts (a standalone process: `node scripts/fakepsp/main.ts`).
  *
@@ -24,18 +25,28 @@
  * discounts, so the payment carries the amount it paid, and the fake does not check it (any amount is
  * received, even one that matches nothing: whether it is right is PixGate's call); it only refuses a cobv
  * that is not ATIVA or a `horario` past the cobv's last payable day (calendar.ts).
+ *
+ * Pix Automático (recs.ts, cobrs.ts): `rec`, `solicrec`, `cobr`, `locrec` and the webhooks `webhookrec` /
+ * `webhookcobr` in both profiles; the payer's bank through the control API (control.ts). Their callbacks travel
+ * by two more dispatchers (`{webhookUrl}/rec` with `{recs}`, `{webhookUrl}/cobr` with `{cobsr}`); the callback
+ * knobs (`fake.callbacks`: duplicate, reverse, hold / release; `POST /_fake/callbacks`) and `callback` faults
+ * apply to the three alike, `lieNext` to the key's callbacks only; `fake.recCallbacks` and `fake.cobrCallbacks`
+ * list their attempts and abandoned bodies, `flushCallbacks` waits for all three.
  */
 import { TokenStore, apiPrefix, apiRoutes } from './api.ts';
-import { CallbackDispatcher } from './callbacks.ts';
+import { CallbackDispatcher, liePix } from './callbacks.ts';
 import { generateCertificates, writeCertificates } from './certificates.ts';
 import { controlRoutes } from './control.ts';
 import { FaultBook } from './faults.ts';
 import { payloadRoutes } from './payload.ts';
 import { listenHttps, listenPlain, type FrontContext, type Listening } from './server.ts';
+import type { CobRCallback, CobRNotification, RecCallback, RecNotification } from './recurrenceTypes.ts';
 import { FakePspState } from './state.ts';
-import { FAKE_PSP_PROFILES, type FakePsp, type FakePspOptions, type ServedRequest } from './types.ts';
+import { FAKE_PSP_PROFILES, type CallbackControls, type FakePsp, type FakePspOptions, type ServedRequest } from './types.ts';
 
 export type * from './types.ts';
+export type * from './recurrenceTypes.ts';
+export { RECEBEDOR_CONTA, COBR_REJECTION_CODES, FINAL_REJECTION_CODES } from './cobrs.ts';
 export { FakePspError } from './replies.ts';
 export { FAKE_PSP_PROFILES } from './types.ts';
 export { CERTIFICATE_FILES, generateCertificates, readCertificates, writeCertificates } from './certificates.ts';
@@ -62,7 +73,7 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
   const clock = options.clock ?? { now: () => Date.now() };
   const certificates = options.certificates ?? (await generateCertificates());
   const faults = new FaultBook();
-  const queue: { dispatcher?: CallbackDispatcher } = {};
+  const queue: { dispatcher?: CallbackDispatcher; rec?: CallbackDispatcher<RecNotification, RecCallback>; cobr?: CallbackDispatcher<CobRNotification, CobRCallback> } = {};
   const state = new FakePspState({
     profile,
     pixKey: options.pixKey,
@@ -71,23 +82,42 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     autoSettleMs,
     pixSemTxid: options.pixSemTxid ?? false,
     notify: (item) => queue.dispatcher?.enqueue(item),
+    notifyRec: (item) => queue.rec?.enqueue(item),
+    notifyCobr: (item) => queue.cobr?.enqueue(item),
   });
-  const callbacks = new CallbackDispatcher({
+  const delivery = {
     cert: certificates.callbackClientCert,
     key: certificates.callbackClientKey,
     ca: certificates.webhookServerCa,
     retryMs: options.callbackRetryMs ?? DEFAULT_RETRY_MS,
-    webhookUrl: () => state.webhookUrl(),
     faults,
-  });
+  };
+  const callbacks = new CallbackDispatcher({ ...delivery, webhookUrl: () => state.webhookUrl(), suffix: '/pix', envelope: (items) => ({ pix: items }), lieWith: liePix });
+  const recCallbacks = new CallbackDispatcher<RecNotification, RecCallback>({ ...delivery, webhookUrl: () => state.recs.webhookUrl(), suffix: '/rec', envelope: (items) => ({ recs: items }) });
+  const cobrCallbacks = new CallbackDispatcher<CobRNotification, CobRCallback>({ ...delivery, webhookUrl: () => state.cobrs.webhookUrl(), suffix: '/cobr', envelope: (items) => ({ cobsr: items }) });
   queue.dispatcher = callbacks;
+  queue.rec = recCallbacks;
+  queue.cobr = cobrCallbacks;
+  const others = [recCallbacks, cobrCallbacks];
+  /** The knobs reach the three dispatchers; `lieNext`, `attempts`, `abandoned` are the key's. */
+  const controls: CallbackControls = {
+    duplicate: (times) => [callbacks, ...others].forEach((dispatcher) => dispatcher.duplicate(times)),
+    reverse: (on) => [callbacks, ...others].forEach((dispatcher) => dispatcher.reverse(on)),
+    hold: () => [callbacks, ...others].forEach((dispatcher) => dispatcher.hold()),
+    release: async () => {
+      await Promise.all([callbacks, ...others].map((dispatcher) => dispatcher.release()));
+    },
+    lieNext: (lie) => callbacks.lieNext(lie),
+    attempts: callbacks.attempts,
+    abandoned: callbacks.abandoned,
+  };
   const tokens = new TokenStore(clock, options.tokenTtlSeconds ?? 3600);
   const requests: ServedRequest[] = [];
   const probeTls = { ca: certificates.webhookServerCa, cert: certificates.callbackClientCert, key: certificates.callbackClientKey };
   const front: FrontContext = {
     routes: [
       ...apiRoutes({ state, tokens, clientId: options.clientId, clientSecret: options.clientSecret, pixKey: options.pixKey, probeTls }),
-      ...controlRoutes({ state, faults, callbacks, tokens }),
+      ...controlRoutes({ state, faults, callbacks, recurrenceCallbacks: others, tokens }),
       ...payloadRoutes(state, certificates),
     ],
     state,
@@ -153,14 +183,18 @@ export async function startFakePsp(options: FakePspOptions): Promise<FakePsp> {
     fault: (rule) => faults.add(rule),
     clearFaults: () => faults.clear(),
     faults: () => faults.list(),
-    callbacks,
-    flushCallbacks: () => callbacks.flush(),
+    callbacks: controls,
+    recCallbacks,
+    cobrCallbacks,
+    flushCallbacks: async () => {
+      await Promise.all([callbacks.flush(), recCallbacks.flush(), cobrCallbacks.flush()]);
+    },
     expireTokens: () => tokens.expireAll(),
     balanceCents: () => state.balanceCents(),
     requests,
     close: async () => {
       if (sweeper) clearInterval(sweeper);
-      await callbacks.close();
+      await Promise.all([callbacks.close(), recCallbacks.close(), cobrCallbacks.close()]);
       await Promise.all(servers.map((server) => server.close()));
     },
   };

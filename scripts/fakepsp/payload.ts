@@ -16,6 +16,11 @@
  * cobv's last payable day. `CobPayloadNaoEncontrado`: 404 for an unknown location or one no charge uses,
  * 410 for a removed charge. A paid charge is served (its status says CONCLUIDA), as the standard leaves to
  * the receiving PSP; so is an expired cob.
+ *
+ * Pix Automático (the standard's tag RecPayload): `GET /qr/v2/rec/{recUrlAccessToken}` serves the recurrence at
+ * a `locrec` location (recs.ts) as a JWS of `RecPayload`, signed the same way. `RecPayloadNaoEncontrado` 404 for
+ * an unknown location or one no recurrence uses; `RecPayloadOperacaoInvalida` 400 for a recurrence expired,
+ * rejected or cancelled (the document's violation; it leaves serving it to the PSP: the fake refuses).
  */
 import { createHash, createPrivateKey, sign, X509Certificate, type KeyObject } from 'node:crypto';
 import { parseDate, saoPauloDate } from './calendar.ts';
@@ -90,5 +95,16 @@ export function payloadRoutes(state: FakePspState, certificates: FakePspCertific
     return jose(signer.jws(state.cobs.payload(record, now()), jku(request)));
   };
 
-  return [route('GET', '/qr/v2/cobv/:token', {}, cobv), route('GET', '/qr/v2/:token', {}, cob), route('GET', '/jwks', {}, () => json(200, signer.jwks()))];
+  const rec = (request: RequestContext): Reply => {
+    const found = state.recs.atLocation(request.params.token ?? '');
+    if (!found.location) refuse(problem(404, 'RecPayloadNaoEncontrado', 'no recurrence at this location'));
+    const record = found.record ?? refuse(problem(404, 'RecPayloadNaoEncontrado', 'no recurrence uses this location now'));
+    if (record.status === 'EXPIRADA' || record.status === 'REJEITADA' || record.status === 'CANCELADA') {
+      const razao = 'O campo recUrlAccessToken referencia uma recorrência expirada, rejeitada ou cancelada.';
+      refuse(problem(400, 'RecPayloadOperacaoInvalida', 'A recorrência em questão encontra-se expirada, cancelada ou rejeitada.', [{ razao, propriedade: 'recUrlAccessToken' }]));
+    }
+    return jose(signer.jws(state.recs.payload(record), jku(request)));
+  };
+
+  return [route('GET', '/qr/v2/rec/:token', {}, rec), route('GET', '/qr/v2/cobv/:token', {}, cobv), route('GET', '/qr/v2/:token', {}, cob), route('GET', '/jwks', {}, () => json(200, signer.jwks()))];
 }

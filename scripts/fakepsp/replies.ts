@@ -53,6 +53,20 @@ const TITLES: Record<string, string> = {
   WebhookNaoEncontrado: 'Webhook não encontrado.',
   WebhookOperacaoInvalida: 'Webhook inválido.',
   OperacaoInvalida: 'Operação inválida.',
+  RecOperacaoInvalida: 'Operação inválida.',
+  RecNaoEncontrada: 'Recorrência não encontrada.',
+  RecConsultaInvalida: 'Consulta inválida.',
+  RecPayloadNaoEncontrado: 'Recorrência não encontrada para a location.',
+  RecPayloadOperacaoInvalida: 'Requisição inválida para a location.',
+  SolicRecOperacaoInvalida: 'Operação inválida.',
+  SolicRecNaoEncontrada: 'Solicitação de recorrência não encontrada.',
+  CobROperacaoInvalida: 'Operação inválida.',
+  CobRNaoEncontrado: 'Cobrança não encontrada.',
+  CobRConsultaInvalida: 'Consulta inválida.',
+  PayloadLocationRecNaoEncontrado: 'Location não encontrada.',
+  PayloadLocationRecConsultaInvalida: 'Consulta inválida.',
+  WebhookRecOperacaoInvalida: 'Webhook inválido.',
+  WebhookCobROperacaoInvalida: 'Webhook inválido.',
 };
 
 export function json(status: number, body: unknown): Reply {

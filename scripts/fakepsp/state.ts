@@ -25,6 +25,10 @@
  * `horario` up to its last payable day; the received Pix is like a cob's (listed, read, called back,
  * refundable).
  *
+ * Pix Automático (recs.ts: `rec`, `solicrec`, `locrec`, webhookrec; cobrs.ts: `cobr`, webhookcobr) shares the
+ * txids with the charges above; a paid cobr's Pix is received here (`receiveRecurring`: the attempt's
+ * `endToEndId`, listed, read, refundable like any), reported by webhookcobr rather than the key's webhook.
+ *
  * The standard profile (`options.profile`) shows a received Pix as the standard's `Pix` alone (no Efí
  * `gnExtras`), and its listing omits the `pix` array on a page that holds none (`PixConsultados` does not
  * require it) and counts at least one page (`Paginacao.quantidadeDePaginas`, minimum 1).
@@ -36,6 +40,9 @@ import { problem, refuse } from './replies.ts';
 import { type RefundRecord, refundView } from './refund.ts';
 import { CobBook } from './cobs.ts';
 import { CobVBook } from './cobvs.ts';
+import { CobRBook } from './cobrs.ts';
+import { RecBook } from './recs.ts';
+import type { CobRNotification, RecNotification } from './recurrenceTypes.ts';
 import { InfractionBook } from './infractions.ts';
 import { LocationBook } from './locations.ts';
 import { LoteBook } from './lotes.ts';
@@ -51,6 +58,10 @@ export interface StateOptions {
   autoSettleMs: number | null;
   pixSemTxid: boolean;
   notify(item: ItemCallback): void;
+  /** A webhookrec item (recs.ts). */
+  notifyRec(item: RecNotification): void;
+  /** A webhookcobr item (cobrs.ts). */
+  notifyCobr(item: CobRNotification): void;
 }
 
 interface PixRecord {
@@ -78,6 +89,8 @@ export class FakePspState {
   readonly lotes: LoteBook;
   readonly sends: SendBook;
   readonly infractions: InfractionBook;
+  readonly recs: RecBook;
+  readonly cobrs: CobRBook;
   private readonly pix = new Map<string, PixRecord>();
   /** Pix the provider no longer lists nor reads (a reconciliation knob: credited, unknown to the provider). */
   private readonly forgotten = new Set<string>();
@@ -88,9 +101,29 @@ export class FakePspState {
     this.options = options;
     this.locations = new LocationBook(options);
     const { pixKey, clock, profile } = options;
-    this.cobs = new CobBook({ pixKey, clock, profile, locations: this.locations, txidElsewhere: (txid) => this.cobvs.has(txid) || this.lotes.holds(txid) });
-    this.cobvs = new CobVBook({ pixKey, clock, profile, locations: this.locations, cobHas: (txid) => this.cobs.has(txid), loteStatus: (txid) => this.lotes.statusOf(txid) });
+    this.cobs = new CobBook({ pixKey, clock, profile, locations: this.locations, txidElsewhere: (txid) => this.cobvs.has(txid) || this.lotes.holds(txid) || this.cobrs.has(txid) });
+    this.cobvs = new CobVBook({ pixKey, clock, profile, locations: this.locations, cobHas: (txid) => this.cobs.has(txid) || this.cobrs.has(txid), loteStatus: (txid) => this.lotes.statusOf(txid) });
     this.lotes = new LoteBook({ clock, profile, cobvs: this.cobvs, txidInUse: (txid) => this.cobs.has(txid) || this.cobvs.has(txid) });
+    this.recs = new RecBook({
+      clock,
+      profile,
+      ispb: options.ispb,
+      notify: (item) => options.notifyRec(item),
+      chargeBrCode: (txid) => this.chargeBrCode(txid),
+      onClosed: (record) => this.cobrs.recClosed(record),
+    });
+    this.cobrs = new CobRBook({
+      clock,
+      profile,
+      ispb: options.ispb,
+      recs: this.recs,
+      notify: (item) => options.notifyCobr(item),
+      txidElsewhere: (txid) => this.cobs.has(txid) || this.cobvs.has(txid) || this.lotes.holds(txid),
+      receive: (horarioMs, cents, txid, endToEndId) => {
+        this.receive(horarioMs, cents, txid, { silent: true }, endToEndId);
+      },
+      pixOf: (e2eid) => this.chargePix(e2eid),
+    });
     this.sends = new SendBook(options, {
       debit: (cents) => this.debit(cents),
       credit: (cents) => {
@@ -144,15 +177,39 @@ export class FakePspState {
     return this.balance;
   }
 
-  counts(): { cobs: number; cobvs: number; lotescobv: number; locs: number; pix: number; envios: number; devolucoes: number } {
+  counts(): { cobs: number; cobvs: number; lotescobv: number; locs: number; recs: number; cobsr: number; pix: number; envios: number; devolucoes: number } {
     let devolucoes = 0;
     for (const pix of this.pix.values()) devolucoes += pix.refunds.length;
-    return { cobs: this.cobs.size, cobvs: this.cobvs.size, lotescobv: this.lotes.size, locs: this.locations.size, pix: this.pix.size, envios: this.sends.size, devolucoes };
+    return {
+      cobs: this.cobs.size,
+      cobvs: this.cobvs.size,
+      lotescobv: this.lotes.size,
+      locs: this.locations.size,
+      recs: this.recs.size,
+      cobsr: this.cobrs.size,
+      pix: this.pix.size,
+      envios: this.sends.size,
+      devolucoes,
+    };
+  }
+
+  /** A cob's or a cobv's BR Code (with its kind), for a recurrence's composite QR code (recs.ts `dadosQR`). */
+  private chargeBrCode(txid: string): { tipo: 'cob' | 'cobv'; pixCopiaECola?: string } | undefined {
+    if (this.cobs.has(txid)) {
+      const cob = this.readCob(txid);
+      return cob.pixCopiaECola === undefined ? { tipo: 'cob' } : { tipo: 'cob', pixCopiaECola: cob.pixCopiaECola };
+    }
+    if (this.cobvs.has(txid)) {
+      const cobv = this.readCobv(txid, null);
+      return cobv.pixCopiaECola === undefined ? { tipo: 'cobv' } : { tipo: 'cobv', pixCopiaECola: cobv.pixCopiaECola };
+    }
+    return undefined;
   }
 
   /** Processes the batches' requests (unless held) and settles what `autoSettleMs` says is due by now (called on every request and by a timer). */
   sweep(): void {
     this.lotes.process();
+    this.recs.sweep(this.now());
     const after = this.options.autoSettleMs;
     if (after === null) return;
     const dueBefore = this.now() - after;
@@ -202,8 +259,8 @@ export class FakePspState {
     return this.pixView(record);
   }
 
-  private receive(nowMs: number, cents: number, txid: string | undefined, payer: Omit<PayerInput, 'valor'>): PixRecord {
-    const record: PixRecord = { endToEndId: this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: payer.pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
+  private receive(nowMs: number, cents: number, txid: string | undefined, payer: Omit<PayerInput, 'valor'>, endToEndId?: string): PixRecord {
+    const record: PixRecord = { endToEndId: endToEndId ?? this.newId('E', nowMs), valorCents: cents, horarioMs: nowMs, pagador: payer.pagador ?? { ...DEFAULT_PAGADOR }, refunds: [] };
     if (txid !== undefined) record.txid = txid;
     if (payer.infoPagador !== undefined) record.infoPagador = payer.infoPagador;
     this.pix.set(record.endToEndId, record);

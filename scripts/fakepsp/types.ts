@@ -5,6 +5,7 @@
  * the standard's document, as are the fake's own knobs.
  */
 import type { components, paths } from '../../generated/upstream-types.ts';
+import type { CobRCallback, RecCallback } from './recurrenceTypes.ts';
 
 type Schemas = components['schemas'];
 export type Cob = Schemas['Cob'];
@@ -314,6 +315,26 @@ export type FaultOperation =
   | 'loc.get'
   | 'loc.list'
   | 'loc.delete'
+  | 'rec.post'
+  | 'rec.get'
+  | 'rec.patch'
+  | 'rec.list'
+  | 'solicrec.post'
+  | 'solicrec.get'
+  | 'solicrec.patch'
+  | 'cobr.put'
+  | 'cobr.get'
+  | 'cobr.patch'
+  | 'cobr.list'
+  | 'cobr.retentativa'
+  | 'locrec.post'
+  | 'locrec.get'
+  | 'locrec.list'
+  | 'locrec.delete'
+  | 'webhookrec.put'
+  | 'webhookrec.get'
+  | 'webhookcobr.put'
+  | 'webhookcobr.get'
   | 'callback';
 
 export const FAULT_OPERATIONS: readonly FaultOperation[] = [
@@ -345,6 +366,26 @@ export const FAULT_OPERATIONS: readonly FaultOperation[] = [
   'loc.get',
   'loc.list',
   'loc.delete',
+  'rec.post',
+  'rec.get',
+  'rec.patch',
+  'rec.list',
+  'solicrec.post',
+  'solicrec.get',
+  'solicrec.patch',
+  'cobr.put',
+  'cobr.get',
+  'cobr.patch',
+  'cobr.list',
+  'cobr.retentativa',
+  'locrec.post',
+  'locrec.get',
+  'locrec.list',
+  'locrec.delete',
+  'webhookrec.put',
+  'webhookrec.get',
+  'webhookcobr.put',
+  'webhookcobr.get',
   'callback',
 ];
 
@@ -372,9 +413,9 @@ export interface ServedRequest {
 }
 
 /** One attempt at delivering a callback body. */
-export interface CallbackAttempt {
+export interface CallbackAttempt<Body = Callback> {
   url: string;
-  body: Callback;
+  body: Body;
   attempt: number;
   /** The listener's status, when it answered. */
   status?: number;
@@ -383,14 +424,14 @@ export interface CallbackAttempt {
 }
 
 /** A callback body the fake stopped trying to deliver. */
-export interface AbandonedCallback {
+export interface AbandonedCallback<Body = Callback> {
   url: string | undefined;
-  body: Callback;
+  body: Body;
   attempts: number;
   reason: string;
 }
 
-export interface CallbackControls {
+export interface CallbackControls<Body = Callback> {
   /** Each callback is sent `times` extra times (0 turns it off). */
   duplicate(times: number): void;
   /** While on, `release()` delivers the held callbacks in reverse order. */
@@ -402,9 +443,9 @@ export interface CallbackControls {
   /** The next callback item lies: its `valor` and/or `status` replaced (reads keep the truth). */
   lieNext(lie: { valor?: string; status?: string }): void;
   /** Every delivery attempt, in order. */
-  readonly attempts: CallbackAttempt[];
+  readonly attempts: CallbackAttempt<Body>[];
   /** Bodies given up on (retries exhausted, or no webhook registered). */
-  readonly abandoned: AbandonedCallback[];
+  readonly abandoned: AbandonedCallback<Body>[];
 }
 
 export interface FakePsp {
@@ -456,7 +497,11 @@ export interface FakePsp {
   fault(rule: FaultRule): void;
   clearFaults(): void;
   faults(): FaultRule[];
+  /** The callback knobs (they reach the key's, webhookrec's and webhookcobr's callbacks); attempts and abandoned bodies of the key's. */
   callbacks: CallbackControls;
+  /** The webhookrec callbacks (`{webhookUrl}/rec`, `{recs}`) and the webhookcobr ones (`{webhookUrl}/cobr`, `{cobsr}`). */
+  recCallbacks: CallbackControls<RecCallback>;
+  cobrCallbacks: CallbackControls<CobRCallback>;
   /** Resolves when every queued callback was delivered or given up (held ones excepted). */
   flushCallbacks(): Promise<void>;
   /** Every issued token now answers 401. */
