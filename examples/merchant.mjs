@@ -83,7 +83,12 @@ const receiver = createServer((req, res) => {
       // Deliveries can repeat (retries, resends): deduplicate on eventId.
       if (!received.some((seen) => seen.event.eventId === event.eventId)) {
         received.push({ event, rawBody, headers: req.headers });
-        const about = event.event === 'webhook.test' ? 'test delivery' : `${event.transactionId} status=${event.status}`;
+        const about =
+          event.event === 'webhook.test'
+            ? 'test delivery'
+            : event.category === 'recurring'
+              ? `recurrence ${event.recurrenceId}` // Pix Automático (since 2026-11-30): no transaction fields
+              : `${event.transactionId} status=${event.status}`;
         console.log(`  ← webhook ${event.event} ${about} (signature verified)`);
       }
       res.writeHead(200).end();

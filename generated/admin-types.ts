@@ -1169,6 +1169,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/sandbox/recurrences/{recurrenceId}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer answers a recurrence's consent (simulated PSP)
+         * @description Plays the payer in their bank's app answering a recurrence (Pix Automático) that waits for consent:
+         *     `approve` (on a variable amount, up to `payerMaximumCents`, at least the recurrence's minimum; on a
+         *     `qrcode_with_payment` consent the payer also pays the first immediate charge), `reject` with the
+         *     catalogue's code (`rejectionCode`: `AP13`, `AP14`), or `expire` (the payer never answered). PixGate then reads the
+         *     recurrence back from the provider and applies it as it applies a callback: its status, history and event
+         *     `recurrence.<status>`. Audited (`sandbox.recurrence.consent`).
+         *
+         *     A recurrence that no longer waits for consent: 409 with its status. Only with the simulated PSP or the
+         *     fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxAnswerRecurrenceConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/recurrences/{recurrenceId}/payer-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer cancels a recurrence (simulated PSP)
+         * @description Plays the payer (or their bank, `by: payer_bank`) cancelling an approved recurrence in the bank's app,
+         *     with the catalogue's code (`cancellationCode`, e.g. `SLDB`; default `SLDB`). Its cycles not yet debited are cancelled
+         *     with it at the provider. PixGate reads it back and applies it as a callback: `recurrence.cancelled` with
+         *     `ended.by`, and the cancelled cycles' `transaction.cancelled`. Audited (`sandbox.recurrence.cancel`).
+         *
+         *     Only with the simulated PSP or the fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxCancelRecurrenceAsPayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/recurrence-cycles/{transactionId}/debit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer's bank debits or refuses a cycle (simulated PSP)
+         * @description Plays the payer's bank answering a cycle's open attempt now, whatever its date: `pay` (a Pix naming the
+         *     cycle's charge, credited as any charge's payment: `transaction.paid`), or `refuse` with the catalogue's
+         *     `refusalCode` (default `AM02`) and `description`. A refusal the standard makes final (`AC05`, `AM09`, `DENC`,
+         *     `DS27`, `DTED`, `MIDI`, `MSUC`, `NITX`, `RC09`), or one with no retry left under the recurrence's policy,
+         *     ends the cycle (`transaction.failed`); otherwise PixGate schedules the next attempt the next day
+         *     (`recurrence.cycle_refused`). Audited (`sandbox.recurrence.debit`).
+         *
+         *     Only with the simulated PSP or the fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxDebitRecurrenceCycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/recurrence-cycles/{transactionId}/payer-cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer cancels one cycle (simulated PSP)
+         * @description Plays the payer cancelling one cycle before it is debited (the recurrence stays), with the catalogue's
+         *     `cancellationCode` (default `ACCT`): the cycle ends `cancelled` (`transaction.cancelled`). Audited
+         *     (`sandbox.recurrence.cycle.cancel`).
+         *
+         *     Only with the simulated PSP or the fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxCancelRecurrenceCycleAsPayer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/sandbox/recurrences/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the Pix Automático jobs now (simulated PSP)
+         * @description Runs at once what the jobs run every minute: every cycle whose window has opened (ten days before its due
+         *     date) is sent to the payer's bank, and the provider's word on open cycles and on consents still awaited is
+         *     applied (a cycle whose settlement date has come is debited by the simulated payer's bank unless it was
+         *     refused first). Answers how many cycles were sent and how many reads were applied. Audited
+         *     (`sandbox.recurrences.run`).
+         *
+         *     Only with the simulated PSP or the fake provider: a server running a real PSP answers 409.
+         */
+        post: operations["sandboxRunRecurrences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/sandbox/infractions/{infractionId}/block": {
         parameters: {
             query?: never;
@@ -2227,10 +2357,14 @@ export interface components {
          *     `transaction.refunded.partial`, `transfer.refunded.partial`, `chargeback.applied`, `med.opened`,
          *     `dispute.opened`, `funds.blocked`, `protest.opened`) are accepted only in a URL's event filter, where they
          *     are mapped to the current names.
+         *
+         *     The first 21 names are the contract's canonical events. `recurrence.created`, `recurrence.approved`,
+         *     `recurrence.rejected`, `recurrence.expired`, `recurrence.cancelled`, `recurrence.cycle_scheduled` and
+         *     `recurrence.cycle_refused` (category `recurring`, Pix Automático) exist since 2026-11-30 (additive).
          * @example transaction.paid
          * @enum {string}
          */
-        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded";
+        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurrence.cycle_scheduled" | "recurrence.cycle_refused";
         /**
          * @description Transaction identifier: `tx_` followed by 24 lower-case hexadecimal characters (96 random bits).
          *     A value not of this form is answered with 400 `transactionId inválido.`.
@@ -2245,7 +2379,11 @@ export interface components {
         AccountEvent: {
             eventId: components["schemas"]["EventId"];
             event: components["schemas"]["EventName"];
-            /** @description The transaction the event is about; null for an event not tied to a transaction. */
+            /**
+             * @description The transaction the event is about (a cycle's charge for `recurrence.cycle_scheduled` and
+             *     `recurrence.cycle_refused`); null for an event not tied to a transaction (`recurrence.created`,
+             *     `recurrence.approved`, `recurrence.rejected`, `recurrence.expired`, `recurrence.cancelled`).
+             */
             transactionId: components["schemas"]["TransactionId"] | null;
             /**
              * @description Unix time in MILLISECONDS when the event was written.
@@ -2254,7 +2392,8 @@ export interface components {
             createdAt: number;
             /**
              * @description The webhook body exactly as it is delivered (see the AsyncAPI document and the `webhooks` of the
-             *     merchant OpenAPI document): `eventId`, `event`, `category`, `occurredAt` and the transaction's fields.
+             *     merchant OpenAPI document): `eventId`, `event`, `category`, `occurredAt` and the transaction's fields;
+             *     for a `recurrence.*` event, `recurrenceId` and the recurrence (or the cycle and its `transactionId`).
              */
             payload: {
                 [key: string]: unknown;
@@ -2297,9 +2436,10 @@ export interface components {
         /**
          * WebhookEventFilter
          * @description Which events the URL receives, at most 50 entries; each one is
-         *     - a canonical event name (`transaction.paid`, `transfer.paid`, ... the 21 names of the AsyncAPI
-         *       document),
-         *     - a category: `cashin`, `cashout`, `refund`, `dispute` or `chargeback` (every event of the category), or
+         *     - an event name (`transaction.paid`, `transfer.paid`, ... the 21 canonical names of the AsyncAPI
+         *       document, and since 2026-11-30 the seven `recurrence.*` names of Pix Automático),
+         *     - a category: `cashin`, `cashout`, `refund`, `dispute`, `chargeback` or (since 2026-11-30) `recurring`
+         *       (every event of the category), or
          *     - a name used before May 2026 (`TRANSFER_PAID`, `transaction.refunded.partial`,
          *       `transfer.refunded.partial`, `chargeback.applied`, `med.opened`, `dispute.opened`, `funds.blocked`,
          *       `protest.opened`), mapped to its current name.
@@ -2882,6 +3022,12 @@ export interface components {
          */
         PaymentLinkId: string;
         /**
+         * @description Recurrence identifier: `rec_` followed by 24 lower-case hexadecimal characters (96 random bits). A value
+         *     not of this form is answered with 400 `recurrenceId inválido.`.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceId: string;
+        /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
          * @example E90400888202611211935a1B2c3D4e5F
@@ -2981,6 +3127,11 @@ export interface components {
              *     the link. Omitted for any other transaction.
              */
             paymentLinkId?: components["schemas"]["PaymentLinkId"];
+            /**
+             * @description Since 2026-11-30. A cycle of a recurrence (Pix Automático, POST /v1/recurrences), or the first payment
+             *     of a `qrcode_with_payment` consent: the recurrence. Omitted for any other transaction.
+             */
+            recurrenceId?: components["schemas"]["RecurrenceId"];
             /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
@@ -3609,6 +3760,183 @@ export interface components {
             endToEndId: components["schemas"]["EndToEndId"];
             /** @description The code's payment (a paid `pix_in` charge with `staticQrCodeId`). Omitted when `unmatched`. */
             payment?: components["schemas"]["Transaction"];
+        };
+        /**
+         * @description CPF or CNPJ, formatted or not (at most 32 characters as sent). Digits, dots, dashes, slashes and spaces
+         *     are accepted and stripped before validation. After stripping: 11 digits for `cpf`; 14 characters for
+         *     `cnpj`. A CNPJ may also be in the alphanumeric form issued by the Receita Federal since July 2026: 12
+         *     characters `[0-9A-Z]` (letters are case-insensitive and upper-cased) followed by 2 numeric check digits; a
+         *     CPF is digits only. Check digits are validated (mod 11); repeated-digit numbers such as `11111111111` are
+         *     rejected as invalid check digits. Wrong length and wrong check digits are answered with 400.
+         * @example 529.982.247-25
+         * @example 11222333000181
+         * @example 12.ABC.345/01DE-35
+         */
+        DocumentNumberInput: string;
+        /**
+         * @description `cpf` (person) or `cnpj` (company). Normalised: case and surrounding whitespace are ignored, so `CPF`,
+         *     ` Cnpj ` and `cpf` are accepted; the server trims and lower-cases the value, and responses always carry
+         *     the lower-case form (see DocumentType). Any other value is answered with 400 stating the received value.
+         * @example cpf
+         * @example CNPJ
+         */
+        DocumentTypeInput: string;
+        /**
+         * RecurrencePayer
+         * @description Who pays the recurrence (API Pix `vinculo.devedor`): shown to the payer by their bank when they authorise
+         *     it, and the holder of the account the cycles are debited from. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        RecurrencePayer: {
+            /**
+             * @description Full name, 1 to 140 characters, not only whitespace. Else 400 `payer.name deve ser texto de 1 a 140 caracteres.`.
+             * @example Maria da Silva
+             */
+            name: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+        };
+        /**
+         * @description Unix time in MILLISECONDS (UTC).
+         * @example 1795183392345
+         */
+        UnixMillis: number;
+        /**
+         * RecurrenceCycle
+         * @description One cycle of a recurrence: its charge (API Pix `cobr`), a transaction (`pix_in`, with `recurrenceId`) read,
+         *     listed, notified and refunded like any charge. PixGate sends it to the payer's bank within the window the
+         *     Central Bank sets (from ten to two days before the date), and the bank debits the payer on the settlement
+         *     date (the due date, moved to the next business day when it is not one).
+         */
+        RecurrenceCycle: {
+            transactionId: components["schemas"]["TransactionId"];
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's number, from 1. */
+            sequence: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The day the payer's bank debits it (the due date, or the next business day after it).
+             */
+            settlementDate: string;
+            amountCents: number;
+            /**
+             * @description `scheduled`: with the payer's bank, to be debited on its date (the transaction is `pending`).
+             *     `retrying`: a debit was refused and another attempt is scheduled (`pending`). `paid`: debited and
+             *     credited (the transaction is `paid`, then `partially_refunded`/`refunded` when given back). `failed`:
+             *     refused for good (a refusal the standard makes final, or no attempt left; the transaction is `failed`).
+             *     `expired`: no debit happened by the last attempt's day (`expired`). `cancelled`: by the merchant, the
+             *     payer or either bank before it was debited (`cancelled`).
+             * @enum {string}
+             */
+            status: "scheduled" | "retrying" | "paid" | "failed" | "expired" | "cancelled";
+            /** @description Every attempt to debit it, oldest first. */
+            attempts: {
+                /** Format: date */
+                date: string;
+                /** @enum {string} */
+                kind: "scheduled" | "retry";
+                /** @enum {string} */
+                status: "scheduled" | "paid" | "refused" | "cancelled" | "expired";
+                /** @description The payer's bank's reason code (the Pix message catalogue's, as API Pix reports it). */
+                refusalCode?: string;
+                refusalReason?: string;
+                endToEndId?: components["schemas"]["EndToEndId"];
+            }[];
+            /** @description Why it failed or was cancelled (the last refusal's code, or the cancellation's). */
+            refusalCode?: string;
+            refusalReason?: string;
+            /** @enum {string} */
+            cancelledBy?: "merchant" | "payer" | "payer_bank" | "provider";
+            endToEndId?: components["schemas"]["EndToEndId"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            refundedCents?: number;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * Recurrence
+         * @description A recurrence (Pix Automático): who pays, for what, how often, how much, and where the payer's consent
+         *     stands. `status`: `created` (waiting for the payer), `approved` (authorised: cycles are scheduled),
+         *     `rejected` (the payer or their bank refused it), `expired` (not authorised in time), `cancelled` (by
+         *     the merchant, the payer or either bank; no further cycle).
+         */
+        Recurrence: {
+            id: components["schemas"]["RecurrenceId"];
+            /** @enum {string} */
+            status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            payer: components["schemas"]["RecurrencePayer"];
+            contract: string;
+            object?: string;
+            /** @enum {string} */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate?: string;
+            /** @description The fixed amount of every cycle (absent on a variable amount). */
+            amountCents?: number;
+            minimumAmountCents?: number;
+            /** @description On a variable amount, the most the payer accepted per cycle when they authorised it. */
+            payerMaximumCents?: number;
+            /** @enum {string} */
+            retryPolicy: "none" | "three_in_seven_days";
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @enum {string} */
+                status: "pending" | "accepted" | "rejected" | "expired" | "cancelled";
+                expiresAt?: components["schemas"]["UnixMillis"];
+                /**
+                 * @description The QR code's copy-and-paste code (BR Code) of a `qrcode` or `qrcode_with_payment` journey, while the
+                 *     recurrence waits for the payer (`created`).
+                 */
+                pixPayload?: string;
+                firstPaymentTransactionId?: components["schemas"]["TransactionId"];
+            };
+            /** @description How and when the payer authorised it. */
+            activation?: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment" | "due_charge_qrcode";
+                at: components["schemas"]["UnixMillis"];
+            };
+            /** @description Why it ended (rejected, expired or cancelled), by whom, with the code the Pix message catalogue gives it. */
+            ended?: {
+                /** @enum {string} */
+                reason: "rejected" | "expired" | "cancelled";
+                /** @enum {string} */
+                by?: "merchant" | "payer" | "payer_bank" | "provider";
+                code?: string;
+                description?: string;
+            };
+            /**
+             * Format: date
+             * @description The due date of the next cycle not yet sent to the payer's bank (absent when no cycle is left or it ended).
+             */
+            nextCycleDate?: string;
+            cycles?: {
+                total: number;
+                paid: number;
+                open: number;
+                /** @description Failed, expired or cancelled. */
+                failed: number;
+            };
+            /** @description Every change of `status`, oldest first. */
+            history: {
+                /** @enum {string} */
+                status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+                at: components["schemas"]["UnixMillis"];
+            }[];
+            /** @description The single read's 12 newest cycles (all of them page by page at GET /v1/recurrences/{id}/cycles). */
+            recentCycles?: components["schemas"]["RecurrenceCycle"][];
+            externalRef?: string;
+            /** @description `true` when the answer repeats a creation (the same `externalRef`). */
+            idempotent?: boolean;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
         };
         /**
          * ProviderOperation
@@ -4242,6 +4570,16 @@ export interface components {
          * @example tx_6a1f3c9e2b7d4058c1e9a2f4
          */
         ChargeIdPath: components["schemas"]["TransactionId"];
+        /**
+         * @description The recurrence (`rec_` + 24 lower-case hex).
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        SandboxRecurrenceId: components["schemas"]["RecurrenceId"];
+        /**
+         * @description The cycle's transaction (`tx_` + 24 lower-case hex).
+         * @example tx_8d2e4f6a1b3c5d7e9f0a2b4c
+         */
+        SandboxCycleId: components["schemas"]["TransactionId"];
         /**
          * @description The refund's `refundId` (`rf_` + 24 lower-case hex), of any account. A value not of this form is answered
          *     with 400; an unknown id with 404 `Devolução não encontrada.`.
@@ -6507,6 +6845,297 @@ export interface operations {
             409: components["responses"]["SandboxUnavailable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxAnswerRecurrenceConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence (`rec_` + 24 lower-case hex).
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["SandboxRecurrenceId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "approve" | "reject" | "expire";
+                    /**
+                     * @description The rejection's code (with `reject`; AP13 when absent).
+                     * @enum {string}
+                     */
+                    rejectionCode?: "AP13" | "AP14";
+                    /** @description With `approve` on a variable amount, the most the payer accepts per cycle. */
+                    payerMaximumCents?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The recurrence as the merchant reads it, after the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description Invalid body or id. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No recurrence with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description The recurrence no longer waits for consent, or the server runs a real PSP. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxCancelRecurrenceAsPayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence (`rec_` + 24 lower-case hex).
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["SandboxRecurrenceId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    cancellationCode?: string;
+                    /** @enum {string} */
+                    by?: "payer" | "payer_bank";
+                };
+            };
+        };
+        responses: {
+            /** @description The recurrence as the merchant reads it, after the cancellation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description Invalid body or id. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No recurrence with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description The payer's bank refuses it in this state, or the server runs a real PSP. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxDebitRecurrenceCycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cycle's transaction (`tx_` + 24 lower-case hex).
+                 * @example tx_8d2e4f6a1b3c5d7e9f0a2b4c
+                 */
+                transactionId: components["parameters"]["SandboxCycleId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "pay" | "refuse";
+                    refusalCode?: string;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cycle as the merchant reads it, after the answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceCycle"];
+                };
+            };
+            /** @description Invalid body or id. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No cycle with this transaction id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description The payer's bank refuses it in this state, or the server runs a real PSP. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxCancelRecurrenceCycleAsPayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cycle's transaction (`tx_` + 24 lower-case hex).
+                 * @example tx_8d2e4f6a1b3c5d7e9f0a2b4c
+                 */
+                transactionId: components["parameters"]["SandboxCycleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    cancellationCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The cycle as the merchant reads it, after the cancellation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceCycle"];
+                };
+            };
+            /** @description Invalid body or id. Nothing changed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No cycle with this transaction id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            /** @description The payer's bank refuses it in this state, or the server runs a real PSP. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    sandboxRunRecurrences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the run did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        scheduled: number;
+                        read: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["SandboxUnavailable"];
         };
     };
     sandboxBlockInfraction: {

@@ -297,6 +297,133 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurrences
+         * @description The account's recurrences, newest first, page by page (`cursor`/`nextCursor` as GET /v1/transactions);
+         *     `status` keeps those in one status. A malformed parameter is answered with 400 naming it. Their cycles are
+         *     transactions: GET /v1/transactions lists them with the rest, each carrying its `recurrenceId` (and takes
+         *     `recurrenceId` as a filter).
+         */
+        get: operations["listRecurrences"];
+        put?: never;
+        /**
+         * Create a recurrence (Pix Automático)
+         * @description Creates a recurrence (Pix Automático, API Pix `rec`) at the payment provider and asks the payer for their
+         *     consent by the chosen journey (`consent.journey`): a request to their bank (`request`, API Pix `solicrec`),
+         *     or a QR code (`qrcode`; `qrcode_with_payment` also pays `consent.firstPaymentCents` now, an immediate
+         *     charge of its own). It is `created` until the payer answers: `approved` (cycles are then scheduled),
+         *     `rejected` or `expired`; events `recurrence.*` tell each change.
+         *
+         *     **Cycles.** Each cycle (`startDate` plus n periods, up to `endDate`) is a charge (`pix_in`, with
+         *     `recurrenceId`) that PixGate sends to the payer's bank ten days before its due date (never later than
+         *     two), for `amountCents`; the bank debits it on the settlement date (the due date, or the next business
+         *     day). A debit refused is retried under `retryPolicy`. Paid cycles are credited, notified
+         *     (`transaction.paid`) and refunded like any charge.
+         *
+         *     **Rules.** The amount follows POST /v1/pix's rules (the account's range, the fee-covering minimum, the
+         *     platform ceiling, the same messages); `startDate` from two days after today to a year ahead; a field the
+         *     journey does not take is refused.
+         *
+         *     **Idempotency and rate limit.** `externalRef` names the recurrence for good, in its own scope: a repeat
+         *     answers the recurrence it names with 200 and `idempotent: true`. Creations count against the same 200 per
+         *     UTC hour as POST /v1/pix (429 `Limite de requisições atingido. Tente em 1 hora.`); a repeat never does.
+         */
+        post: operations["createRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurrence
+         * @description The recurrence with its consent, the history of its status and its 12 newest cycles (`recentCycles`; every
+         *     cycle page by page at GET /v1/recurrences/{id}/cycles).
+         */
+        get: operations["getRecurrence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurrence
+         * @description Cancels a `created` or `approved` recurrence at the provider (API Pix `CANCELADA`, by the receiving user):
+         *     no further cycle is sent, and the cycles not yet debited are cancelled too where the payer's bank still
+         *     allows it (before their settlement date; one already on its date is left to be debited and stays in the
+         *     list). It becomes `cancelled` (`ended.by: merchant`) and `recurrence.cancelled` is sent. A recurrence
+         *     already rejected or expired: 409 `Recorrência com status '<STATUS>' não pode ser cancelada: apenas
+         *     recorrências criadas ou aprovadas (created, approved).`. Cancelling one already cancelled answers 200 with
+         *     it (a retry is safe). No body.
+         */
+        post: operations["cancelRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/recurrences/{id}/cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a recurrence's cycles
+         * @description The recurrence's cycles, newest first (by sequence), page by page (`cursor`/`nextCursor`), each with its
+         *     attempts. Each is also a transaction (GET /v1/transactions/{id}).
+         */
+        get: operations["listRecurrenceCycles"];
+        put?: never;
+        /**
+         * Send the next cycle of a variable-amount recurrence
+         * @description A recurrence without `amountCents` (a variable amount) has no amount to bill by itself: the merchant sends
+         *     each cycle with its amount, from ten days before its due date (`nextCycleDate`) on. The cycle is sent to
+         *     the payer's bank at once (API Pix `cobr`) and answered as GET /v1/recurrences/{id}/cycles lists it; from
+         *     then on it is followed like any cycle (`recurrence.cycle_scheduled`, then `transaction.paid` or its end).
+         *
+         *     **Refusals.** The amount follows POST /v1/pix's rules, at most the payer's maximum (`payerMaximumCents`,
+         *     400 `Valor acima do máximo aceito pelo pagador (R$ X).`) and at least the recurrence's floor (400 `Valor
+         *     abaixo do mínimo da recorrência (R$ X).`). 409: a fixed-amount recurrence (its cycles are sent by
+         *     themselves), one not `approved`, one with no cycle left, or a window not yet open (`O próximo ciclo
+         *     (vencimento <DATE>) só pode ser enviado a partir de <DATE>.`). A cycle whose day passed unsent is skipped
+         *     (never billed late), so the answer is always the next cycle still to come.
+         */
+        post: operations["sendRecurrenceCycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/static-qrcodes": {
         parameters: {
             query?: never;
@@ -590,7 +717,8 @@ export interface paths {
          *     while new ones are created. Filters (since 2026-11-26, all optional, combined): `createdFrom` /
          *     `createdTo` (Unix milliseconds, inclusive / exclusive), `status` (one status), `externalRef` (exact), and
          *     `type`; `staticQrCodeId` (since 2026-11-29) for the payments of one static QR code; `paymentLinkId`
-         *     (since 2026-11-30) for the charges of one payment link. Items are Transaction objects: `pixPayload` only
+         *     (since 2026-11-30) for the charges of one payment link; `recurrenceId` (since 2026-11-30) for the cycles
+         *     of one recurrence. Items are Transaction objects: `pixPayload` only
          *     on `pix_in` items (omitted on withdrawals), `paidAt` null until a final state, settlement fields
          *     (`endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`) omitted until settled, `refusedCode`/
          *     `refusedReason` omitted when no reason is available.
@@ -814,15 +942,24 @@ export interface webhooks {
          * Webhook event sent by PixGate
          * @description PixGate POSTs this request to each of the merchant's HTTPS webhook URLs (up to 6 per account, configured
          *     in the dashboard; each URL filters by canonical event name or by category `cashin`, `cashout`, `refund`,
-         *     `dispute`, `chargeback`) when a charge or withdrawal changes state. 21 canonical events, named identically
-         *     in the `X-Service-Event` header and the body field `event`. A paid charge created by POST /v1/pix emits
-         *     `transaction.paid`; a settled withdrawal from POST /v1/withdraw emits `transfer.paid`.
+         *     `dispute`, `chargeback`, `recurring`) when a charge or withdrawal changes state. 21 canonical events, named
+         *     identically in the `X-Service-Event` header and the body field `event`. A paid charge created by POST
+         *     /v1/pix emits `transaction.paid`; a settled withdrawal from POST /v1/withdraw emits `transfer.paid`.
+         *
+         *     **Pix Automático (since 2026-11-30, category `recurring`).** `recurrence.created`, `recurrence.approved`,
+         *     `recurrence.rejected`, `recurrence.expired` and `recurrence.cancelled` carry the recurrence
+         *     (RecurrenceChanged); `recurrence.cycle_scheduled` (a cycle's charge reached the payer's bank) and
+         *     `recurrence.cycle_refused` (the payer's bank refused a debit) carry the cycle and its charge's
+         *     `transactionId` (RecurrenceCycleChanged). These bodies are not a flattened transaction. A cycle's payment,
+         *     failure, expiry and cancellation are its charge's `transaction.paid`, `transaction.failed`,
+         *     `transaction.expired` and `transaction.cancelled`, with `recurrenceId`.
          *
          *     **Verify, then deduplicate.** Verify `X-Service-Signature` (HMAC-SHA256, Standard Webhooks:
          *     `${eventId}.${timestamp}.${rawBody}`) against the raw body and reject timestamps more than 5 minutes away.
          *     Deduplicate by `X-Service-Event-Id` (mandatory): it is identical across fan-out URLs, retries and manual
          *     resends, while the timestamp and signature are regenerated at each attempt. Confirm the final status with
-         *     GET /v1/transactions/{id} before releasing goods; polling is an equivalent fallback.
+         *     GET /v1/transactions/{id} (GET /v1/recurrences/{id} for a `recurrence.*` event) before releasing goods;
+         *     polling is an equivalent fallback.
          *
          *     **Settlement data.** `transaction.paid`, `transaction.refunded`, `transaction.partially_refunded` carry
          *     `endToEndId` and `payer`; `transfer.paid`, `transfer.refunded`, `transfer.partially_refunded` carry
@@ -1474,6 +1611,273 @@ export interface components {
             externalRef?: string;
         };
         /**
+         * @description Recurrence identifier: `rec_` followed by 24 lower-case hexadecimal characters (96 random bits). A value
+         *     not of this form is answered with 400 `recurrenceId inválido.`.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceId: string;
+        /**
+         * RecurrencePayer
+         * @description Who pays the recurrence (API Pix `vinculo.devedor`): shown to the payer by their bank when they authorise
+         *     it, and the holder of the account the cycles are debited from. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        RecurrencePayer: {
+            /**
+             * @description Full name, 1 to 140 characters, not only whitespace. Else 400 `payer.name deve ser texto de 1 a 140 caracteres.`.
+             * @example Maria da Silva
+             */
+            name: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+        };
+        /**
+         * RecurrenceCycle
+         * @description One cycle of a recurrence: its charge (API Pix `cobr`), a transaction (`pix_in`, with `recurrenceId`) read,
+         *     listed, notified and refunded like any charge. PixGate sends it to the payer's bank within the window the
+         *     Central Bank sets (from ten to two days before the date), and the bank debits the payer on the settlement
+         *     date (the due date, moved to the next business day when it is not one).
+         */
+        RecurrenceCycle: {
+            transactionId: components["schemas"]["TransactionId"];
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's number, from 1. */
+            sequence: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The day the payer's bank debits it (the due date, or the next business day after it).
+             */
+            settlementDate: string;
+            amountCents: number;
+            /**
+             * @description `scheduled`: with the payer's bank, to be debited on its date (the transaction is `pending`).
+             *     `retrying`: a debit was refused and another attempt is scheduled (`pending`). `paid`: debited and
+             *     credited (the transaction is `paid`, then `partially_refunded`/`refunded` when given back). `failed`:
+             *     refused for good (a refusal the standard makes final, or no attempt left; the transaction is `failed`).
+             *     `expired`: no debit happened by the last attempt's day (`expired`). `cancelled`: by the merchant, the
+             *     payer or either bank before it was debited (`cancelled`).
+             * @enum {string}
+             */
+            status: "scheduled" | "retrying" | "paid" | "failed" | "expired" | "cancelled";
+            /** @description Every attempt to debit it, oldest first. */
+            attempts: {
+                /** Format: date */
+                date: string;
+                /** @enum {string} */
+                kind: "scheduled" | "retry";
+                /** @enum {string} */
+                status: "scheduled" | "paid" | "refused" | "cancelled" | "expired";
+                /** @description The payer's bank's reason code (the Pix message catalogue's, as API Pix reports it). */
+                refusalCode?: string;
+                refusalReason?: string;
+                endToEndId?: components["schemas"]["EndToEndId"];
+            }[];
+            /** @description Why it failed or was cancelled (the last refusal's code, or the cancellation's). */
+            refusalCode?: string;
+            refusalReason?: string;
+            /** @enum {string} */
+            cancelledBy?: "merchant" | "payer" | "payer_bank" | "provider";
+            endToEndId?: components["schemas"]["EndToEndId"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            refundedCents?: number;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * Recurrence
+         * @description A recurrence (Pix Automático): who pays, for what, how often, how much, and where the payer's consent
+         *     stands. `status`: `created` (waiting for the payer), `approved` (authorised: cycles are scheduled),
+         *     `rejected` (the payer or their bank refused it), `expired` (not authorised in time), `cancelled` (by
+         *     the merchant, the payer or either bank; no further cycle).
+         */
+        Recurrence: {
+            id: components["schemas"]["RecurrenceId"];
+            /** @enum {string} */
+            status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            payer: components["schemas"]["RecurrencePayer"];
+            contract: string;
+            object?: string;
+            /** @enum {string} */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate?: string;
+            /** @description The fixed amount of every cycle (absent on a variable amount). */
+            amountCents?: number;
+            minimumAmountCents?: number;
+            /** @description On a variable amount, the most the payer accepted per cycle when they authorised it. */
+            payerMaximumCents?: number;
+            /** @enum {string} */
+            retryPolicy: "none" | "three_in_seven_days";
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @enum {string} */
+                status: "pending" | "accepted" | "rejected" | "expired" | "cancelled";
+                expiresAt?: components["schemas"]["UnixMillis"];
+                /**
+                 * @description The QR code's copy-and-paste code (BR Code) of a `qrcode` or `qrcode_with_payment` journey, while the
+                 *     recurrence waits for the payer (`created`).
+                 */
+                pixPayload?: string;
+                firstPaymentTransactionId?: components["schemas"]["TransactionId"];
+            };
+            /** @description How and when the payer authorised it. */
+            activation?: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment" | "due_charge_qrcode";
+                at: components["schemas"]["UnixMillis"];
+            };
+            /** @description Why it ended (rejected, expired or cancelled), by whom, with the code the Pix message catalogue gives it. */
+            ended?: {
+                /** @enum {string} */
+                reason: "rejected" | "expired" | "cancelled";
+                /** @enum {string} */
+                by?: "merchant" | "payer" | "payer_bank" | "provider";
+                code?: string;
+                description?: string;
+            };
+            /**
+             * Format: date
+             * @description The due date of the next cycle not yet sent to the payer's bank (absent when no cycle is left or it ended).
+             */
+            nextCycleDate?: string;
+            cycles?: {
+                total: number;
+                paid: number;
+                open: number;
+                /** @description Failed, expired or cancelled. */
+                failed: number;
+            };
+            /** @description Every change of `status`, oldest first. */
+            history: {
+                /** @enum {string} */
+                status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+                at: components["schemas"]["UnixMillis"];
+            }[];
+            /** @description The single read's 12 newest cycles (all of them page by page at GET /v1/recurrences/{id}/cycles). */
+            recentCycles?: components["schemas"]["RecurrenceCycle"][];
+            externalRef?: string;
+            /** @description `true` when the answer repeats a creation (the same `externalRef`). */
+            idempotent?: boolean;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * RecurrenceList
+         * @description Answer of GET /v1/recurrences: the newest first (by creation), at most `limit`; `nextCursor` when more match
+         *     (pass it as `cursor`, with the same filter).
+         */
+        RecurrenceList: {
+            recurrences: components["schemas"]["Recurrence"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateRecurrenceRequest
+         * @description A recurrence (Pix Automático, API Pix `rec`): the payer authorises it once in their bank's app, and every
+         *     cycle's charge is then debited on its date without another action. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        CreateRecurrenceRequest: {
+            payer: components["schemas"]["RecurrencePayer"];
+            /**
+             * @description The number or code of what the payer authorises (contract, order, subscription: API Pix
+             *     `vinculo.contrato`), 1 to 35 characters. Else 400 `contract deve ser texto de 1 a 35 caracteres.`.
+             * @example ASSINATURA-000123
+             */
+            contract: string;
+            /**
+             * @description What the payments are for, in words the payer recognises in their bank's app (API Pix
+             *     `vinculo.objeto`), 1 to 35 characters. Else 400 `object deve ser texto de 1 a 35 caracteres.`.
+             * @example Plano Fibra 500 MB
+             */
+            object?: string;
+            /**
+             * @description How often a cycle falls due (API Pix `SEMANAL`, `MENSAL`, `TRIMESTRAL`, `SEMESTRAL`, `ANUAL`). Cycle n's
+             *     date is `startDate` plus n periods; a monthly day the month lacks (the 31st) falls on its last day.
+             *     Else 400 `periodicity deve ser 'weekly', 'monthly', 'quarterly', 'half_yearly' ou 'yearly'.`.
+             * @enum {string}
+             */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /**
+             * Format: date
+             * @description The first cycle's due date (`YYYY-MM-DD`, São Paulo). At least two days after today, since a cycle's
+             *     charge must reach the payer's bank at least two days before it falls due (else 400 `startDate deve ser
+             *     a partir de <date>.`), and at most a year ahead.
+             * @example 2027-01-10
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description The last day a cycle may fall due (`YYYY-MM-DD`), on or after `startDate`; absent, the recurrence runs
+             *     until cancelled. Else 400 `endDate deve ser igual ou posterior a startDate.`.
+             * @example 2027-12-10
+             */
+            endDate?: string;
+            /**
+             * @description A fixed amount every cycle carries (API Pix `valor.valorRec`), with POST /v1/pix's rules for an
+             *     amount. Absent: a variable amount, set cycle by cycle (up to the maximum the payer accepts, at least
+             *     `minimumAmountCents`). Not with `minimumAmountCents` (400 `Envie amountCents (valor fixo) ou
+             *     minimumAmountCents (valor variável), não os dois.`).
+             * @example 9990
+             */
+            amountCents?: number;
+            /**
+             * @description For a variable amount, the floor under the maximum the payer may set when they authorise it (API Pix
+             *     `valor.valorMinimoRecebedor`).
+             */
+            minimumAmountCents?: number;
+            /**
+             * @description What happens when a cycle's debit is refused on its date: `none`, the cycle fails; `three_in_seven_days`,
+             *     PixGate asks the payer's bank again, up to three times within seven days after the date (API Pix
+             *     `politicaRetentativa` `NAO_PERMITE`, `PERMITE_3R_7D`).
+             * @default none
+             * @enum {string}
+             */
+            retryPolicy?: "none" | "three_in_seven_days";
+            /**
+             * @description How the payer is asked to authorise it:
+             *     - `request`: a request sent to the payer's bank (API Pix `solicrec`), which shows it in the app; needs
+             *       `payerAccount`; it expires after `expiresInDays` (1 to 30, default 7).
+             *     - `qrcode`: a QR code (`pixPayload` in the answer) the payer reads to authorise it.
+             *     - `qrcode_with_payment`: a composite QR code that pays `firstPaymentCents` now (an immediate charge,
+             *       `firstPaymentTransactionId`) and authorises the recurrence in the same reading.
+             *     A field the journey does not take is a 400 naming it.
+             */
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @description The payer's account, where the request is sent (API Pix `destinatario`). */
+                payerAccount?: {
+                    /** @description The payer's bank (its ISPB, 8 characters). */
+                    ispb: string;
+                    branch?: string;
+                    account: string;
+                };
+                /** @description The request's days to be answered (`request` only); 7 when absent. */
+                expiresInDays?: number;
+                /** @description The immediate first payment of `qrcode_with_payment`, with POST /v1/pix's rules for an amount. */
+                firstPaymentCents?: number;
+            };
+            externalRef?: components["schemas"]["ExternalRef"];
+        };
+        /**
+         * RecurrenceCycleList
+         * @description Answer of GET /v1/recurrences/{id}/cycles: the newest cycles first (by sequence), at most `limit`;
+         *     `nextCursor` when more exist.
+         */
+        RecurrenceCycleList: {
+            cycles: components["schemas"]["RecurrenceCycle"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
          * @description Static QR code identifier: `sqr_` followed by 24 lower-case hexadecimal characters (96 random bits).
          *     A value not of this form is answered with 400 `staticQrCodeId inválido.`.
          * @example sqr_3c9e2b7d4058c1e9a2f46a1f
@@ -1957,6 +2361,11 @@ export interface components {
              */
             paymentLinkId?: components["schemas"]["PaymentLinkId"];
             /**
+             * @description Since 2026-11-30. A cycle of a recurrence (Pix Automático, POST /v1/recurrences), or the first payment
+             *     of a `qrcode_with_payment` consent: the recurrence. Omitted for any other transaction.
+             */
+            recurrenceId?: components["schemas"]["RecurrenceId"];
+            /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
              */
@@ -2262,10 +2671,14 @@ export interface components {
          *     `transaction.refunded.partial`, `transfer.refunded.partial`, `chargeback.applied`, `med.opened`,
          *     `dispute.opened`, `funds.blocked`, `protest.opened`) are accepted only in a URL's event filter, where they
          *     are mapped to the current names.
+         *
+         *     The first 21 names are the contract's canonical events. `recurrence.created`, `recurrence.approved`,
+         *     `recurrence.rejected`, `recurrence.expired`, `recurrence.cancelled`, `recurrence.cycle_scheduled` and
+         *     `recurrence.cycle_refused` (category `recurring`, Pix Automático) exist since 2026-11-30 (additive).
          * @example transaction.paid
          * @enum {string}
          */
-        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded";
+        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurrence.cycle_scheduled" | "recurrence.cycle_refused";
         /**
          * EventId
          * @description Identifier of one event: `evt_` followed by 24 lower-case hexadecimal characters. Identical in every
@@ -2302,10 +2715,14 @@ export interface components {
          *     - `chargeback`: transaction.chargeback.
          *     - `cashout`: transfer.created, transfer.processing, transfer.pending_approval, transfer.approved,
          *       transfer.rejected, transfer.failed, transfer.cancelled, transfer.paid.
+         *     - `recurring` (since 2026-11-30, Pix Automático): recurrence.created, recurrence.approved,
+         *       recurrence.rejected, recurrence.expired, recurrence.cancelled, recurrence.cycle_scheduled,
+         *       recurrence.cycle_refused. A cycle's payment, failure, expiry and cancellation are its charge's
+         *       `cashin` events (with `recurrenceId`).
          * @example cashin
          * @enum {string}
          */
-        EventCategory: "cashin" | "cashout" | "refund" | "dispute" | "chargeback";
+        EventCategory: "cashin" | "cashout" | "refund" | "dispute" | "chargeback" | "recurring";
         /**
          * Hold
          * @description Precautionary hold placed on the merchant's balance because of the charge (dispute-type events).
@@ -2347,10 +2764,12 @@ export interface components {
         };
         /**
          * EventBase
-         * @description Envelope shared by every webhook event: the transaction as `GET /v1/transactions/{id}` returns it
-         *     (see Transaction), flattened into the body, plus `eventId`, `event`, `category` and `occurredAt`.
-         *     Each event's own schema narrows `event`, `category`, `type` and `status` and says which optional
-         *     fields it carries.
+         * @description Envelope shared by the 21 events of charges and withdrawals (`transaction.*`, `transfer.*`): the
+         *     transaction as `GET /v1/transactions/{id}` returns it (see Transaction), flattened into the body, plus
+         *     `eventId`, `event`, `category` and `occurredAt`. Each event's own schema narrows `event`, `category`,
+         *     `type` and `status` and says which optional fields it carries. The `recurrence.*` events (category
+         *     `recurring`, since 2026-11-30: RecurrenceChanged, RecurrenceCycleChanged) share `eventId`, `event`,
+         *     `category` and `occurredAt` only: they carry a recurrence or a cycle, not a flattened transaction.
          *
          *     - Omitted, never null: `endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`, `refundedCents`,
          *       `refusedCode`, `refusedReason`, `hold`, `chargebackCents`, `externalRef` and `expiresAt` are absent from
@@ -3100,12 +3519,97 @@ export interface components {
             expiresAt?: never;
         } & WithRequired<components["schemas"]["EventBase"], "event" | "category" | "paidAt">;
         /**
-         * WebhookEvent
-         * @description Body of a webhook delivery: exactly one of the 21 events, told apart by `event` (equal to the
-         *     `X-Service-Event` header). Referenced by the OpenAPI document's `webhooks:` section and, event by event, by
-         *     the AsyncAPI messages.
+         * RecurrenceChanged
+         * @description Body of `recurrence.created`, `recurrence.approved`, `recurrence.rejected`, `recurrence.expired` and
+         *     `recurrence.cancelled` (category `recurring`, since 2026-11-30): a recurrence (Pix Automático) changed
+         *     status; the event's name is `recurrence.` + its new `status`. `recurrence` is the recurrence as
+         *     `GET /v1/recurrences/{id}` reads it at the change, without `recentCycles` (read them, or every cycle, at
+         *     `GET /v1/recurrences/{id}/cycles`).
+         *
+         *     - `recurrence.created`: waiting for the payer (the request sent to their bank, or the QR code to show).
+         *     - `recurrence.approved`: the payer authorised it; its cycles are scheduled from now on.
+         *     - `recurrence.rejected`: the payer or their bank refused it (`recurrence.ended`).
+         *     - `recurrence.expired`: not authorised in time (`recurrence.ended`).
+         *     - `recurrence.cancelled`: cancelled by the merchant, the payer or either bank; no further cycle
+         *       (`recurrence.ended`).
+         *
+         *     Not a transaction event: the body carries no transaction fields (no `transactionId`, `type`, `status`,
+         *     `amountCents`...). A cycle's payment, failure, expiry or cancellation is its charge's own event
+         *     (`transaction.paid`, `transaction.failed`, `transaction.expired`, `transaction.cancelled`, whose body
+         *     carries `recurrenceId`), not a `recurrence.*` event.
          */
-        WebhookEvent: components["schemas"]["TransactionPaid"] | components["schemas"]["TransactionRefunded"] | components["schemas"]["TransactionPartiallyRefunded"] | components["schemas"]["TransactionFailed"] | components["schemas"]["TransactionCancelled"] | components["schemas"]["TransactionExpired"] | components["schemas"]["TransactionInfraction"] | components["schemas"]["TransactionDispute"] | components["schemas"]["TransactionProtest"] | components["schemas"]["TransactionBlocked"] | components["schemas"]["TransactionChargeback"] | components["schemas"]["TransferCreated"] | components["schemas"]["TransferProcessing"] | components["schemas"]["TransferPendingApproval"] | components["schemas"]["TransferApproved"] | components["schemas"]["TransferRejected"] | components["schemas"]["TransferFailed"] | components["schemas"]["TransferCancelled"] | components["schemas"]["TransferPaid"] | components["schemas"]["TransferRefunded"] | components["schemas"]["TransferPartiallyRefunded"];
+        RecurrenceChanged: {
+            eventId: components["schemas"]["EventId"];
+            /**
+             * @description Equal to the `X-Service-Event` header; `recurrence.` + the recurrence's new `status`.
+             * @example recurrence.approved
+             * @enum {string}
+             */
+            event: "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled";
+            /** @constant */
+            category: "recurring";
+            /**
+             * @description Unix time in MILLISECONDS when the change that produced the event happened (not the delivery time:
+             *     the delivery attempt's time is the `X-Service-Timestamp` header, in seconds).
+             * @example 1795190400000
+             */
+            occurredAt: number;
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /**
+             * @description The recurrence after the change (its `id` equals `recurrenceId`, its `status` is the event's suffix),
+             *     as `GET /v1/recurrences/{id}` reads it, without `recentCycles`.
+             */
+            recurrence: components["schemas"]["Recurrence"];
+        };
+        /**
+         * RecurrenceCycleChanged
+         * @description Body of `recurrence.cycle_scheduled` and `recurrence.cycle_refused` (category `recurring`, since
+         *     2026-11-30): news of one cycle of a recurrence (Pix Automático) that no charge event tells.
+         *     `transactionId` is the cycle's charge (a `pix_in` transaction with `recurrenceId`); `cycle` is the cycle
+         *     as `GET /v1/recurrences/{id}/cycles` lists it.
+         *
+         *     - `recurrence.cycle_scheduled`: the cycle's charge reached the payer's bank, which will debit it on
+         *       `cycle.settlementDate` (`cycle.status` `scheduled`; the transaction stays `pending`).
+         *     - `recurrence.cycle_refused`: the payer's bank refused a debit (the last of `cycle.attempts` with status
+         *       `refused`, its `refusalCode` and `refusalReason`). `cycle.status` tells what follows: `retrying` when
+         *       another attempt is scheduled (the next entry of `cycle.attempts`, kind `retry`), `failed` when the
+         *       refusal is final (the charge's `transaction.failed` follows), `scheduled` while the next attempt could not
+         *       be asked yet (PixGate asks again on its next read).
+         *
+         *     A cycle's payment, failure, expiry and cancellation are not `recurrence.*` events: they are its charge's
+         *     `transaction.paid`, `transaction.failed`, `transaction.expired` and `transaction.cancelled` (category
+         *     `cashin`, body with `recurrenceId`).
+         */
+        RecurrenceCycleChanged: {
+            eventId: components["schemas"]["EventId"];
+            /**
+             * @description Equal to the `X-Service-Event` header.
+             * @example recurrence.cycle_scheduled
+             * @enum {string}
+             */
+            event: "recurrence.cycle_scheduled" | "recurrence.cycle_refused";
+            /** @constant */
+            category: "recurring";
+            /**
+             * @description Unix time in MILLISECONDS when the change that produced the event happened (not the delivery time:
+             *     the delivery attempt's time is the `X-Service-Timestamp` header, in seconds).
+             * @example 1795190400000
+             */
+            occurredAt: number;
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's charge (equal to `cycle.transactionId`), read with `GET /v1/transactions/{id}`. */
+            transactionId: components["schemas"]["TransactionId"];
+            cycle: components["schemas"]["RecurrenceCycle"];
+        };
+        /**
+         * WebhookEvent
+         * @description Body of a webhook delivery: exactly one of the events, told apart by `event` (equal to the
+         *     `X-Service-Event` header): the 21 canonical events of charges and withdrawals (a transaction, flattened
+         *     into the body), and since 2026-11-30 the seven `recurrence.*` events of Pix Automático (category
+         *     `recurring`: RecurrenceChanged, RecurrenceCycleChanged). Referenced by the OpenAPI document's `webhooks:`
+         *     section and, event by event, by the AsyncAPI messages.
+         */
+        WebhookEvent: components["schemas"]["TransactionPaid"] | components["schemas"]["TransactionRefunded"] | components["schemas"]["TransactionPartiallyRefunded"] | components["schemas"]["TransactionFailed"] | components["schemas"]["TransactionCancelled"] | components["schemas"]["TransactionExpired"] | components["schemas"]["TransactionInfraction"] | components["schemas"]["TransactionDispute"] | components["schemas"]["TransactionProtest"] | components["schemas"]["TransactionBlocked"] | components["schemas"]["TransactionChargeback"] | components["schemas"]["TransferCreated"] | components["schemas"]["TransferProcessing"] | components["schemas"]["TransferPendingApproval"] | components["schemas"]["TransferApproved"] | components["schemas"]["TransferRejected"] | components["schemas"]["TransferFailed"] | components["schemas"]["TransferCancelled"] | components["schemas"]["TransferPaid"] | components["schemas"]["TransferRefunded"] | components["schemas"]["TransferPartiallyRefunded"] | components["schemas"]["RecurrenceChanged"] | components["schemas"]["RecurrenceCycleChanged"];
     };
     responses: {
         /**
@@ -3223,6 +3727,13 @@ export interface components {
          */
         PaymentLinkIdPath: components["schemas"]["PaymentLinkId"];
         /**
+         * @description The recurrence's `id` returned at creation (`rec_` + 24 lower-case hex). A value not of this form is
+         *     answered with 400 `recurrenceId inválido.`; a well-formed id that is unknown or belongs to another merchant
+         *     with 404 `Recorrência não encontrada.`.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceIdPath: components["schemas"]["RecurrenceId"];
+        /**
          * @description The `staticQrCodeId` returned at creation (`sqr_` + 24 lower-case hex). A value not of this form is
          *     answered with 400 `staticQrCodeId inválido.`; a well-formed id that is unknown or belongs to another
          *     merchant with 404 `QR code estático não encontrado.`.
@@ -3294,6 +3805,13 @@ export interface components {
          * @example pl_5b1d9e3a7c2f4086b1e9d3a7
          */
         PaymentLinkIdQuery: components["schemas"]["PaymentLinkId"];
+        /**
+         * @description Since 2026-11-30. Only the transactions of this recurrence (POST /v1/recurrences): its cycles, and the
+         *     first payment of a `qrcode_with_payment` consent. A value that is not `rec_` + 24 lower-case hex: 400
+         *     `recurrenceId inválido.`; another merchant's recurrence, or an unknown one, lists nothing.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceIdQuery: components["schemas"]["RecurrenceId"];
         /**
          * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
          *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
@@ -4018,6 +4536,384 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listRecurrences: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
+                 *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
+                 *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
+                 * @example 10
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /**
+                 * @description Only recurrences in this status; else 400 `status deve ser 'created', 'approved', 'rejected', 'expired' ou 'cancelled'. Recebido: '<VALUE>'.`.
+                 * @example approved
+                 */
+                status?: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceList"];
+                };
+            };
+            /** @description A malformed `limit`, `cursor` or `status`, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRecurrenceRequest"];
+            };
+        };
+        responses: {
+            /** @description Repeat of an `externalRef`: the recurrence it names, with `idempotent: true`. Nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description Created, `created`, waiting for the payer. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /**
+             * @description Invalid request: a field breaking its rule (the message names it), an amount outside the account's
+             *     range, a field the consent journey does not take, an unknown field. Nothing was created.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rate limit reached (shared with POST /v1/pix). Nothing was created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached or failed. Nothing was created; it is safe to retry (with the same `externalRef`). */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's `id` returned at creation (`rec_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `recurrenceId inválido.`; a well-formed id that is unknown or belongs to another merchant
+                 *     with 404 `Recorrência não encontrada.`.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                id: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such recurrence in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's `id` returned at creation (`rec_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `recurrenceId inválido.`; a well-formed id that is unknown or belongs to another merchant
+                 *     with 404 `Recorrência não encontrada.`.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                id: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A malformed id, or a query parameter (this operation takes none). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such recurrence in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recurrence already ended otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing changed. Safe to retry. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRecurrenceCycles: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of transactions returned, an integer from 1 to 100; default 50. A value outside 1..100 or
+                 *     not an integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.` (never
+                 *     silently clamped, so a reconciliation job never believes it saw everything when it did not).
+                 * @example 10
+                 */
+                limit?: components["parameters"]["LimitQuery"];
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's `id` returned at creation (`rec_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `recurrenceId inválido.`; a well-formed id that is unknown or belongs to another merchant
+                 *     with 404 `Recorrência não encontrada.`.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                id: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceCycleList"];
+                };
+            };
+            /** @description A malformed id, `limit` or `cursor`, or an unknown query parameter. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such recurrence in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendRecurrenceCycle: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's `id` returned at creation (`rec_` + 24 lower-case hex). A value not of this form is
+                 *     answered with 400 `recurrenceId inválido.`; a well-formed id that is unknown or belongs to another merchant
+                 *     with 404 `Recorrência não encontrada.`.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                id: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The cycle's amount in cents. Else 400 `amountCents deve ser inteiro ≥ 100 (R$1,00 mínimo).`. */
+                    amountCents: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The cycle, sent (`scheduled`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceCycle"];
+                };
+            };
+            /** @description A malformed id or body, or an amount outside what the payer, the recurrence or the account allow. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such recurrence in this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The recurrence cannot send a cycle now. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            /** @description The payment provider could not be reached; nothing was sent. Safe to retry. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listStaticQrCodes: {
         parameters: {
             query?: {
@@ -4617,6 +5513,13 @@ export interface operations {
                  * @example pl_5b1d9e3a7c2f4086b1e9d3a7
                  */
                 paymentLinkId?: components["parameters"]["PaymentLinkIdQuery"];
+                /**
+                 * @description Since 2026-11-30. Only the transactions of this recurrence (POST /v1/recurrences): its cycles, and the
+                 *     first payment of a `qrcode_with_payment` consent. A value that is not `rec_` + 24 lower-case hex: 400
+                 *     `recurrenceId inválido.`; another merchant's recurrence, or an unknown one, lists nothing.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId?: components["parameters"]["RecurrenceIdQuery"];
             };
             header?: never;
             path?: never;
@@ -4633,7 +5536,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionList"];
                 };
             };
-            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status`, `externalRef`, `staticQrCodeId` or `paymentLinkId`, or an unknown query parameter. Do not retry unchanged. */
+            /** @description Invalid `type`, `limit`, `cursor`, `createdFrom`, `createdTo`, `status`, `externalRef`, `staticQrCodeId`, `paymentLinkId` or `recurrenceId`, or an unknown query parameter. Do not retry unchanged. */
             400: {
                 headers: {
                     [name: string]: unknown;

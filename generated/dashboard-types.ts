@@ -420,7 +420,8 @@ export interface paths {
         /**
          * Overview
          * @description The account, its balance (available, active holds, withdrawable = available − holds − withdrawals being
-         *     sent) and the 10 newest transactions.
+         *     sent), the 10 newest transactions, and Pix Automático's figures: the active recurrences and the cycles
+         *     due in the next 7 days (`recurrences`).
          */
         get: operations["getOverview"];
         put?: never;
@@ -916,6 +917,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/api/v1/recurrences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List recurrences (Pix Automático)
+         * @description "Recorrências": the account's recurrences, newest first, as GET /v1/recurrences pages them (`limit`,
+         *     `cursor`; the answer's `nextCursor` leads to the next page), each with its next cycle's date and its
+         *     cycles counted. `status` keeps those of one status; send the same `status` with the `cursor` of its pages.
+         */
+        get: operations["listDashboardRecurrences"];
+        put?: never;
+        /**
+         * Create a recurrence (Pix Automático)
+         * @description "Nova recorrência" from the dashboard: exactly POST /v1/recurrences (the same service, body, rules,
+         *     limits and answers) for the signed-in user's account, which must have its KYC approved and not be blocked.
+         *     The consent is asked by the journey chosen: `request` (sent to the payer's bank, with its ISPB, branch
+         *     and account), `qrcode` (a QR code the payer reads: `consent.pixPayload`, and its image at
+         *     GET /dashboard/api/v1/recurrences/{recurrenceId}/qrcode), or `qrcode_with_payment` (the same QR code also
+         *     pays `firstPaymentCents` now). Idempotent by `externalRef` as POST /v1/recurrences is: the page sends its
+         *     own reference per filled form (`recorrencia-painel-<uuid>`) unless the merchant typed one.
+         *
+         *     Refusals name the field by its label in the form, with the field's API name in `field` (`payer.name`,
+         *     `payer.document.number`, `contract`, `object`, `periodicity`, `startDate`, `endDate`, `amountCents`,
+         *     `retryPolicy`, `consent.journey`, `consent.payerAccount.ispb`, `consent.payerAccount.branch`,
+         *     `consent.payerAccount.account`, `consent.firstPaymentCents`, `externalRef`); amounts in reais.
+         */
+        post: operations["createDashboardRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/recurrences/{recurrenceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a recurrence with its history and newest cycles
+         * @description One recurrence of the account, as GET /v1/recurrences/{id} answers it: the payer, the terms, the consent
+         *     (with its QR code's copy-and-paste code while a QR journey waits for the payer), every change of status
+         *     (`history`), the cycles counted and the 12 newest (`recentCycles`; all of them at
+         *     GET /dashboard/api/v1/recurrences/{recurrenceId}/cycles). Another account's recurrence answers 404, as an
+         *     unknown one.
+         */
+        get: operations["getDashboardRecurrence"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/recurrences/{recurrenceId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a recurrence
+         * @description "Cancelar recorrência", after the page's confirmation: exactly POST /v1/recurrences/{id}/cancel for the
+         *     signed-in user's account. The recurrence becomes `cancelled` (by the merchant) at the provider and here;
+         *     its cycles not yet debited are cancelled with it, and no further cycle is charged. Cancelling a cancelled
+         *     recurrence answers 200 with it (a retry is safe); a rejected or expired one answers 409. No body.
+         */
+        post: operations["cancelDashboardRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/recurrences/{recurrenceId}/cycles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a recurrence's cycles
+         * @description Every cycle of one recurrence of the account, newest first, as GET /v1/recurrences/{id}/cycles pages them:
+         *     each with its due and settlement dates, amount, status and every attempt to debit it (with the payer's
+         *     bank's refusal code). Each cycle is a transaction of the account (`transactionId`).
+         */
+        get: operations["listDashboardRecurrenceCycles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/recurrences/{recurrenceId}/qrcode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recurrence's consent QR code (PNG)
+         * @description The QR code the payer reads to authorise a recurrence of a `qrcode` or `qrcode_with_payment` journey: its
+         *     copy-and-paste code (`consent.pixPayload`, exactly) as a PNG image, rendered as the charges' QR codes are.
+         *     Only while the recurrence waits for the payer (`created`); otherwise, or on a `request` journey, 404.
+         */
+        get: operations["getDashboardRecurrenceQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dashboard/api/v1/statement": {
         parameters: {
             query?: never;
@@ -1279,6 +1408,79 @@ export interface paths {
          *     and credits nothing.
          */
         post: operations["sandboxPayDashboardStaticQrCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sandbox/recurrences/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: run the Pix Automático jobs now
+         * @description Outside production, on a server whose PIX provider is simulated (404 otherwise): what the jobs do every
+         *     minute, now: each approved recurrence's cycles due within the Central Bank's window (10 to 2 days ahead)
+         *     are sent to the payer's bank, and the recurrences and open cycles are read back. The sandbox's jobs act on
+         *     every account of the server (it has no real money). No body.
+         */
+        post: operations["sandboxRunDashboardRecurrences"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sandbox/recurrences/{recurrenceId}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: the payer answers or cancels a recurrence
+         * @description Outside production, on a server whose PIX provider is simulated (404 otherwise): what the payer does in
+         *     their bank's app with one of the account's own recurrences, after which PixGate reads it back from the
+         *     provider and applies it as it applies a callback (status, history, events `recurrence.*`):
+         *     `approve` (on `qrcode_with_payment` the payer also pays the first charge), `reject` (code `AP13`, the payer
+         *     refused it), `expire` (the payer never answered), `payer-cancel` (the payer cancels an approved
+         *     recurrence, code `SLDB`; its open cycles end with it). No body.
+         */
+        post: operations["sandboxDashboardRecurrenceAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dashboard/api/v1/sandbox/recurrence-cycles/{transactionId}/{action}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: the payer's bank debits or refuses a cycle, or the payer cancels it
+         * @description Outside production, on a server whose PIX provider is simulated (404 otherwise): the payer's bank answers
+         *     the open attempt of one of the account's own cycles now, whatever its date, and PixGate reads it back:
+         *     `pay` (debited: the cycle is `paid`, its transaction `paid`, the balance credited), `refuse` with `refusalCode`
+         *     (default `AM02`: retried the next day under `three_in_seven_days`, else the cycle fails; a code the
+         *     standard makes final, such as `AC05`, fails it at once), `payer-cancel` (the payer cancels this cycle
+         *     before it is debited).
+         */
+        post: operations["sandboxDashboardRecurrenceCycleAction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1707,6 +1909,12 @@ export interface components {
          */
         PaymentLinkId: string;
         /**
+         * @description Recurrence identifier: `rec_` followed by 24 lower-case hexadecimal characters (96 random bits). A value
+         *     not of this form is answered with 400 `recurrenceId inválido.`.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceId: string;
+        /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
          * @example E90400888202611211935a1B2c3D4e5F
@@ -1809,6 +2017,11 @@ export interface components {
              */
             paymentLinkId?: components["schemas"]["PaymentLinkId"];
             /**
+             * @description Since 2026-11-30. A cycle of a recurrence (Pix Automático, POST /v1/recurrences), or the first payment
+             *     of a `qrcode_with_payment` consent: the recurrence. Omitted for any other transaction.
+             */
+            recurrenceId?: components["schemas"]["RecurrenceId"];
+            /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
              */
@@ -1855,12 +2068,30 @@ export interface components {
              */
             refusedReason?: string;
         };
+        /**
+         * DashboardRecurrenceSummary
+         * @description The overview's Pix Automático figures.
+         */
+        DashboardRecurrenceSummary: {
+            /** @description Recurrences the payer authorised (`approved`), whose cycles are being charged. */
+            activeCount: number;
+            /**
+             * @description The cycles that fall due from today to 7 days ahead (São Paulo): those already sent to the payer's bank
+             *     and not yet paid (`scheduled`, `retrying`), and the next cycle of each active recurrence not yet sent.
+             */
+            dueNext7Days: {
+                count: number;
+                /** @description Their amounts added (a variable-amount cycle not yet sent counts 0). */
+                amountCents: number;
+            };
+        };
         /** Overview */
         Overview: {
             account: components["schemas"]["DashboardAccount"];
             balance: components["schemas"]["BalanceOverview"];
             /** @description The 10 newest transactions. */
             latestTransactions: components["schemas"]["Transaction"][];
+            recurrences: components["schemas"]["DashboardRecurrenceSummary"];
         };
         /**
          * UpdateDashboardAccountRequest
@@ -2781,6 +3012,267 @@ export interface components {
             payments: components["schemas"]["DashboardStaticQrPayment"][];
         };
         /**
+         * RecurrencePayer
+         * @description Who pays the recurrence (API Pix `vinculo.devedor`): shown to the payer by their bank when they authorise
+         *     it, and the holder of the account the cycles are debited from. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        RecurrencePayer: {
+            /**
+             * @description Full name, 1 to 140 characters, not only whitespace. Else 400 `payer.name deve ser texto de 1 a 140 caracteres.`.
+             * @example Maria da Silva
+             */
+            name: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+        };
+        /**
+         * RecurrenceCycle
+         * @description One cycle of a recurrence: its charge (API Pix `cobr`), a transaction (`pix_in`, with `recurrenceId`) read,
+         *     listed, notified and refunded like any charge. PixGate sends it to the payer's bank within the window the
+         *     Central Bank sets (from ten to two days before the date), and the bank debits the payer on the settlement
+         *     date (the due date, moved to the next business day when it is not one).
+         */
+        RecurrenceCycle: {
+            transactionId: components["schemas"]["TransactionId"];
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's number, from 1. */
+            sequence: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The day the payer's bank debits it (the due date, or the next business day after it).
+             */
+            settlementDate: string;
+            amountCents: number;
+            /**
+             * @description `scheduled`: with the payer's bank, to be debited on its date (the transaction is `pending`).
+             *     `retrying`: a debit was refused and another attempt is scheduled (`pending`). `paid`: debited and
+             *     credited (the transaction is `paid`, then `partially_refunded`/`refunded` when given back). `failed`:
+             *     refused for good (a refusal the standard makes final, or no attempt left; the transaction is `failed`).
+             *     `expired`: no debit happened by the last attempt's day (`expired`). `cancelled`: by the merchant, the
+             *     payer or either bank before it was debited (`cancelled`).
+             * @enum {string}
+             */
+            status: "scheduled" | "retrying" | "paid" | "failed" | "expired" | "cancelled";
+            /** @description Every attempt to debit it, oldest first. */
+            attempts: {
+                /** Format: date */
+                date: string;
+                /** @enum {string} */
+                kind: "scheduled" | "retry";
+                /** @enum {string} */
+                status: "scheduled" | "paid" | "refused" | "cancelled" | "expired";
+                /** @description The payer's bank's reason code (the Pix message catalogue's, as API Pix reports it). */
+                refusalCode?: string;
+                refusalReason?: string;
+                endToEndId?: components["schemas"]["EndToEndId"];
+            }[];
+            /** @description Why it failed or was cancelled (the last refusal's code, or the cancellation's). */
+            refusalCode?: string;
+            refusalReason?: string;
+            /** @enum {string} */
+            cancelledBy?: "merchant" | "payer" | "payer_bank" | "provider";
+            endToEndId?: components["schemas"]["EndToEndId"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            refundedCents?: number;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * Recurrence
+         * @description A recurrence (Pix Automático): who pays, for what, how often, how much, and where the payer's consent
+         *     stands. `status`: `created` (waiting for the payer), `approved` (authorised: cycles are scheduled),
+         *     `rejected` (the payer or their bank refused it), `expired` (not authorised in time), `cancelled` (by
+         *     the merchant, the payer or either bank; no further cycle).
+         */
+        Recurrence: {
+            id: components["schemas"]["RecurrenceId"];
+            /** @enum {string} */
+            status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            payer: components["schemas"]["RecurrencePayer"];
+            contract: string;
+            object?: string;
+            /** @enum {string} */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate?: string;
+            /** @description The fixed amount of every cycle (absent on a variable amount). */
+            amountCents?: number;
+            minimumAmountCents?: number;
+            /** @description On a variable amount, the most the payer accepted per cycle when they authorised it. */
+            payerMaximumCents?: number;
+            /** @enum {string} */
+            retryPolicy: "none" | "three_in_seven_days";
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @enum {string} */
+                status: "pending" | "accepted" | "rejected" | "expired" | "cancelled";
+                expiresAt?: components["schemas"]["UnixMillis"];
+                /**
+                 * @description The QR code's copy-and-paste code (BR Code) of a `qrcode` or `qrcode_with_payment` journey, while the
+                 *     recurrence waits for the payer (`created`).
+                 */
+                pixPayload?: string;
+                firstPaymentTransactionId?: components["schemas"]["TransactionId"];
+            };
+            /** @description How and when the payer authorised it. */
+            activation?: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment" | "due_charge_qrcode";
+                at: components["schemas"]["UnixMillis"];
+            };
+            /** @description Why it ended (rejected, expired or cancelled), by whom, with the code the Pix message catalogue gives it. */
+            ended?: {
+                /** @enum {string} */
+                reason: "rejected" | "expired" | "cancelled";
+                /** @enum {string} */
+                by?: "merchant" | "payer" | "payer_bank" | "provider";
+                code?: string;
+                description?: string;
+            };
+            /**
+             * Format: date
+             * @description The due date of the next cycle not yet sent to the payer's bank (absent when no cycle is left or it ended).
+             */
+            nextCycleDate?: string;
+            cycles?: {
+                total: number;
+                paid: number;
+                open: number;
+                /** @description Failed, expired or cancelled. */
+                failed: number;
+            };
+            /** @description Every change of `status`, oldest first. */
+            history: {
+                /** @enum {string} */
+                status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+                at: components["schemas"]["UnixMillis"];
+            }[];
+            /** @description The single read's 12 newest cycles (all of them page by page at GET /v1/recurrences/{id}/cycles). */
+            recentCycles?: components["schemas"]["RecurrenceCycle"][];
+            externalRef?: string;
+            /** @description `true` when the answer repeats a creation (the same `externalRef`). */
+            idempotent?: boolean;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * RecurrenceList
+         * @description Answer of GET /v1/recurrences: the newest first (by creation), at most `limit`; `nextCursor` when more match
+         *     (pass it as `cursor`, with the same filter).
+         */
+        RecurrenceList: {
+            recurrences: components["schemas"]["Recurrence"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
+         * CreateRecurrenceRequest
+         * @description A recurrence (Pix Automático, API Pix `rec`): the payer authorises it once in their bank's app, and every
+         *     cycle's charge is then debited on its date without another action. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        CreateRecurrenceRequest: {
+            payer: components["schemas"]["RecurrencePayer"];
+            /**
+             * @description The number or code of what the payer authorises (contract, order, subscription: API Pix
+             *     `vinculo.contrato`), 1 to 35 characters. Else 400 `contract deve ser texto de 1 a 35 caracteres.`.
+             * @example ASSINATURA-000123
+             */
+            contract: string;
+            /**
+             * @description What the payments are for, in words the payer recognises in their bank's app (API Pix
+             *     `vinculo.objeto`), 1 to 35 characters. Else 400 `object deve ser texto de 1 a 35 caracteres.`.
+             * @example Plano Fibra 500 MB
+             */
+            object?: string;
+            /**
+             * @description How often a cycle falls due (API Pix `SEMANAL`, `MENSAL`, `TRIMESTRAL`, `SEMESTRAL`, `ANUAL`). Cycle n's
+             *     date is `startDate` plus n periods; a monthly day the month lacks (the 31st) falls on its last day.
+             *     Else 400 `periodicity deve ser 'weekly', 'monthly', 'quarterly', 'half_yearly' ou 'yearly'.`.
+             * @enum {string}
+             */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /**
+             * Format: date
+             * @description The first cycle's due date (`YYYY-MM-DD`, São Paulo). At least two days after today, since a cycle's
+             *     charge must reach the payer's bank at least two days before it falls due (else 400 `startDate deve ser
+             *     a partir de <date>.`), and at most a year ahead.
+             * @example 2027-01-10
+             */
+            startDate: string;
+            /**
+             * Format: date
+             * @description The last day a cycle may fall due (`YYYY-MM-DD`), on or after `startDate`; absent, the recurrence runs
+             *     until cancelled. Else 400 `endDate deve ser igual ou posterior a startDate.`.
+             * @example 2027-12-10
+             */
+            endDate?: string;
+            /**
+             * @description A fixed amount every cycle carries (API Pix `valor.valorRec`), with POST /v1/pix's rules for an
+             *     amount. Absent: a variable amount, set cycle by cycle (up to the maximum the payer accepts, at least
+             *     `minimumAmountCents`). Not with `minimumAmountCents` (400 `Envie amountCents (valor fixo) ou
+             *     minimumAmountCents (valor variável), não os dois.`).
+             * @example 9990
+             */
+            amountCents?: number;
+            /**
+             * @description For a variable amount, the floor under the maximum the payer may set when they authorise it (API Pix
+             *     `valor.valorMinimoRecebedor`).
+             */
+            minimumAmountCents?: number;
+            /**
+             * @description What happens when a cycle's debit is refused on its date: `none`, the cycle fails; `three_in_seven_days`,
+             *     PixGate asks the payer's bank again, up to three times within seven days after the date (API Pix
+             *     `politicaRetentativa` `NAO_PERMITE`, `PERMITE_3R_7D`).
+             * @default none
+             * @enum {string}
+             */
+            retryPolicy?: "none" | "three_in_seven_days";
+            /**
+             * @description How the payer is asked to authorise it:
+             *     - `request`: a request sent to the payer's bank (API Pix `solicrec`), which shows it in the app; needs
+             *       `payerAccount`; it expires after `expiresInDays` (1 to 30, default 7).
+             *     - `qrcode`: a QR code (`pixPayload` in the answer) the payer reads to authorise it.
+             *     - `qrcode_with_payment`: a composite QR code that pays `firstPaymentCents` now (an immediate charge,
+             *       `firstPaymentTransactionId`) and authorises the recurrence in the same reading.
+             *     A field the journey does not take is a 400 naming it.
+             */
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @description The payer's account, where the request is sent (API Pix `destinatario`). */
+                payerAccount?: {
+                    /** @description The payer's bank (its ISPB, 8 characters). */
+                    ispb: string;
+                    branch?: string;
+                    account: string;
+                };
+                /** @description The request's days to be answered (`request` only); 7 when absent. */
+                expiresInDays?: number;
+                /** @description The immediate first payment of `qrcode_with_payment`, with POST /v1/pix's rules for an amount. */
+                firstPaymentCents?: number;
+            };
+            externalRef?: components["schemas"]["ExternalRef"];
+        };
+        /**
+         * RecurrenceCycleList
+         * @description Answer of GET /v1/recurrences/{id}/cycles: the newest cycles first (by sequence), at most `limit`;
+         *     `nextCursor` when more exist.
+         */
+        RecurrenceCycleList: {
+            cycles: components["schemas"]["RecurrenceCycle"][];
+            count: number;
+            nextCursor?: string;
+        };
+        /**
          * BalanceEntry
          * @description One movement of the available balance (since 2026-11-26), as GET /v1/balance/entries lists it. `amountCents`
          *     is signed (credits positive, debits negative) and `balanceAfterCents` is the available balance right after
@@ -2925,8 +3417,9 @@ export interface components {
             maxWebhooks: number;
         };
         /**
-         * @description Canonical event names (`transaction.paid`), categories (`cashin`, `cashout`, `refund`, `dispute`,
-         *     `chargeback`) or the May-2026 legacy names; empty or absent: every event.
+         * @description Canonical event names (`transaction.paid`, and since 2026-11-30 the `recurrence.*` names), categories
+         *     (`cashin`, `cashout`, `refund`, `dispute`, `chargeback`, and since 2026-11-30 `recurring`) or the May-2026
+         *     legacy names; empty or absent: every event.
          * @example [
          *       "cashin",
          *       "transfer.paid"
@@ -3402,6 +3895,27 @@ export interface components {
             /** @description The code's payment (a paid `pix_in` charge with `staticQrCodeId`). Omitted when `unmatched`. */
             payment?: components["schemas"]["Transaction"];
         };
+        /**
+         * DashboardRecurrenceRun
+         * @description What the Pix Automático jobs did when run now.
+         */
+        DashboardRecurrenceRun: {
+            /** @description Cycles sent to the payer's bank (their charges created). */
+            scheduled: number;
+            /** @description Recurrences and open cycles read back from the provider. */
+            read: number;
+        };
+        /**
+         * DashboardSandboxCycleRequest
+         * @description With `refuse`, the payer's bank's reason code (the Pix message catalogue's); `AM02` when absent.
+         */
+        DashboardSandboxCycleRequest: {
+            /**
+             * @description The refusal's code, e.g. `AM02` (insufficient funds: retried under `three_in_seven_days`) or `AC05` (a closed account: final).
+             * @example AM02
+             */
+            refusalCode?: string;
+        };
         /** OutboxMail */
         OutboxMail: {
             /** @example mail_0a1b2c3d4e5f60718293a4b5 */
@@ -3540,6 +4054,11 @@ export interface components {
          * @example sqr_8a0c1e3b5d7f9a1c7b2e4d6f
          */
         StaticQrCodeIdPath: components["schemas"]["StaticQrCodeId"];
+        /**
+         * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceIdPath: components["schemas"]["RecurrenceId"];
         /**
          * @description Maximum number of entries returned, an integer from 1 to 100; default 50. A value outside 1..100 or not an
          *     integer is rejected with 400 `limit deve ser inteiro entre 1 e 100. Recebido: '<VALUE>'.`.
@@ -4678,7 +5197,14 @@ export interface operations {
                      *             }
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "recurrences": {
+                     *         "activeCount": 3,
+                     *         "dueNext7Days": {
+                     *           "count": 2,
+                     *           "amountCents": 19980
+                     *         }
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Overview"];
@@ -6233,6 +6759,389 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listDashboardRecurrences: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+                /** @example approved */
+                status?: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrences, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceList"];
+                };
+            };
+            /** @description A filter is invalid (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDashboardRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "payer": {
+                 *         "name": "Maria da Silva",
+                 *         "document": {
+                 *           "type": "cpf",
+                 *           "number": "52998224725"
+                 *         }
+                 *       },
+                 *       "contract": "ASSINATURA-000123",
+                 *       "object": "Plano Fibra 500 MB",
+                 *       "periodicity": "monthly",
+                 *       "startDate": "2027-01-10",
+                 *       "amountCents": 9990,
+                 *       "retryPolicy": "three_in_seven_days",
+                 *       "consent": {
+                 *         "journey": "qrcode"
+                 *       },
+                 *       "externalRef": "recorrencia-painel-5b0c9d7e-2f4a-4c1b-9e3d-8a7f6b5c4d3e"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRecurrenceRequest"];
+            };
+        };
+        responses: {
+            /** @description A repeated `externalRef`: the recurrence it names, with `idempotent: true`; nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description Recurrence created, `created` (waiting for the payer), its consent `pending`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A field missing or breaking its rule (the message names the field by its label, `field` says which). Nothing was created. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description The account's hourly charge limit, which recurrences share, is reached. Nothing was created. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Limite de requisições atingido. Tente em 1 hora."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The PIX provider did not answer; nothing was created. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Erro ao comunicar com gateway. Tente novamente."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The installation's PIX provider offers no Pix Automático. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Recorrências indisponíveis: o provedor PIX desta instalação não oferece Pix Automático."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    getDashboardRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A malformed id (`field`: `recurrenceId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No recurrence with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelDashboardRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A malformed id (`field`: `recurrenceId`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description No recurrence with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description It ended otherwise (rejected or expired): nothing to cancel. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "A recorrência não pode ser cancelada: ela está rejeitada."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            /** @description The PIX provider did not answer; nothing changed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Erro ao comunicar com gateway. Tente novamente."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+        };
+    };
+    listDashboardRecurrenceCycles: {
+        parameters: {
+            query?: {
+                /** @example 50 */
+                limit?: number;
+                /**
+                 * @description Since 2026-11-26. The `nextCursor` of the previous page, unchanged (opaque: do not build or edit it), to
+                 *     read the next page. Send the same filters with it. Pages follow a stable order, so walking them from the
+                 *     first to the last sees every item that existed when the walk started exactly once, however many are
+                 *     added meanwhile (new items appear on the first page). A value that is not a cursor this operation issued
+                 *     is answered with 400 `cursor inválido: use o nextCursor da página anterior.`.
+                 */
+                cursor?: components["parameters"]["CursorQuery"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cycles, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecurrenceCycleList"];
+                };
+            };
+            /** @description A malformed id or parameter (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No recurrence with this id in the account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getDashboardRecurrenceQrCode: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Width and height in pixels (128 to 1024; 512 when omitted).
+                 * @example 512
+                 */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["RecurrenceIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example (PNG image bytes) */
+                    "image/png": string;
+                };
+            };
+            /** @description A malformed id or size (the message names it by its label, `field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            /** @description No recurrence with this id in the account, or none waiting for the payer by a QR code. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
     listDashboardStatement: {
         parameters: {
             query?: {
@@ -7542,6 +8451,197 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxRunDashboardRecurrences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the jobs did. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "scheduled": 1,
+                     *       "read": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardRecurrenceRun"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description No sandbox on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxDashboardRecurrenceAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The recurrence's id (`rec_` + 24 lower-case hex), from the list.
+                 * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+                 */
+                recurrenceId: components["parameters"]["RecurrenceIdPath"];
+                /** @example approve */
+                action: "approve" | "reject" | "expire" | "payer-cancel";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence after the action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Recurrence"];
+                };
+            };
+            /** @description A malformed id or action (`field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Unknown recurrence (or another account's), or no sandbox on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The simulated payer's bank refuses the action in the recurrence's status. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "O banco do pagador (sandbox) não aceita esta ação agora: a recorrência está ativa."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxDashboardRecurrenceCycleAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The cycle's transaction id (`tx_` + 24 lower-case hex).
+                 * @example tx_6a1f3c9e2b7d4058c1e9a2f4
+                 */
+                transactionId: string;
+                /** @example pay */
+                action: "pay" | "refuse" | "payer-cancel";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["DashboardSandboxCycleRequest"];
+            };
+        };
+        responses: {
+            /** @description The cycle after the action. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "transactionId": "tx_6a1f3c9e2b7d4058c1e9a2f4",
+                     *       "recurrenceId": "rec_4c1e8a2f9b3d5e7a0c6b8d2e",
+                     *       "sequence": 1,
+                     *       "dueDate": "2027-01-10",
+                     *       "settlementDate": "2027-01-11",
+                     *       "amountCents": 9990,
+                     *       "status": "paid",
+                     *       "attempts": [
+                     *         {
+                     *           "date": "2027-01-11",
+                     *           "kind": "scheduled",
+                     *           "status": "paid",
+                     *           "endToEndId": "E9999900420270111120012345678901"
+                     *         }
+                     *       ],
+                     *       "endToEndId": "E9999900420270111120012345678901",
+                     *       "paidAt": 1799679600000,
+                     *       "createdAt": 1799161200000,
+                     *       "updatedAt": 1799679600000
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RecurrenceCycle"];
+                };
+            };
+            /** @description A malformed id, action or code (`field` says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            401: components["responses"]["SessionRequired"];
+            403: components["responses"]["Forbidden"];
+            /** @description Not a cycle of the account's recurrences, or no sandbox on this server. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardError"];
+                };
+            };
+            /** @description The cycle has no open attempt (already paid, failed or cancelled). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "O banco do pagador (sandbox) não aceita esta ação agora: o ciclo não tem débito em aberto (já foi pago, recusado ou cancelado)."
+                     *     }
+                     */
                     "application/json": components["schemas"]["DashboardError"];
                 };
             };

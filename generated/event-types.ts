@@ -9,10 +9,12 @@ export interface components {
     schemas: {
         /**
          * EventBase
-         * @description Envelope shared by every webhook event: the transaction as `GET /v1/transactions/{id}` returns it
-         *     (see Transaction), flattened into the body, plus `eventId`, `event`, `category` and `occurredAt`.
-         *     Each event's own schema narrows `event`, `category`, `type` and `status` and says which optional
-         *     fields it carries.
+         * @description Envelope shared by the 21 events of charges and withdrawals (`transaction.*`, `transfer.*`): the
+         *     transaction as `GET /v1/transactions/{id}` returns it (see Transaction), flattened into the body, plus
+         *     `eventId`, `event`, `category` and `occurredAt`. Each event's own schema narrows `event`, `category`,
+         *     `type` and `status` and says which optional fields it carries. The `recurrence.*` events (category
+         *     `recurring`, since 2026-11-30: RecurrenceChanged, RecurrenceCycleChanged) share `eventId`, `event`,
+         *     `category` and `occurredAt` only: they carry a recurrence or a cycle, not a flattened transaction.
          *
          *     - Omitted, never null: `endToEndId`, `payer`, `beneficiary`, `refundEndToEndId`, `refundedCents`,
          *       `refusedCode`, `refusedReason`, `hold`, `chargebackCents`, `externalRef` and `expiresAt` are absent from
@@ -64,10 +66,14 @@ export interface components {
          *     - `chargeback`: transaction.chargeback.
          *     - `cashout`: transfer.created, transfer.processing, transfer.pending_approval, transfer.approved,
          *       transfer.rejected, transfer.failed, transfer.cancelled, transfer.paid.
+         *     - `recurring` (since 2026-11-30, Pix Automático): recurrence.created, recurrence.approved,
+         *       recurrence.rejected, recurrence.expired, recurrence.cancelled, recurrence.cycle_scheduled,
+         *       recurrence.cycle_refused. A cycle's payment, failure, expiry and cancellation are its charge's
+         *       `cashin` events (with `recurrenceId`).
          * @example cashin
          * @enum {string}
          */
-        EventCategory: "cashin" | "cashout" | "refund" | "dispute" | "chargeback";
+        EventCategory: "cashin" | "cashout" | "refund" | "dispute" | "chargeback" | "recurring";
         /**
          * EventId
          * @description Identifier of one event: `evt_` followed by 24 lower-case hexadecimal characters. Identical in every
@@ -84,10 +90,14 @@ export interface components {
          *     `transaction.refunded.partial`, `transfer.refunded.partial`, `chargeback.applied`, `med.opened`,
          *     `dispute.opened`, `funds.blocked`, `protest.opened`) are accepted only in a URL's event filter, where they
          *     are mapped to the current names.
+         *
+         *     The first 21 names are the contract's canonical events. `recurrence.created`, `recurrence.approved`,
+         *     `recurrence.rejected`, `recurrence.expired`, `recurrence.cancelled`, `recurrence.cycle_scheduled` and
+         *     `recurrence.cycle_refused` (category `recurring`, Pix Automático) exist since 2026-11-30 (additive).
          * @example transaction.paid
          * @enum {string}
          */
-        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded";
+        EventName: "transaction.paid" | "transaction.refunded" | "transaction.partially_refunded" | "transaction.failed" | "transaction.cancelled" | "transaction.expired" | "transaction.infraction" | "transaction.dispute" | "transaction.protest" | "transaction.blocked" | "transaction.chargeback" | "transfer.created" | "transfer.processing" | "transfer.pending_approval" | "transfer.approved" | "transfer.rejected" | "transfer.failed" | "transfer.cancelled" | "transfer.paid" | "transfer.refunded" | "transfer.partially_refunded" | "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled" | "recurrence.cycle_scheduled" | "recurrence.cycle_refused";
         /**
          * Hold
          * @description Precautionary hold placed on the merchant's balance because of the charge (dispute-type events).
@@ -126,6 +136,89 @@ export interface components {
              * @example 1795830600000
              */
             deadlineAt?: number;
+        };
+        /**
+         * RecurrenceChanged
+         * @description Body of `recurrence.created`, `recurrence.approved`, `recurrence.rejected`, `recurrence.expired` and
+         *     `recurrence.cancelled` (category `recurring`, since 2026-11-30): a recurrence (Pix Automático) changed
+         *     status; the event's name is `recurrence.` + its new `status`. `recurrence` is the recurrence as
+         *     `GET /v1/recurrences/{id}` reads it at the change, without `recentCycles` (read them, or every cycle, at
+         *     `GET /v1/recurrences/{id}/cycles`).
+         *
+         *     - `recurrence.created`: waiting for the payer (the request sent to their bank, or the QR code to show).
+         *     - `recurrence.approved`: the payer authorised it; its cycles are scheduled from now on.
+         *     - `recurrence.rejected`: the payer or their bank refused it (`recurrence.ended`).
+         *     - `recurrence.expired`: not authorised in time (`recurrence.ended`).
+         *     - `recurrence.cancelled`: cancelled by the merchant, the payer or either bank; no further cycle
+         *       (`recurrence.ended`).
+         *
+         *     Not a transaction event: the body carries no transaction fields (no `transactionId`, `type`, `status`,
+         *     `amountCents`...). A cycle's payment, failure, expiry or cancellation is its charge's own event
+         *     (`transaction.paid`, `transaction.failed`, `transaction.expired`, `transaction.cancelled`, whose body
+         *     carries `recurrenceId`), not a `recurrence.*` event.
+         */
+        RecurrenceChanged: {
+            eventId: components["schemas"]["EventId"];
+            /**
+             * @description Equal to the `X-Service-Event` header; `recurrence.` + the recurrence's new `status`.
+             * @example recurrence.approved
+             * @enum {string}
+             */
+            event: "recurrence.created" | "recurrence.approved" | "recurrence.rejected" | "recurrence.expired" | "recurrence.cancelled";
+            /** @constant */
+            category: "recurring";
+            /**
+             * @description Unix time in MILLISECONDS when the change that produced the event happened (not the delivery time:
+             *     the delivery attempt's time is the `X-Service-Timestamp` header, in seconds).
+             * @example 1795190400000
+             */
+            occurredAt: number;
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /**
+             * @description The recurrence after the change (its `id` equals `recurrenceId`, its `status` is the event's suffix),
+             *     as `GET /v1/recurrences/{id}` reads it, without `recentCycles`.
+             */
+            recurrence: components["schemas"]["Recurrence"];
+        };
+        /**
+         * RecurrenceCycleChanged
+         * @description Body of `recurrence.cycle_scheduled` and `recurrence.cycle_refused` (category `recurring`, since
+         *     2026-11-30): news of one cycle of a recurrence (Pix Automático) that no charge event tells.
+         *     `transactionId` is the cycle's charge (a `pix_in` transaction with `recurrenceId`); `cycle` is the cycle
+         *     as `GET /v1/recurrences/{id}/cycles` lists it.
+         *
+         *     - `recurrence.cycle_scheduled`: the cycle's charge reached the payer's bank, which will debit it on
+         *       `cycle.settlementDate` (`cycle.status` `scheduled`; the transaction stays `pending`).
+         *     - `recurrence.cycle_refused`: the payer's bank refused a debit (the last of `cycle.attempts` with status
+         *       `refused`, its `refusalCode` and `refusalReason`). `cycle.status` tells what follows: `retrying` when
+         *       another attempt is scheduled (the next entry of `cycle.attempts`, kind `retry`), `failed` when the
+         *       refusal is final (the charge's `transaction.failed` follows), `scheduled` while the next attempt could not
+         *       be asked yet (PixGate asks again on its next read).
+         *
+         *     A cycle's payment, failure, expiry and cancellation are not `recurrence.*` events: they are its charge's
+         *     `transaction.paid`, `transaction.failed`, `transaction.expired` and `transaction.cancelled` (category
+         *     `cashin`, body with `recurrenceId`).
+         */
+        RecurrenceCycleChanged: {
+            eventId: components["schemas"]["EventId"];
+            /**
+             * @description Equal to the `X-Service-Event` header.
+             * @example recurrence.cycle_scheduled
+             * @enum {string}
+             */
+            event: "recurrence.cycle_scheduled" | "recurrence.cycle_refused";
+            /** @constant */
+            category: "recurring";
+            /**
+             * @description Unix time in MILLISECONDS when the change that produced the event happened (not the delivery time:
+             *     the delivery attempt's time is the `X-Service-Timestamp` header, in seconds).
+             * @example 1795190400000
+             */
+            occurredAt: number;
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's charge (equal to `cycle.transactionId`), read with `GET /v1/transactions/{id}`. */
+            transactionId: components["schemas"]["TransactionId"];
+            cycle: components["schemas"]["RecurrenceCycle"];
         };
         /**
          * transaction.blocked
@@ -803,11 +896,13 @@ export interface components {
         } & WithRequired<components["schemas"]["EventBase"], "event" | "category" | "paidAt">;
         /**
          * WebhookEvent
-         * @description Body of a webhook delivery: exactly one of the 21 events, told apart by `event` (equal to the
-         *     `X-Service-Event` header). Referenced by the OpenAPI document's `webhooks:` section and, event by event, by
-         *     the AsyncAPI messages.
+         * @description Body of a webhook delivery: exactly one of the events, told apart by `event` (equal to the
+         *     `X-Service-Event` header): the 21 canonical events of charges and withdrawals (a transaction, flattened
+         *     into the body), and since 2026-11-30 the seven `recurrence.*` events of Pix Automático (category
+         *     `recurring`: RecurrenceChanged, RecurrenceCycleChanged). Referenced by the OpenAPI document's `webhooks:`
+         *     section and, event by event, by the AsyncAPI messages.
          */
-        WebhookEvent: components["schemas"]["TransactionPaid"] | components["schemas"]["TransactionRefunded"] | components["schemas"]["TransactionPartiallyRefunded"] | components["schemas"]["TransactionFailed"] | components["schemas"]["TransactionCancelled"] | components["schemas"]["TransactionExpired"] | components["schemas"]["TransactionInfraction"] | components["schemas"]["TransactionDispute"] | components["schemas"]["TransactionProtest"] | components["schemas"]["TransactionBlocked"] | components["schemas"]["TransactionChargeback"] | components["schemas"]["TransferCreated"] | components["schemas"]["TransferProcessing"] | components["schemas"]["TransferPendingApproval"] | components["schemas"]["TransferApproved"] | components["schemas"]["TransferRejected"] | components["schemas"]["TransferFailed"] | components["schemas"]["TransferCancelled"] | components["schemas"]["TransferPaid"] | components["schemas"]["TransferRefunded"] | components["schemas"]["TransferPartiallyRefunded"];
+        WebhookEvent: components["schemas"]["TransactionPaid"] | components["schemas"]["TransactionRefunded"] | components["schemas"]["TransactionPartiallyRefunded"] | components["schemas"]["TransactionFailed"] | components["schemas"]["TransactionCancelled"] | components["schemas"]["TransactionExpired"] | components["schemas"]["TransactionInfraction"] | components["schemas"]["TransactionDispute"] | components["schemas"]["TransactionProtest"] | components["schemas"]["TransactionBlocked"] | components["schemas"]["TransactionChargeback"] | components["schemas"]["TransferCreated"] | components["schemas"]["TransferProcessing"] | components["schemas"]["TransferPendingApproval"] | components["schemas"]["TransferApproved"] | components["schemas"]["TransferRejected"] | components["schemas"]["TransferFailed"] | components["schemas"]["TransferCancelled"] | components["schemas"]["TransferPaid"] | components["schemas"]["TransferRefunded"] | components["schemas"]["TransferPartiallyRefunded"] | components["schemas"]["RecurrenceChanged"] | components["schemas"]["RecurrenceCycleChanged"];
         /**
          * WebhookHeaders
          * @description HTTP headers of every webhook delivery. Header names are case-insensitive (many frameworks lower-case
@@ -885,6 +980,12 @@ export interface components {
          * @example pl_5b1d9e3a7c2f4086b1e9d3a7
          */
         PaymentLinkId: string;
+        /**
+         * @description Recurrence identifier: `rec_` followed by 24 lower-case hexadecimal characters (96 random bits). A value
+         *     not of this form is answered with 400 `recurrenceId inválido.`.
+         * @example rec_4c1e8a2f9b3d5e7a0c6b8d2e
+         */
+        RecurrenceId: string;
         /**
          * @description Central-bank end-to-end id: `E` (payment) or `D` (return), 8-character ISPB, `yyyyMMddHHmm` (UTC),
          *     11 alphanumerics; 32 characters.
@@ -988,6 +1089,11 @@ export interface components {
              */
             paymentLinkId?: components["schemas"]["PaymentLinkId"];
             /**
+             * @description Since 2026-11-30. A cycle of a recurrence (Pix Automático, POST /v1/recurrences), or the first payment
+             *     of a `qrcode_with_payment` consent: the recurrence. Omitted for any other transaction.
+             */
+            recurrenceId?: components["schemas"]["RecurrenceId"];
+            /**
              * @description BR Code (EMV) copy-and-paste string of a charge. Charges only: null for withdrawals in the single read
              *     (GET /v1/transactions/{id}); omitted for withdrawals in the list.
              */
@@ -1039,6 +1145,183 @@ export interface components {
          * @example rf_5d1c7e9a2b4f6081a3c5e7d9
          */
         RefundId: string;
+        /**
+         * @description CPF or CNPJ, formatted or not (at most 32 characters as sent). Digits, dots, dashes, slashes and spaces
+         *     are accepted and stripped before validation. After stripping: 11 digits for `cpf`; 14 characters for
+         *     `cnpj`. A CNPJ may also be in the alphanumeric form issued by the Receita Federal since July 2026: 12
+         *     characters `[0-9A-Z]` (letters are case-insensitive and upper-cased) followed by 2 numeric check digits; a
+         *     CPF is digits only. Check digits are validated (mod 11); repeated-digit numbers such as `11111111111` are
+         *     rejected as invalid check digits. Wrong length and wrong check digits are answered with 400.
+         * @example 529.982.247-25
+         * @example 11222333000181
+         * @example 12.ABC.345/01DE-35
+         */
+        DocumentNumberInput: string;
+        /**
+         * @description `cpf` (person) or `cnpj` (company). Normalised: case and surrounding whitespace are ignored, so `CPF`,
+         *     ` Cnpj ` and `cpf` are accepted; the server trims and lower-cases the value, and responses always carry
+         *     the lower-case form (see DocumentType). Any other value is answered with 400 stating the received value.
+         * @example cpf
+         * @example CNPJ
+         */
+        DocumentTypeInput: string;
+        /**
+         * RecurrencePayer
+         * @description Who pays the recurrence (API Pix `vinculo.devedor`): shown to the payer by their bank when they authorise
+         *     it, and the holder of the account the cycles are debited from. Closed object: an unknown field is
+         *     answered with 400 `Campo não permitido: '<path>'.`.
+         */
+        RecurrencePayer: {
+            /**
+             * @description Full name, 1 to 140 characters, not only whitespace. Else 400 `payer.name deve ser texto de 1 a 140 caracteres.`.
+             * @example Maria da Silva
+             */
+            name: string;
+            document: {
+                number: components["schemas"]["DocumentNumberInput"];
+                type: components["schemas"]["DocumentTypeInput"];
+            };
+        };
+        /**
+         * @description Unix time in MILLISECONDS (UTC).
+         * @example 1795183392345
+         */
+        UnixMillis: number;
+        /**
+         * RecurrenceCycle
+         * @description One cycle of a recurrence: its charge (API Pix `cobr`), a transaction (`pix_in`, with `recurrenceId`) read,
+         *     listed, notified and refunded like any charge. PixGate sends it to the payer's bank within the window the
+         *     Central Bank sets (from ten to two days before the date), and the bank debits the payer on the settlement
+         *     date (the due date, moved to the next business day when it is not one).
+         */
+        RecurrenceCycle: {
+            transactionId: components["schemas"]["TransactionId"];
+            recurrenceId: components["schemas"]["RecurrenceId"];
+            /** @description The cycle's number, from 1. */
+            sequence: number;
+            /** Format: date */
+            dueDate: string;
+            /**
+             * Format: date
+             * @description The day the payer's bank debits it (the due date, or the next business day after it).
+             */
+            settlementDate: string;
+            amountCents: number;
+            /**
+             * @description `scheduled`: with the payer's bank, to be debited on its date (the transaction is `pending`).
+             *     `retrying`: a debit was refused and another attempt is scheduled (`pending`). `paid`: debited and
+             *     credited (the transaction is `paid`, then `partially_refunded`/`refunded` when given back). `failed`:
+             *     refused for good (a refusal the standard makes final, or no attempt left; the transaction is `failed`).
+             *     `expired`: no debit happened by the last attempt's day (`expired`). `cancelled`: by the merchant, the
+             *     payer or either bank before it was debited (`cancelled`).
+             * @enum {string}
+             */
+            status: "scheduled" | "retrying" | "paid" | "failed" | "expired" | "cancelled";
+            /** @description Every attempt to debit it, oldest first. */
+            attempts: {
+                /** Format: date */
+                date: string;
+                /** @enum {string} */
+                kind: "scheduled" | "retry";
+                /** @enum {string} */
+                status: "scheduled" | "paid" | "refused" | "cancelled" | "expired";
+                /** @description The payer's bank's reason code (the Pix message catalogue's, as API Pix reports it). */
+                refusalCode?: string;
+                refusalReason?: string;
+                endToEndId?: components["schemas"]["EndToEndId"];
+            }[];
+            /** @description Why it failed or was cancelled (the last refusal's code, or the cancellation's). */
+            refusalCode?: string;
+            refusalReason?: string;
+            /** @enum {string} */
+            cancelledBy?: "merchant" | "payer" | "payer_bank" | "provider";
+            endToEndId?: components["schemas"]["EndToEndId"];
+            paidAt?: components["schemas"]["UnixMillis"];
+            refundedCents?: number;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
+        /**
+         * Recurrence
+         * @description A recurrence (Pix Automático): who pays, for what, how often, how much, and where the payer's consent
+         *     stands. `status`: `created` (waiting for the payer), `approved` (authorised: cycles are scheduled),
+         *     `rejected` (the payer or their bank refused it), `expired` (not authorised in time), `cancelled` (by
+         *     the merchant, the payer or either bank; no further cycle).
+         */
+        Recurrence: {
+            id: components["schemas"]["RecurrenceId"];
+            /** @enum {string} */
+            status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+            payer: components["schemas"]["RecurrencePayer"];
+            contract: string;
+            object?: string;
+            /** @enum {string} */
+            periodicity: "weekly" | "monthly" | "quarterly" | "half_yearly" | "yearly";
+            /** Format: date */
+            startDate: string;
+            /** Format: date */
+            endDate?: string;
+            /** @description The fixed amount of every cycle (absent on a variable amount). */
+            amountCents?: number;
+            minimumAmountCents?: number;
+            /** @description On a variable amount, the most the payer accepted per cycle when they authorised it. */
+            payerMaximumCents?: number;
+            /** @enum {string} */
+            retryPolicy: "none" | "three_in_seven_days";
+            consent: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment";
+                /** @enum {string} */
+                status: "pending" | "accepted" | "rejected" | "expired" | "cancelled";
+                expiresAt?: components["schemas"]["UnixMillis"];
+                /**
+                 * @description The QR code's copy-and-paste code (BR Code) of a `qrcode` or `qrcode_with_payment` journey, while the
+                 *     recurrence waits for the payer (`created`).
+                 */
+                pixPayload?: string;
+                firstPaymentTransactionId?: components["schemas"]["TransactionId"];
+            };
+            /** @description How and when the payer authorised it. */
+            activation?: {
+                /** @enum {string} */
+                journey: "request" | "qrcode" | "qrcode_with_payment" | "due_charge_qrcode";
+                at: components["schemas"]["UnixMillis"];
+            };
+            /** @description Why it ended (rejected, expired or cancelled), by whom, with the code the Pix message catalogue gives it. */
+            ended?: {
+                /** @enum {string} */
+                reason: "rejected" | "expired" | "cancelled";
+                /** @enum {string} */
+                by?: "merchant" | "payer" | "payer_bank" | "provider";
+                code?: string;
+                description?: string;
+            };
+            /**
+             * Format: date
+             * @description The due date of the next cycle not yet sent to the payer's bank (absent when no cycle is left or it ended).
+             */
+            nextCycleDate?: string;
+            cycles?: {
+                total: number;
+                paid: number;
+                open: number;
+                /** @description Failed, expired or cancelled. */
+                failed: number;
+            };
+            /** @description Every change of `status`, oldest first. */
+            history: {
+                /** @enum {string} */
+                status: "created" | "approved" | "rejected" | "expired" | "cancelled";
+                at: components["schemas"]["UnixMillis"];
+            }[];
+            /** @description The single read's 12 newest cycles (all of them page by page at GET /v1/recurrences/{id}/cycles). */
+            recentCycles?: components["schemas"]["RecurrenceCycle"][];
+            externalRef?: string;
+            /** @description `true` when the answer repeats a creation (the same `externalRef`). */
+            idempotent?: boolean;
+            createdAt: components["schemas"]["UnixMillis"];
+            updatedAt: components["schemas"]["UnixMillis"];
+        };
         /**
          * @description Charges only: Unix time in SECONDS (not milliseconds) when the charge stops being payable. Omitted for
          *     withdrawals.

@@ -368,6 +368,225 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/locrec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a recurrence's payload location
+         * @description API Pix `POST /locrec` (the path declares no body): a location for a recurrence's QR code, named as
+         *     `loc` when the recurrence is created (journeys 2 and 3). A location nobody uses harms nothing, so a
+         *     retry may make a second one.
+         */
+        post: operations["createLocRec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/rec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a recurrence (Pix Automático)
+         * @description API Pix `POST /rec`: the recurrence (`CRIADA`), its id (`idRec`) chosen by the provider. Not
+         *     idempotent: a retry could create a second one, so it is sent once.
+         */
+        post: operations["createRec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/rec/{idRec}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recurrence's id, chosen by the provider. */
+                idRec: components["parameters"]["IdRec"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a recurrence
+         * @description API Pix `GET /rec/{idRec}` (`RecCompleta`): its status, history, activation, end and consent
+         *     requests; `dadosQR` (the QR code's copy-and-paste code) when its location is set, the composite code
+         *     of a cob and the recurrence with `?txid=`.
+         */
+        get: operations["readRec"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a recurrence as its receiver
+         * @description API Pix `PATCH /rec/{idRec}` with `{"status": "CANCELADA"}`; 400 `RecOperacaoInvalida` when it is
+         *     already rejected, expired or cancelled.
+         */
+        patch: operations["reviseRec"];
+        trace?: never;
+    };
+    "/v2/solicrec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the payer's bank for the payer's consent
+         * @description API Pix `POST /solicrec`: the confirmation request of a `CRIADA` recurrence, sent to the payer's
+         *     account (`destinatario`), expiring at `dataExpiracaoSolicitacao`. Sent once (not idempotent).
+         */
+        post: operations["createSolicRec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/solicrec/{idSolicRec}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The consent request's id (`SC` + ISPB + date + 11 alphanumerics). */
+                idSolicRec: components["schemas"]["IdRec"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a consent request
+         * @description API Pix `GET /solicrec/{idSolicRec}`, its status and history.
+         */
+        get: operations["readSolicRec"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/cobr/{txid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a cycle's charge
+         * @description API Pix `GET /cobr/{txid}` (`CobRCompleta`): its status, attempts, end and the Pix that paid it.
+         */
+        get: operations["readCobR"];
+        /**
+         * Create a cycle's charge with our txid
+         * @description API Pix `PUT /cobr/{txid}`: the charge of one cycle of an `APROVADA` recurrence. 400
+         *     `CobROperacaoInvalida` when the recurrence is not approved, a charge of that cycle exists, the due
+         *     date is past or the txid is in use (the adapter reads the txid back then).
+         */
+        put: operations["createCobR"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Cancel a cycle's charge as its receiver
+         * @description API Pix `PATCH /cobr/{txid}` with `{"status": "CANCELADA"}`; 400 `CobROperacaoInvalida` on or after
+         *     the date of its first attempt, or when it is no longer open.
+         */
+        patch: operations["reviseCobR"];
+        trace?: never;
+    };
+    "/v2/cobr/{txid}/retentativa/{data}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+                /** @description The settlement date asked for the new attempt (`YYYY-MM-DD`). */
+                data: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask another attempt of a cycle's charge
+         * @description API Pix `POST /cobr/{txid}/retentativa/{data}`: only under `PERMITE_3R_7D`, with no attempt open; 400
+         *     `CobROperacaoInvalida` otherwise.
+         */
+        post: operations["retryCobR"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhookrec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register the callback URL of the recurrences
+         * @description API Pix `PUT /webhookrec`: one URL; callbacks go to `{webhookUrl}/rec` with `{"recs": [...]}`. Efí
+         *     probes the URL as for the key's webhook.
+         */
+        put: operations["configureWebhookRec"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhookcobr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Register the callback URL of the cycles' charges
+         * @description API Pix `PUT /webhookcobr`: one URL; callbacks go to `{webhookUrl}/cobr` with `{"cobsr": [...]}`.
+         *     Efí probes the URL as for the key's webhook.
+         */
+        put: operations["configureWebhookCobR"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -822,6 +1041,202 @@ export interface components {
         Callback: {
             pix: components["schemas"]["ItemCallback"][];
         };
+        /** @description A recurrence's id (`RR`/`RN` + ISPB + yyyyMMdd + 11 alphanumerics), or a consent request's (`SC` ...). */
+        IdRec: string;
+        /** Format: date */
+        Data: string;
+        /** @description The recurrence's debtor (`PessoaFisicaRecorrencia` / `PessoaJuridicaRecorrencia`). */
+        DevedorRec: {
+            cpf?: components["schemas"]["Cpf"];
+            cnpj?: components["schemas"]["Cnpj"];
+            nome: string;
+        };
+        RecVinculo: {
+            objeto?: string;
+            contrato: string;
+            devedor: components["schemas"]["DevedorRec"];
+        };
+        RecCalendario: {
+            dataInicial: components["schemas"]["Data"];
+            dataFinal?: components["schemas"]["Data"];
+            /** @enum {string} */
+            periodicidade: "SEMANAL" | "MENSAL" | "TRIMESTRAL" | "SEMESTRAL" | "ANUAL";
+        };
+        /** @description `valorRec` (a fixed amount) or `valorMinimoRecebedor` (a floor under the payer's maximum), never both. */
+        RecValor: {
+            valorRec?: components["schemas"]["Valor"];
+            valorMinimoRecebedor?: components["schemas"]["Valor"];
+        };
+        /** @enum {string} */
+        PoliticaRetentativa: "NAO_PERMITE" | "PERMITE_3R_7D";
+        /** @description One status of a history (`atualizacao[]`) with its time. */
+        Atualizacao: {
+            status: string;
+            data: components["schemas"]["Horario"];
+        };
+        /** @description How a recurrence or a cycle's charge ended (`rejeicao` or `cancelamento`). */
+        Encerramento: {
+            rejeicao?: {
+                codigo?: string;
+                descricao?: string;
+            };
+            cancelamento?: {
+                /** @description PSP_PAGADOR, USUARIO_PAGADOR, PSP_RECEBEDOR or USUARIO_RECEBEDOR. */
+                solicitante?: string;
+                codigo?: string;
+                descricao?: string;
+            };
+        };
+        RecSolicitada: {
+            vinculo: components["schemas"]["RecVinculo"];
+            calendario: components["schemas"]["RecCalendario"];
+            valor?: components["schemas"]["RecValor"];
+            politicaRetentativa: components["schemas"]["PoliticaRetentativa"];
+            /** @description The id of a location made by `POST /locrec` (the QR journeys). */
+            loc?: number;
+            ativacao?: {
+                dadosJornada?: {
+                    txid: components["schemas"]["Txid"];
+                };
+            };
+        };
+        RecRevisada: {
+            /** @constant */
+            status?: "CANCELADA";
+        };
+        PayloadLocationRec: {
+            id: number;
+            location: string;
+            criacao?: components["schemas"]["Horario"];
+            idRec?: components["schemas"]["IdRec"];
+        };
+        /** @description `RecGerada` / `RecCompleta`: only `idRec` and `status` are relied on; everything else is read when present. */
+        Rec: {
+            idRec: components["schemas"]["IdRec"];
+            vinculo?: components["schemas"]["RecVinculo"];
+            calendario?: components["schemas"]["RecCalendario"];
+            valor?: components["schemas"]["RecValor"];
+            politicaRetentativa?: components["schemas"]["PoliticaRetentativa"];
+            /** @enum {string} */
+            status: "CRIADA" | "APROVADA" | "REJEITADA" | "EXPIRADA" | "CANCELADA";
+            loc?: components["schemas"]["PayloadLocationRec"];
+            atualizacao?: components["schemas"]["Atualizacao"][];
+            encerramento?: components["schemas"]["Encerramento"];
+            ativacao?: {
+                /** @description JORNADA_1 to JORNADA_4, or AGUARDANDO_DEFINICAO before the activation. */
+                tipoJornada?: string;
+                dadosJornada?: {
+                    txid?: components["schemas"]["Txid"];
+                };
+            };
+            pagador?: {
+                ispbParticipante?: string;
+                cpf?: components["schemas"]["Cpf"];
+                cnpj?: components["schemas"]["Cnpj"];
+            };
+            solicitacao?: components["schemas"]["SolicRec"][];
+            dadosQR?: {
+                jornada?: string;
+                pixCopiaECola?: string;
+            };
+        };
+        /** @description The payer's account (`DadosBancarios`) and document. */
+        Destinatario: {
+            conta: string;
+            ispbParticipante: string;
+            agencia?: string;
+            cpf?: components["schemas"]["Cpf"];
+            cnpj?: components["schemas"]["Cnpj"];
+        };
+        SolicRecSolicitada: {
+            idRec: components["schemas"]["IdRec"];
+            calendario: {
+                dataExpiracaoSolicitacao: components["schemas"]["Horario"];
+            };
+            destinatario: components["schemas"]["Destinatario"];
+        };
+        SolicRec: {
+            idSolicRec: components["schemas"]["IdRec"];
+            idRec?: components["schemas"]["IdRec"];
+            /** @enum {string} */
+            status: "CRIADA" | "ENVIADA" | "RECEBIDA" | "REJEITADA" | "ACEITA" | "EXPIRADA" | "CANCELADA";
+            atualizacao?: components["schemas"]["Atualizacao"][];
+        };
+        /** @description The receiver's account at the provider (`DadosBancariosRecebedor`, PSP_RECEIVER_ACCOUNT). */
+        ContaRecebedor: {
+            conta: string;
+            /** @enum {string} */
+            tipoConta: "CORRENTE" | "POUPANCA" | "PAGAMENTO";
+            agencia?: string;
+        };
+        CobRSolicitada: {
+            idRec: components["schemas"]["IdRec"];
+            infoAdicional?: string;
+            calendario: {
+                dataDeVencimento: components["schemas"]["Data"];
+            };
+            valor: {
+                original: components["schemas"]["Valor"];
+            };
+            ajusteDiaUtil?: boolean;
+            recebedor: components["schemas"]["ContaRecebedor"];
+        };
+        CobRRevisada: {
+            /** @constant */
+            status?: "CANCELADA";
+        };
+        /** @description One attempt to debit a cycle (`tentativas[]`). */
+        TentativaCobR: {
+            dataLiquidacao?: components["schemas"]["Data"];
+            /** @description AGND (the scheduled one), NTAG or RIFL (another). */
+            tipo?: string;
+            /** @description SOLICITADA, AGENDADA, PAGA, CANCELADA, REJEITADA or EXPIRADA. */
+            status?: string;
+            endToEndId?: components["schemas"]["EndToEndId"];
+            atualizacao?: components["schemas"]["Atualizacao"][];
+            rejeicao?: {
+                codigo?: string;
+                descricao?: string;
+            };
+        };
+        PixAutomatico: {
+            endToEndId: components["schemas"]["EndToEndId"];
+            txid?: components["schemas"]["TxidQualquer"];
+            valor?: components["schemas"]["Valor"];
+            horario?: components["schemas"]["Horario"];
+        };
+        /** @description `CobRGerada` / `CobRCompleta`: only `txid` and `status` are relied on. */
+        CobR: {
+            idRec?: components["schemas"]["IdRec"];
+            txid: components["schemas"]["Txid"];
+            /** @enum {string} */
+            status: "CRIADA" | "ATIVA" | "CONCLUIDA" | "EXPIRADA" | "REJEITADA" | "CANCELADA";
+            calendario?: {
+                criacao?: string;
+                dataDeVencimento?: components["schemas"]["Data"];
+            };
+            valor?: {
+                original?: components["schemas"]["Valor"];
+            };
+            politicaRetentativa?: components["schemas"]["PoliticaRetentativa"];
+            atualizacao?: components["schemas"]["Atualizacao"][];
+            encerramento?: components["schemas"]["Encerramento"];
+            tentativas?: components["schemas"]["TentativaCobR"][];
+            pix?: components["schemas"]["PixAutomatico"][];
+        };
+        RecCallback: {
+            recs: {
+                idRec: components["schemas"]["IdRec"];
+                status?: string;
+            }[];
+        };
+        CobRCallback: {
+            cobsr: {
+                txid: components["schemas"]["Txid"];
+                idRec?: components["schemas"]["IdRec"];
+                status?: string;
+            }[];
+        };
     };
     responses: {
         /** @description Refused request (`RequisicaoInvalida`, `CobOperacaoInvalida`, `PixDevolucaoInvalida`, Efí `chave_invalida`, ...). */
@@ -910,6 +1325,8 @@ export interface components {
         Txid: components["schemas"]["Txid"];
         /** @description End-to-end id of the received Pix. */
         E2eid: components["schemas"]["EndToEndId"];
+        /** @description The recurrence's id, chosen by the provider. */
+        IdRec: components["schemas"]["IdRec"];
         /** @description The send's id, chosen by PixGate. */
         IdEnvio: components["schemas"]["IdCliente"];
     };
@@ -1627,6 +2044,405 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    createLocRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadLocationRec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    createRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecSolicitada"];
+            };
+        };
+        responses: {
+            /** @description Created (`RecGerada`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    readRec: {
+        parameters: {
+            query?: {
+                /** @description The txid of the charge whose composite QR code is asked (journeys 3 and 4). */
+                txid?: components["schemas"]["Txid"];
+            };
+            header?: never;
+            path: {
+                /** @description The recurrence's id, chosen by the provider. */
+                idRec: components["parameters"]["IdRec"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    reviseRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The recurrence's id, chosen by the provider. */
+                idRec: components["parameters"]["IdRec"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecRevisada"];
+            };
+        };
+        responses: {
+            /** @description Revised (`RecGerada`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Rec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    createSolicRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SolicRecSolicitada"];
+            };
+        };
+        responses: {
+            /** @description Created (`SolicRecCompleta`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolicRec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    readSolicRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The consent request's id (`SC` + ISPB + date + 11 alphanumerics). */
+                idSolicRec: components["schemas"]["IdRec"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SolicRec"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    readCobR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The charge. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobR"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    createCobR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobRSolicitada"];
+            };
+        };
+        responses: {
+            /** @description Created (`CobRGerada`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobR"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    reviseCobR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CobRRevisada"];
+            };
+        };
+        responses: {
+            /** @description Revised (`CobRGerada`). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobR"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    retryCobR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The charge's id, chosen by PixGate. */
+                txid: components["parameters"]["Txid"];
+                /** @description The settlement date asked for the new attempt (`YYYY-MM-DD`). */
+                data: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scheduled (`CobRCompleta` with its `tentativas`). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CobR"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    configureWebhookRec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSolicitado"];
+            };
+        };
+        responses: {
+            /** @description Registered (API Pix). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Registered (Efí). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Registered (no body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+        };
+    };
+    configureWebhookCobR: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSolicitado"];
+            };
+        };
+        responses: {
+            /** @description Registered (API Pix). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Registered (Efí). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Registered (no body). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooMany"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
         };
     };
 }

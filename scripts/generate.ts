@@ -199,7 +199,7 @@ function readme(hasAdmin: boolean): string {
     ['`docs/api.html`', 'Merchant API reference (Redoc, inlined), with code samples in curl, TypeScript, Python, PHP and Java on every operation.', true],
     ['`docs/dashboard.html`', 'Dashboard API reference (Redoc, inlined).', true],
     ['`admin-docs/index.html`', 'Back-office API reference (Redoc, inlined): served on the internal listener only, never linked from `docs/`.', hasAdmin],
-    ['`docs/webhooks.html`', 'Webhook events reference (AsyncAPI React component, inlined): navigation of the 21 events, signature verification samples.', true],
+    ['`docs/webhooks.html`', 'Webhook events reference (AsyncAPI React component, inlined): navigation of the events (the 21 canonical ones and the seven `recurrence.*` ones), signature verification samples.', true],
   ];
   return [
     '# generated/',

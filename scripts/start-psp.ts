@@ -22,7 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { txidFor } from '../src/provider/efi/efi.mapping.ts';
-import { startFakePsp } from './fakepsp/index.ts';
+import { RECEBEDOR_CONTA, startFakePsp } from './fakepsp/index.ts';
 
 const check = process.argv.includes('--check');
 const profileAt = process.argv.indexOf('--profile');
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       PSP_KEY: files.gatewayClientKey,
       PSP_CA: files.ca,
       PSP_PIX_KEY: PIX_KEY,
+      PSP_RECEIVER_ACCOUNT: `${RECEBEDOR_CONTA.agencia}/${RECEBEDOR_CONTA.conta}/${RECEBEDOR_CONTA.tipoConta}`,
       PSP_WEBHOOK_HOST: '127.0.0.1',
       PSP_WEBHOOK_PORT: '0',
       PSP_WEBHOOK_CERT: files.webhookServerCert,

@@ -27,7 +27,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fromRoot, relativeToRoot } from './lib/paths.ts';
 
 /** The suites that exercise the merchant API over HTTP (the Prism pass on the simulated provider). */
-export const HTTP_SUITES = ['test/charges', 'test/dueCharges', 'test/staticQrCodes', 'test/paymentLinks', 'test/transactions', 'test/balance', 'test/auth', 'test/withdrawals', 'test/recipients', 'test/refunds', 'test/http'];
+export const HTTP_SUITES = ['test/charges', 'test/dueCharges', 'test/staticQrCodes', 'test/paymentLinks', 'test/transactions', 'test/balance', 'test/auth', 'test/withdrawals', 'test/recipients', 'test/refunds', 'test/http', 'test/recurrences'];
 
 /** The merchant and back-office suites on PSP=efi: the HTTP suites plus the rails, holds and MED, the back office, the reconciliation. */
 export const PSP_SUITES = ['test/provider', ...HTTP_SUITES, 'test/holds', 'test/backoffice', 'test/reconciliation'];
@@ -36,7 +36,7 @@ export const PSP_SUITES = ['test/provider', ...HTTP_SUITES, 'test/holds', 'test/
  * The money-in suites on PSP=apipix. The standard has no send API and no infraction listing: the withdrawal,
  * holds and MED-infraction suites are Efí's (a MED devolução on the standard: apiPixAdapter, reconciliation).
  */
-export const APIPIX_SUITES = ['test/provider/apiPixAdapter.test.ts', 'test/charges', 'test/dueCharges', 'test/staticQrCodes', 'test/paymentLinks', 'test/refunds', 'test/reconciliation'];
+export const APIPIX_SUITES = ['test/provider/apiPixAdapter.test.ts', 'test/charges', 'test/dueCharges', 'test/staticQrCodes', 'test/paymentLinks', 'test/refunds', 'test/reconciliation', 'test/recurrences'];
 
 interface Run {
   label: string;

@@ -16,6 +16,8 @@
  * `--psp efi` runs the gateway on PSP=efi against the fake provider (scripts/fakepsp) started here: the same
  * workflows on real rails, the sandbox actions driving the fake, then the back office's full ledger check.
  */
+import { addCalendarDays } from '../src/primitives/businessDays.ts';
+import { saoPauloDay } from '../src/primitives/saoPaulo.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -103,7 +105,7 @@ async function respect(label: string, options: RespectOptions): Promise<number> 
 
 /** `--psp efi`: the fake provider, and the environment that points the gateway at it. */
 async function fakeProvider(work: string): Promise<Record<string, string>> {
-  const { startFakePsp } = await import('./fakepsp/index.ts');
+  const { RECEBEDOR_CONTA, startFakePsp } = await import('./fakepsp/index.ts');
   const secret = randomBytes(12).toString('hex');
   const fake = await startFakePsp({ clientId: 'workflows', clientSecret: secret, pixKey: 'workflows@pixgate.test' });
   cleanups.push(() => fake.close());
@@ -120,6 +122,7 @@ async function fakeProvider(work: string): Promise<Record<string, string>> {
     PSP_KEY: files.gatewayClientKey,
     PSP_CA: files.ca,
     PSP_PIX_KEY: 'workflows@pixgate.test',
+    PSP_RECEIVER_ACCOUNT: `${RECEBEDOR_CONTA.agencia}/${RECEBEDOR_CONTA.conta}/${RECEBEDOR_CONTA.tipoConta}`,
     PSP_WEBHOOK_HOST: '127.0.0.1',
     PSP_WEBHOOK_PORT: '0',
     PSP_WEBHOOK_CERT: files.webhookServerCert,
@@ -152,6 +155,8 @@ async function againstGateway(work: string): Promise<number> {
       merchantAccountId: a.accountId,
       holderCpf: MERCHANT_A.responsibleCpf,
       runId: `wf-${randomBytes(4).toString('hex')}`,
+      // Pix Automático: a first cycle three days after today (São Paulo), within its ten-day window.
+      cycleStartDate: addCalendarDays(saoPauloDay(Date.now()), 3),
     },
     jsonReport: path.join(REPORTS_DIR, options.psp === 'efi' ? 'workflows-gateway-efi.json' : 'workflows-gateway.json'),
     verbose: options.verbose,

@@ -15,7 +15,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FAKE_PSP_PROFILES, generateCertificates, readCertificates, startFakePsp, writeCertificates, type FakePsp, type FakePspProfile } from './index.ts';
+import { FAKE_PSP_PROFILES, RECEBEDOR_CONTA, generateCertificates, readCertificates, startFakePsp, writeCertificates, type FakePsp, type FakePspProfile } from './index.ts';
 
 function integer(name: string, fallback: number | undefined): number | undefined {
   const raw = process.env[name];
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     `PSP_KEY=${files.gatewayClientKey}`,
     `PSP_CA=${files.ca}`,
     `PSP_PIX_KEY=${pixKey}`,
+    // The fake's own account: the only `cobr.recebedor` it takes (Pix Automático).
+    `PSP_RECEIVER_ACCOUNT=${RECEBEDOR_CONTA.agencia}/${RECEBEDOR_CONTA.conta}/${RECEBEDOR_CONTA.tipoConta}`,
     `PSP_WEBHOOK_CERT=${files.webhookServerCert}`,
     `PSP_WEBHOOK_KEY=${files.webhookServerKey}`,
     `PSP_WEBHOOK_CLIENT_CA=${files.webhookClientCa}`,

@@ -16,6 +16,9 @@ import { audited } from './audit.ts';
 import { sandboxBlockInfraction, sandboxCloseInfraction, sandboxOpenInfraction } from '../infractions/infraction.sandbox.ts';
 import { toAdminInfraction } from './infractions.mapper.ts';
 import { payStaticQrCodeInSandbox } from '../staticQrCodes/staticQrCode.sandboxPay.ts';
+import { sandboxAnswerConsent, sandboxCancelAsPayer, sandboxCancelCycleAsPayer, sandboxDebitCycle, sandboxRunRecurrences } from '../recurrences/recurrence.sandbox.ts';
+import { recurrenceJson } from '../recurrences/recurrence.service.ts';
+import { toCycleJson } from '../recurrences/recurrence.jsons.ts';
 
 /**
  * Back office, openapi/admin/paths/sandbox: what the simulated PSP can be told to do (pay, expire, cancel,
@@ -79,6 +82,49 @@ export function sandboxRoutes(router: Router, deps: Deps): void {
     const { accountId, answer } = await payStaticQrCodeInSandbox(deps, id, { amountCents: body.amountCents, payer: body.payer });
     await audited(deps, req, res, { action: 'sandbox.staticqrcode.pay', target: { type: 'static_qrcode', id }, accountId, after: answer });
     res.json(answer);
+  });
+
+  // Pix Automático: the payer's bank answers, then PixGate reads the recurrence or the cycle back.
+  api.post('/admin/v1/sandbox/recurrences/{recurrenceId}/consent', async (req, res) => {
+    const id = req.params.recurrenceId;
+    const { outcome, rejectionCode, payerMaximumCents } = req.body;
+    const answer = outcome === 'approve' ? { outcome, payerMaximumCents } : outcome === 'reject' ? { outcome, code: rejectionCode ?? 'AP13' } : { outcome };
+    const row = await sandboxAnswerConsent(deps, id, answer);
+    const after = await recurrenceJson(deps, row);
+    await audited(deps, req, res, { action: 'sandbox.recurrence.consent', target: { type: 'recurrence', id }, accountId: row.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/recurrences/{recurrenceId}/payer-cancel', async (req, res) => {
+    const id = req.params.recurrenceId;
+    const body = req.body ?? {};
+    const row = await sandboxCancelAsPayer(deps, id, { code: body.cancellationCode, by: body.by });
+    const after = await recurrenceJson(deps, row);
+    await audited(deps, req, res, { action: 'sandbox.recurrence.cancel', target: { type: 'recurrence', id }, accountId: row.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/recurrence-cycles/{transactionId}/debit', async (req, res) => {
+    const id = req.params.transactionId;
+    const { outcome, refusalCode, description } = req.body;
+    const cycle = await sandboxDebitCycle(deps, id, { outcome, code: refusalCode, description });
+    const after = toCycleJson(cycle);
+    await audited(deps, req, res, { action: 'sandbox.recurrence.debit', target: { type: 'transaction', id }, accountId: cycle.charge.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/recurrence-cycles/{transactionId}/payer-cancel', async (req, res) => {
+    const id = req.params.transactionId;
+    const cycle = await sandboxCancelCycleAsPayer(deps, id, req.body?.cancellationCode);
+    const after = toCycleJson(cycle);
+    await audited(deps, req, res, { action: 'sandbox.recurrence.cycle.cancel', target: { type: 'transaction', id }, accountId: cycle.charge.account_id, after });
+    res.json(after);
+  });
+
+  api.post('/admin/v1/sandbox/recurrences/run', async (req, res) => {
+    const outcome = await sandboxRunRecurrences(deps);
+    await audited(deps, req, res, { action: 'sandbox.recurrences.run', target: { type: 'worker', id: null }, after: outcome });
+    res.json(outcome);
   });
 
   // MED: each answered with the infraction as PixGate recorded it (the follower runs at once).

@@ -78,7 +78,7 @@ export class DueChargeBatchNotFound extends DomainError {}
 
 /** A date of the right shape that no calendar has (`2027-02-30`): the schema's `format: date` checks the shape only. */
 export class ImpossibleDate extends DomainError {
-  readonly field: 'dueDate' | 'discount' | 'date' | 'dueFrom' | 'dueTo';
+  readonly field: 'dueDate' | 'discount' | 'date' | 'dueFrom' | 'dueTo' | 'startDate' | 'endDate';
   readonly value: string;
   constructor(field: ImpossibleDate['field'], value: string) {
     super();

@@ -11,6 +11,7 @@ import { listAccountTransactions } from '../transactions/transaction.service.ts'
 import { toBalanceOverview, toDashboardAccount, toDeliveryAttempt } from './dashboard.mapper.ts';
 import { overviewOf, transactionWithEvents } from './overview.service.ts';
 import { parseTransactionSearch } from './transactionSearch.ts';
+import { recurrenceOverview } from './recurrences.service.ts';
 
 const DEFAULT_LIMIT = 50;
 
@@ -20,8 +21,8 @@ export function overviewRoutes(router: Router, deps: Deps): void {
 
   api.get('/dashboard/api/v1/overview', async (_req, res) => {
     const { account } = principalOf(res);
-    const { balance, latest } = await eventuallyConsistent(deps, (d) => overviewOf(d, account));
-    res.json({ account: toDashboardAccount(account), balance: toBalanceOverview(balance), latestTransactions: latest.map((row) => toApiTransaction(row, 'list')) });
+    const [{ balance, latest }, recurrences] = await eventuallyConsistent(deps, (d) => Promise.all([overviewOf(d, account), recurrenceOverview(d, account.id)]));
+    res.json({ account: toDashboardAccount(account), balance: toBalanceOverview(balance), latestTransactions: latest.map((row) => toApiTransaction(row, 'list')), recurrences });
   });
 
   api.get('/dashboard/api/v1/transactions', async (req, res) => {

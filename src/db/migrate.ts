@@ -28,6 +28,7 @@ import * as dueCharges from './migrations/026_due_charges.ts';
 import * as staticQrCodes from './migrations/027_static_qrcodes.ts';
 import * as dueChargeBatches from './migrations/028_due_charge_batches.ts';
 import * as paymentLinks from './migrations/029_payment_links.ts';
+import * as recurrences from './migrations/030_recurrences.ts';
 
 /** Migrations are listed in code (not read from a folder) so they run the same from any working directory. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '027_static_qrcodes': staticQrCodes,
   '028_due_charge_batches': dueChargeBatches,
   '029_payment_links': paymentLinks,
+  '030_recurrences': recurrences,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -35,6 +35,7 @@ import type {
 } from './tables/provider.ts';
 import type { DueChargeBatchItemsTable, DueChargeBatchesTable, DueChargesTable } from './tables/dueCharges.ts';
 import type { PaymentLinksTable } from './tables/paymentLinks.ts';
+import type { RecurrenceCyclesTable, RecurrencesTable, SimPspRecurrencesTable, SimPspRecurringChargesTable } from './tables/recurrences.ts';
 import type { StaticQrCodesTable } from './tables/staticQrCodes.ts';
 import type { IdempotencyKeysTable, TransactionsTable } from './tables/transactions.ts';
 import type { OutboxEventsTable, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './tables/webhooks.ts';
@@ -47,6 +48,7 @@ export type * from './tables/moneyOut.ts';
 export type * from './tables/provider.ts';
 export type * from './tables/refunds.ts';
 export type * from './tables/paymentLinks.ts';
+export type * from './tables/recurrences.ts';
 export type * from './tables/staticQrCodes.ts';
 export type * from './tables/transactions.ts';
 export type * from './tables/webhooks.ts';
@@ -63,6 +65,10 @@ export interface Database {
   due_charges: DueChargesTable;
   static_qrcodes: StaticQrCodesTable;
   payment_links: PaymentLinksTable;
+  recurrences: RecurrencesTable;
+  recurrence_cycles: RecurrenceCyclesTable;
+  sim_psp_recurrences: SimPspRecurrencesTable;
+  sim_psp_recurring_charges: SimPspRecurringChargesTable;
   due_charge_batches: DueChargeBatchesTable;
   due_charge_batch_items: DueChargeBatchItemsTable;
   ledger_accounts: LedgerAccountsTable;

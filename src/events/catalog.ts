@@ -1,14 +1,15 @@
 /**
- * The webhook event catalogue: the 21 canonical events of the contract, their categories, the names
- * replaced in May 2026, which events carry settlement or refusal data, URL filters and the retry schedule.
+ * The webhook event catalogue: the 21 canonical events of the contract and the seven `recurrence.*` events
+ * of Pix Automático added since (2026-11-30, category `recurring`), their categories, the names replaced in
+ * May 2026, which events carry settlement or refusal data, URL filters and the retry schedule.
  *
  * This is the data the outbox and the delivery worker use; asyncapi/asyncapi.yaml and
  * openapi/components/schemas/events/ describe the same facts to merchants, and
  * test/events/catalog.test.ts checks that both agree with each other and with the contract.
  */
 
-/** The 21 canonical event names, in the contract's order (Events, item 2). */
-export const EVENT_NAMES = [
+/** The 21 canonical event names, in the contract's order (Events, item 2): the events of a transaction. */
+export const CONTRACT_EVENT_NAMES = [
   'transaction.paid',
   'transaction.refunded',
   'transaction.partially_refunded',
@@ -32,9 +33,39 @@ export const EVENT_NAMES = [
   'transfer.partially_refunded',
 ] as const;
 
+/** An event of the contract's 21: its body is a transaction, flattened (EventBase; rendered by outbox.ts). */
+export type ContractEventName = (typeof CONTRACT_EVENT_NAMES)[number];
+
+/**
+ * Pix Automático, since 2026-11-30 (category `recurring`; additive, the contract's 21 are unchanged):
+ * `recurrence.<status>` for each status of a recurrence (body RecurrenceChanged, no transaction), and the
+ * two cycle events (body RecurrenceCycleChanged). A cycle's payment and end are its charge's `transaction.*`.
+ */
+export const RECURRING_EVENT_NAMES = [
+  'recurrence.created',
+  'recurrence.approved',
+  'recurrence.rejected',
+  'recurrence.expired',
+  'recurrence.cancelled',
+  'recurrence.cycle_scheduled',
+  'recurrence.cycle_refused',
+] as const;
+
+export type RecurringEventName = (typeof RECURRING_EVENT_NAMES)[number];
+
+/**
+ * Every event PixGate delivers: the contract's 21, then the additions. This is the list the outbox, the
+ * delivery worker, the URL filters and the event views use.
+ */
+export const EVENT_NAMES = [...CONTRACT_EVENT_NAMES, ...RECURRING_EVENT_NAMES] as const;
+
 export type EventName = (typeof EVENT_NAMES)[number];
 
-export const EVENT_CATEGORIES = ['cashin', 'cashout', 'refund', 'dispute', 'chargeback'] as const;
+/** The contract's five categories (Events, item 1). */
+export const CONTRACT_EVENT_CATEGORIES = ['cashin', 'cashout', 'refund', 'dispute', 'chargeback'] as const;
+
+/** Every category a URL may subscribe to: the contract's five, and `recurring` since 2026-11-30. */
+export const EVENT_CATEGORIES = [...CONTRACT_EVENT_CATEGORIES, 'recurring'] as const;
 
 export type EventCategory = (typeof EVENT_CATEGORIES)[number];
 
@@ -61,6 +92,13 @@ export const EVENT_CATEGORY: { readonly [E in EventName]: EventCategory } = {
   'transfer.failed': 'cashout',
   'transfer.cancelled': 'cashout',
   'transfer.paid': 'cashout',
+  'recurrence.created': 'recurring',
+  'recurrence.approved': 'recurring',
+  'recurrence.rejected': 'recurring',
+  'recurrence.expired': 'recurring',
+  'recurrence.cancelled': 'recurring',
+  'recurrence.cycle_scheduled': 'recurring',
+  'recurrence.cycle_refused': 'recurring',
 };
 
 /**
@@ -80,7 +118,12 @@ export const LEGACY_EVENT_NAMES = {
 
 export type LegacyEventName = keyof typeof LEGACY_EVENT_NAMES;
 
-/** Transaction statuses an event's body may carry (each event schema pins the same values). */
+/**
+ * Statuses an event's body carries: the transaction's `status` for the contract's 21 (each event schema
+ * pins the same values), the recurrence's `recurrence.status` for `recurrence.<status>`, the cycle's
+ * `cycle.status` for the two cycle events (`retrying` when another attempt is scheduled, `failed` when the
+ * refusal is final).
+ */
 export const EVENT_STATUSES = {
   'transaction.paid': ['paid'],
   'transaction.refunded': ['refunded'],
@@ -104,6 +147,14 @@ export const EVENT_STATUSES = {
   'transfer.paid': ['paid'],
   'transfer.refunded': ['refunded'],
   'transfer.partially_refunded': ['partially_refunded'],
+  'recurrence.created': ['created'],
+  'recurrence.approved': ['approved'],
+  'recurrence.rejected': ['rejected'],
+  'recurrence.expired': ['expired'],
+  'recurrence.cancelled': ['cancelled'],
+  'recurrence.cycle_scheduled': ['scheduled'],
+  // A refusal answered with another attempt (retrying), ending the cycle (failed), or not answered yet (scheduled: the follower asks the retry on its next read).
+  'recurrence.cycle_refused': ['scheduled', 'retrying', 'failed'],
 } as const satisfies { readonly [E in EventName]: readonly string[] };
 
 /**
@@ -141,10 +192,16 @@ export const HOLD_EVENTS: ReadonlySet<EventName> = new Set<EventName>([
 ]);
 
 const EVENT_NAME_SET: ReadonlySet<string> = new Set(EVENT_NAMES);
+const CONTRACT_EVENT_NAME_SET: ReadonlySet<string> = new Set(CONTRACT_EVENT_NAMES);
 const CATEGORY_SET: ReadonlySet<string> = new Set(EVENT_CATEGORIES);
 
 export function isEventName(value: string): value is EventName {
   return EVENT_NAME_SET.has(value);
+}
+
+/** Whether an event is one of the contract's 21, whose body is a transaction (not a `recurrence.*` event). */
+export function isContractEventName(value: string): value is ContractEventName {
+  return CONTRACT_EVENT_NAME_SET.has(value);
 }
 
 export function isEventCategory(value: string): value is EventCategory {

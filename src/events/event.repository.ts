@@ -3,9 +3,14 @@ import type { Transaction } from 'kysely';
 import type { Database, Db, OutboxEventRow } from '../db/schema.ts';
 import type { EventName } from './catalog.ts';
 
+/**
+ * Writes one outbox row. `transactionId` is the transaction the event is about (a `transaction.*` or
+ * `transfer.*` event, a recurrence cycle's event: its charge), null for an event about no transaction (the
+ * `recurrence.<status>` events); `payload` is the body as JSON text, delivered byte for byte.
+ */
 export async function insertEvent(
   trx: Transaction<Database>,
-  event: { id: string; name: EventName; accountId: string; transactionId: string; payload: string; at: Date },
+  event: { id: string; name: EventName; accountId: string; transactionId: string | null; payload: string; at: Date },
 ): Promise<void> {
   await trx
     .insertInto('outbox_events')

@@ -2,13 +2,14 @@ import type { Transaction } from 'kysely';
 import type { Database, TransactionRow } from '../db/schema.ts';
 import { newId } from '../primitives/ids.ts';
 import { toEventTransaction } from '../transactions/transaction.mapper.ts';
-import { categoryOf, type EventName } from './catalog.ts';
+import { categoryOf, type ContractEventName } from './catalog.ts';
 import { insertEvent } from './event.repository.ts';
 import type { EventEnvelope, EventExtras } from './event.types.ts';
 
+/** A transaction event, rendered: the contract's 21 (the `recurrence.*` events: src/recurrences/recurrence.events.ts). */
 export interface RenderedEvent {
   id: string;
-  name: EventName;
+  name: ContractEventName;
   accountId: string;
   transactionId: string;
   /** The JSON body every attempt of every delivery sends, as text. */
@@ -16,13 +17,13 @@ export interface RenderedEvent {
   at: Date;
 }
 
-type ExtrasOf<E extends EventName> = Record<never, never> extends EventExtras<E> ? [extra?: EventExtras<E>] : [extra: EventExtras<E>];
+type ExtrasOf<E extends ContractEventName> = Record<never, never> extends EventExtras<E> ? [extra?: EventExtras<E>] : [extra: EventExtras<E>];
 
 /**
  * An event as it is stored and sent: its id, and its payload typed from the event schemas
  * (`./event.types.ts`; the extras an event needs, `hold` or `chargebackCents`, are checked per event).
  */
-export function renderEvent<E extends EventName>(event: E, transaction: TransactionRow, at: Date, ...[extra]: ExtrasOf<E>): RenderedEvent {
+export function renderEvent<E extends ContractEventName>(event: E, transaction: TransactionRow, at: Date, ...[extra]: ExtrasOf<E>): RenderedEvent {
   const eventId = newId('evt');
   const fields = toEventTransaction(transaction);
   if (event === 'transfer.created') {
@@ -47,7 +48,7 @@ export function renderEvent<E extends EventName>(event: E, transaction: Transact
  * out to the merchant's webhook URLs afterwards (`fanOutEvents`, src/webhooks), out of the money
  * transaction, and sends the deliveries at least once.
  */
-export async function enqueueEvent<E extends EventName>(
+export async function enqueueEvent<E extends ContractEventName>(
   trx: Transaction<Database>,
   event: E,
   transaction: TransactionRow,

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { notAudited, withAudit, type AuditStep } from '../audit/audit.service.ts';
 import type { Deps } from '../platform/deps.ts';
 import type { Database, HoldReason, HoldRow, TransactionRow } from '../db/schema.ts';
-import type { EventName } from '../events/catalog.ts';
+import type { ContractEventName } from '../events/catalog.ts';
 import { changeHeld, readBalance } from '../ledger/ledger.repository.ts';
 import { isReturnable } from '../charges/charge.states.ts';
 import { stillReturnable } from '../charges/chargeReturns.repository.ts';
@@ -30,7 +30,7 @@ import {
 import { findHold, insertHold, listHolds, lockHold, markHoldReleased } from './hold.repository.ts';
 
 /** The event a hold on a paid charge announces, by reason. */
-const HOLD_EVENT: Record<HoldReason, EventName> = {
+const HOLD_EVENT: Record<HoldReason, ContractEventName> = {
   med: 'transaction.infraction',
   dispute: 'transaction.dispute',
   protest: 'transaction.protest',

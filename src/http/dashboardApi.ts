@@ -4,6 +4,7 @@ import { apiKeyRoutes } from '../dashboard/apiKeys.routes.ts';
 import { chargeRoutes } from '../dashboard/charges.routes.ts';
 import { dueChargeRoutes } from '../dashboard/dueCharges.routes.ts';
 import { paymentLinkRoutes } from '../dashboard/paymentLinks.routes.ts';
+import { recurrenceRoutes } from '../dashboard/recurrences.routes.ts';
 import { exportRoutes } from '../dashboard/exports.routes.ts';
 import { infractionRoutes } from '../dashboard/infractions.routes.ts';
 import { moneyOutRoutes } from '../dashboard/moneyOut.routes.ts';
@@ -59,6 +60,7 @@ export function dashboardApi(deps: Deps, spec: OpenApiDocument): Router {
   dueChargeRoutes(router, deps);
   paymentLinkRoutes(router, deps);
   staticQrCodeRoutes(router, deps);
+  recurrenceRoutes(router, deps);
   sandboxRoutes(router, deps);
   router.use(errorMiddleware(deps.logger, 'dashboard'));
   return router;

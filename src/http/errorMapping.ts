@@ -3,9 +3,11 @@ import * as backoffice from '../backoffice/backoffice.errors.ts';
 import * as charge from '../charges/charge.errors.ts';
 import * as dashboard from '../dashboard/dashboard.errors.ts';
 import * as dashboardDue from '../dashboard/dueCharges.errors.ts';
+import * as dashboardRecurrence from '../dashboard/recurrences.errors.ts';
 import * as due from '../charges/dueCharge.errors.ts';
 import * as staticQr from '../staticQrCodes/staticQrCode.errors.ts';
 import * as paymentLink from '../paymentLinks/paymentLink.errors.ts';
+import * as recurrence from '../recurrences/recurrence.errors.ts';
 import * as hold from '../holds/hold.errors.ts';
 import * as identity from '../identity/identity.errors.ts';
 import * as infraction from '../infractions/infraction.errors.ts';
@@ -189,6 +191,8 @@ on(due.ImpossibleDate, {
       date: messages.amountDueDate(e.value),
       dueFrom: messages.dueFrom(e.value),
       dueTo: messages.dueTo(e.value),
+      startDate: messages.recurrenceStartDate(e.value),
+      endDate: messages.recurrenceEndDate(e.value),
     })[e.field],
   field: (e) => e.field,
 });
@@ -290,6 +294,54 @@ on(refund.RefundActionRefused, { status: 409, merchant: (e) => messages.refundAc
 on(refund.RefundNotFound, { status: 404, merchant: () => messages.refundNotFound, operator: () => ops.refundNotFound });
 on(withdrawal.WithdrawalProviderFailure, { status: 502, merchant: () => messages.withdrawProviderError });
 on(withdrawal.WithdrawalsUnavailable, { status: 503, merchant: () => messages.withdrawalsUnavailable });
+// Pix Automático (/v1/recurrences).
+on(recurrence.RecurrenceNotFound, { status: 404, merchant: () => messages.recurrenceNotFound });
+on(recurrence.RecurrenceStartDate, {
+  status: 400,
+  merchant: (e) => (e.problem === 'too_early' ? messages.recurrenceStartTooEarly(e.limit) : messages.recurrenceStartTooFar(e.limit)),
+  field: () => 'startDate',
+});
+on(recurrence.RecurrenceEndBeforeStart, { status: 400, merchant: () => messages.recurrenceEndBeforeStart, field: () => 'endDate' });
+on(recurrence.RecurrenceAmountBoth, { status: 400, merchant: () => messages.recurrenceAmountBoth, field: () => 'amountCents' });
+on(recurrence.RecurrencePayerDocument, {
+  status: 400,
+  merchant: (e) =>
+    e.problem === 'type'
+      ? messages.recurrencePayerDocumentType(e.received)
+      : documentText({ documentType: e.documentType, problem: e.problem, digits: e.digits }, {
+          characters: messages.recurrencePayerDocumentNumber,
+          cpfLength: messages.recurrencePayerCpfLength,
+          cnpjLength: messages.recurrencePayerCnpjLength,
+          cpfInvalid: messages.recurrencePayerCpfInvalid,
+          cnpjInvalid: messages.recurrencePayerCnpjInvalid,
+        }),
+  field: () => 'payer.document.number',
+});
+on(recurrence.ConsentField, {
+  status: 400,
+  merchant: (e) => (e.problem === 'missing' ? messages.recurrenceConsentMissing(e.field, e.journey) : messages.recurrenceConsentNotForJourney(e.field, e.journey)),
+  field: (e) => `consent.${e.field}`,
+});
+on(recurrence.RecurrenceNotCancellable, { status: 409, merchant: (e) => messages.recurrenceNotCancellable(e.status) });
+on(recurrence.RecurrencesUnavailable, { status: 503, merchant: () => messages.recurrencesUnavailable });
+on(recurrence.CycleNotSendable, {
+  status: 409,
+  merchant: (e) =>
+    e.problem === 'fixed_amount'
+      ? messages.cycleFixedAmount
+      : e.problem === 'not_approved'
+        ? messages.cycleNotApproved(e.status)
+        : e.problem === 'no_cycle_left'
+          ? messages.cycleNoneLeft
+          : messages.cycleTooEarly(e.status, e.date),
+});
+on(recurrence.CycleAmountOutOfRange, {
+  status: 400,
+  merchant: (e) => (e.limit === 'payer_maximum' ? messages.cycleAboveMaximum(e.cents) : messages.cycleBelowMinimum(e.cents)),
+  field: () => 'amountCents',
+});
+on(recurrence.RecurrenceSandboxRefused, { status: 409, merchant: (e) => ops.recurrenceSandboxRefused(e.status), operator: (e) => ops.recurrenceSandboxRefused(e.status) });
+on(recurrence.RecurrenceCycleNotFound, { status: 404, merchant: () => ops.recurrenceCycleNotFound, operator: () => ops.recurrenceCycleNotFound });
 on(withdrawal.WithdrawalConfirmationLost, { status: 502, merchant: (e) => messages.withdrawConfirmationCut(e.transactionId), dashboard: () => dash.withdrawConfirmationCut });
 on(withdrawal.WithdrawalNotFound, { status: 404, merchant: () => messages.withdrawalNotFound, operator: () => ops.withdrawalNotFound });
 on(withdrawal.WithdrawalNotPendingApproval, { status: 409, operator: (e) => ops.withdrawalNotPendingApproval(e.status) });
@@ -381,6 +433,10 @@ on(dashboard.KycNotApproved, { status: 403, merchant: () => messages.kycNotAppro
 on(dashboard.RoleNotAllowed, { status: 403, merchant: () => messages.roleNotAllowed });
 on(dashboard.UserNotFound, { status: 404, merchant: () => messages.userNotFound });
 on(dashboard.LastOwner, { status: 409, merchant: () => messages.lastOwner });
+// Pix Automático from the dashboard: the /v1 refusals in the form's words (src/dashboard/recurrences.service.ts).
+on(dashboardRecurrence.RecurrenceFormRefused, { status: 400, dashboard: (e) => e.text, field: (e) => e.field ?? '' });
+on(dashboardRecurrence.RecurrenceQrCodeAbsent, { status: 404, dashboard: (e) => e.text });
+on(dashboardRecurrence.RecurrenceActionRefused, { status: 409, dashboard: (e) => e.text });
 on(dashboard.SandboxUnavailable, { status: 404, merchant: () => messages.sandboxUnavailable });
 on(dashboard.InvalidMerchantCity, {
   status: 400,

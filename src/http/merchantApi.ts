@@ -6,6 +6,7 @@ import type { Deps } from '../platform/deps.ts';
 import { recipientRoutes } from '../recipients/recipient.routes.ts';
 import { paymentLinkRoutes } from '../paymentLinks/paymentLink.routes.ts';
 import { staticQrCodeRoutes } from '../staticQrCodes/staticQrCode.routes.ts';
+import { recurrenceRoutes } from '../recurrences/recurrence.routes.ts';
 import { transactionRoutes } from '../transactions/transaction.routes.ts';
 import { refundRoutes } from '../refunds/refund.routes.ts';
 import { withdrawalRoutes } from '../withdrawals/withdrawal.routes.ts';
@@ -24,7 +25,7 @@ const BATCH_BODY_LIMIT = '1mb';
  * An operation that takes no body (POST /v1/due-charges/{id}/cancel, POST /v1/static-qrcodes/{id}/deactivate):
  * sent without one, it needs no Content-Type.
  */
-const BODILESS = /^\/v1\/(due-charges\/[^/]+\/cancel|static-qrcodes\/[^/]+\/deactivate|payment-links\/[^/]+\/deactivate)$/;
+const BODILESS = /^\/v1\/(due-charges\/[^/]+\/cancel|recurrences\/[^/]+\/cancel|static-qrcodes\/[^/]+\/deactivate|payment-links\/[^/]+\/deactivate)$/;
 
 /** POST and PATCH bodies must be JSON: anything else is a 415 before the body is read. */
 const requireJson: RequestHandler = (req, _res, next) => {
@@ -53,6 +54,7 @@ export function merchantApi(deps: Deps, spec: OpenApiDocument): Router {
   dueChargeRoutes(router, deps);
   staticQrCodeRoutes(router, deps);
   paymentLinkRoutes(router, deps);
+  recurrenceRoutes(router, deps);
   transactionRoutes(router, deps);
   balanceRoutes(router, deps);
   withdrawalRoutes(router, deps);

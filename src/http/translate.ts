@@ -138,6 +138,7 @@ const listRules: Rule[] = [
   { path: '/query/externalRef', message: () => messages.externalRef },
   { path: '/query/staticQrCodeId', message: () => messages.staticQrCodeIdInvalid },
   { path: '/query/paymentLinkId', message: () => messages.paymentLinkIdQueryInvalid },
+  { path: '/query/recurrenceId', message: () => messages.recurrenceIdInvalid },
 ];
 
 const getRules: Rule[] = [{ path: '/params/id', message: () => messages.transactionIdInvalid }];
@@ -221,8 +222,55 @@ const paymentLinkRules: Record<string, Rule[]> = {
   deactivatePaymentLink: paymentLinkIdRules,
 };
 
+/** /v1/recurrences: the id's own message, the body's fields in the contract's order, the lists'. */
+const recurrenceIdRules: Rule[] = [{ path: '/params/id', message: () => messages.recurrenceIdInvalid }];
+const pageQueryRules: Rule[] = [
+  { path: '/query/limit', message: ({ value }) => messages.listLimit(value ?? '') },
+  { path: '/query/cursor', message: () => messages.cursorInvalid },
+];
+const recurrenceRules: Record<string, Rule[]> = {
+  createRecurrence: [
+    { path: '/body/payer', message: () => messages.recurrencePayer },
+    { path: '/body/payer/name', message: () => messages.recurrencePayerName },
+    { path: '/body/payer/document', message: () => messages.recurrencePayerDocumentMissing },
+    {
+      path: '/body/payer/document/number',
+      message: documentRule('/body/payer/document/type', {
+        missing: messages.recurrencePayerDocumentMissing,
+        characters: messages.recurrencePayerDocumentNumber,
+        cpfLength: messages.recurrencePayerCpfLength,
+        cnpjLength: messages.recurrencePayerCnpjLength,
+      }),
+    },
+    {
+      path: '/body/payer/document/type',
+      message: ({ keyword, value }) => (keyword === 'required' ? messages.recurrencePayerDocumentMissing : messages.recurrencePayerDocumentType(value ?? '')),
+    },
+    { path: '/body/contract', message: () => messages.recurrenceContract },
+    { path: '/body/object', message: () => messages.recurrenceObject },
+    { path: '/body/periodicity', message: ({ value }) => messages.recurrencePeriodicity(value ?? '') },
+    { path: '/body/startDate', message: ({ value }) => messages.recurrenceStartDate(value ?? '') },
+    { path: '/body/endDate', message: ({ value }) => messages.recurrenceEndDate(value ?? '') },
+    { path: '/body/amountCents', message: () => messages.chargeAmount },
+    { path: '/body/minimumAmountCents', message: () => messages.recurrenceMinimumAmount },
+    { path: '/body/retryPolicy', message: ({ value }) => messages.recurrenceRetryPolicy(value ?? '') },
+    { path: '/body/consent', message: () => messages.recurrenceConsent },
+    { path: '/body/consent/journey', message: ({ keyword, value }) => (keyword === 'required' ? messages.recurrenceConsent : messages.recurrenceJourney(value ?? '')) },
+    ...['', '/ispb', '/branch', '/account'].map((tail) => ({ path: `/body/consent/payerAccount${tail}`, message: () => messages.recurrencePayerAccount })),
+    { path: '/body/consent/expiresInDays', message: () => messages.recurrenceConsentExpiresInDays },
+    { path: '/body/consent/firstPaymentCents', message: () => messages.recurrenceFirstPayment },
+    { path: '/body/externalRef', message: () => messages.externalRef },
+  ],
+  listRecurrences: [...pageQueryRules, { path: '/query/status', message: ({ value }) => messages.recurrenceListStatus(value ?? '') }],
+  getRecurrence: recurrenceIdRules,
+  cancelRecurrence: recurrenceIdRules,
+  listRecurrenceCycles: [...recurrenceIdRules, ...pageQueryRules],
+  sendRecurrenceCycle: [...recurrenceIdRules, { path: '/body/amountCents', message: () => messages.chargeAmount }],
+};
+
 const rulesByOperation: Record<string, Rule[]> = {
   ...staticQrCodeRules,
+  ...recurrenceRules,
   ...paymentLinkRules,
   createDueCharge: dueChargeBodyRules,
   updateDueCharge: [...getRules, ...dueChargeBodyRules],

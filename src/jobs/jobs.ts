@@ -9,6 +9,7 @@ import { reconcileWithdrawals } from './reconcileWithdrawals.ts';
 import { startScheduler } from './scheduler.ts';
 import { followInfractions } from '../infractions/infraction.service.ts';
 import { reconcileYesterday } from '../reconciliation/reconciliation.service.ts';
+import { followRecurrences, scheduleCycles } from '../recurrences/recurrence.sync.ts';
 
 /**
  * The background work, one file per job in this folder: charge expiry, withdrawal and refund reconciliation
@@ -27,6 +28,10 @@ export function startJobs(deps: Deps): { stop(): Promise<void> } {
     { name: 'purge-history', everyMs: 3_600_000, run: purgeHistory },
     // The safety net for lost provider callbacks: the received Pix of the last minutes, and their devoluções.
     { name: 'poll-received-pix', everyMs: 60_000, run: (jobDeps: Deps) => pollReceivedPix(jobDeps) },
+    // Pix Automático: each cycle sent to the payer's bank when its window opens; the provider's word on open
+    // cycles and on consents still awaited (callbacks apply them sooner; this is the safety net).
+    { name: 'schedule-recurrence-cycles', everyMs: 60_000, run: scheduleCycles },
+    { name: 'follow-recurrences', everyMs: 60_000, run: followRecurrences },
     // MED: the provider's infractions (Efí does not call back for them).
     { name: 'follow-infractions', everyMs: 60_000, run: followInfractions },
     // The books against the provider's, once a day for the São Paulo day that ended (checked every 10 min).

@@ -11,6 +11,9 @@ import type { ProviderFact } from '../provider/port.ts';
 import { applyProviderDevolucoes } from '../refunds/providerDevolucao.service.ts';
 import { syncRefund } from '../refunds/refund.service.ts';
 import { syncWithdrawal } from '../withdrawals/withdrawal.settlement.ts';
+import { findRecurrenceByProviderRef } from '../recurrences/recurrence.repository.ts';
+import { followCycle, syncRecurrence } from '../recurrences/recurrence.sync.ts';
+import { findChargeByProviderRef } from '../charges/receivedPix.repository.ts';
 
 /** How far back the listing looks each run: callbacks lost for up to this long are caught. */
 export const RECEIVED_PIX_WINDOW_MS = 15 * 60_000;
@@ -29,6 +32,18 @@ export async function applyProviderFact(deps: Deps, fact: ProviderFact): Promise
     case 'devolucao_made':
       await applyProviderDevolucoes(deps, fact.pix);
       return;
+    case 'recurrence_changed': {
+      // Pix Automático (webhookrec): the recurrence is read again and applied; one PixGate does not know is ignored.
+      const recurrence = await findRecurrenceByProviderRef(deps.db, fact.recurrenceRef);
+      if (recurrence) await syncRecurrence(deps, recurrence.id);
+      return;
+    }
+    case 'recurring_charge_changed': {
+      // webhookcobr: the cycle's charge is read again (its payment credited, a refusal answered, its end applied).
+      const charge = await findChargeByProviderRef(deps.db, fact.chargeRef);
+      if (charge?.charge_kind === 'recurring') await followCycle(deps, charge.id);
+      return;
+    }
   }
 }
 

@@ -106,10 +106,39 @@ export const DASHBOARD_LABELS: Readonly<Record<string, string>> = {
   // Payment links (issue 36), as "Novo link de pagamento" and its pages name them.
   linkId: 'Link de pagamento',
   reusable: 'Uso do link',
+  // Pix Automático (issue 37), as "Nova recorrência" and its pages name them.
+  recurrenceId: 'Recorrência',
+  payer: 'Pagador',
+  'payer.name': 'Nome do pagador',
+  'payer.document': 'Documento do pagador',
+  'payer.document.number': 'CPF ou CNPJ do pagador',
+  'payer.document.type': 'Tipo de documento do pagador',
+  contract: 'Contrato',
+  object: 'Objeto',
+  periodicity: 'Periodicidade',
+  startDate: 'Data de início',
+  endDate: 'Data de término',
+  minimumAmountCents: 'Valor mínimo',
+  retryPolicy: 'Novas tentativas',
+  consent: 'Autorização',
+  'consent.journey': 'Forma de autorização',
+  'consent.payerAccount': 'Conta do pagador',
+  'consent.payerAccount.ispb': 'ISPB do banco do pagador',
+  'consent.payerAccount.branch': 'Agência do pagador',
+  'consent.payerAccount.account': 'Conta do pagador',
+  'consent.expiresInDays': 'Prazo para autorizar (dias)',
+  'consent.firstPaymentCents': 'Primeiro pagamento',
+  refusalCode: 'Código da recusa',
 };
 
 /** The console's fields, as its pages name them (web/console/src/pages). */
 export const ADMIN_LABELS: Readonly<Record<string, string>> = {
+  // The sandbox's payer's bank for Pix Automático.
+  rejectionCode: 'Código da rejeição',
+  cancellationCode: 'Código do cancelamento',
+  refusalCode: 'Código da recusa',
+  payerMaximumCents: 'Máximo aceito pelo pagador (R$)',
+  by: 'Quem cancela',
   accountId: 'Conta',
   legalName: 'Razão social',
   responsibleCpf: 'CPF do responsável',
@@ -288,6 +317,11 @@ export const PATTERN_HINTS: Readonly<Record<string, string>> = {
   'customer.address.postalCode': 'informe os 8 dígitos do CEP, sem traço.',
   dueFrom: 'informe uma data no formato AAAA-MM-DD.',
   dueTo: 'informe uma data no formato AAAA-MM-DD.',
+  'payer.name': 'informe o nome, não só espaços.',
+  'payer.document.type': 'escolha CPF ou CNPJ.',
+  contract: 'informe o contrato, não só espaços.',
+  object: 'informe o objeto, não só espaços.',
+  refusalCode: 'informe os 4 caracteres do código (ex.: AM02).',
 };
 
 /** An identifier of something the page lists (a path or query parameter): the person picked it from a list. */

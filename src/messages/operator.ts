@@ -34,6 +34,8 @@ export const operatorMessages = {
   transactionNotFound: 'Transação não encontrada.',
   chargeNotFound: 'Cobrança não encontrada.',
   chargeNotPayable: (status: string) => `A cobrança não pode ser paga: situação '${status}'.`,
+  recurrenceSandboxRefused: (status: string) => `O banco do pagador simulado recusou a ação: situação '${status}'.`,
+  recurrenceCycleNotFound: 'Ciclo de recorrência não encontrado.',
   chargeNotPending: (status: string) => `A cobrança não está pendente: situação '${status}'.`,
   chargeNotRefundable: (status: string) => `A cobrança não pode ser devolvida: situação '${status}'.`,
   refundExceedsCharge: 'A devolução excede o valor da cobrança.',

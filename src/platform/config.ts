@@ -106,6 +106,11 @@ export interface EfiConfig {
   caFile: string | undefined;
   /** PixGate's own Pix key at the provider: receives charges, pays withdrawals. */
   pixKey: string;
+  /**
+   * PSP_RECEIVER_ACCOUNT: PixGate's account at the provider, the receiver of Pix Automático's charges (API Pix
+   * `cobr.recebedor`, `DadosBancariosRecebedor`); undefined: recurrences are refused before anything is sent.
+   */
+  receiverAccount: ReceiverAccount | undefined;
   webhook: {
     host: string;
     port: number;
@@ -118,6 +123,21 @@ export interface EfiConfig {
   };
   timeoutMs: number;
   attempts: number;
+}
+
+/** The receiver's account at the provider (`agencia/conta/tipoConta`; the branch may be empty). */
+export interface ReceiverAccount {
+  branch?: string | undefined;
+  account: string;
+  type: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO';
+}
+
+/** `0001/1234567/CORRENTE` (the standard: `agencia` at most 4 characters and optional, `conta` 1-20). */
+export function parseReceiverAccount(value: string): ReceiverAccount | undefined {
+  const match = /^([^/]{0,4})\/([^/]{1,20})\/(CORRENTE|POUPANCA|PAGAMENTO)$/.exec(value.trim());
+  if (!match) return undefined;
+  const [, branch, account, type] = match as unknown as [string, string, string, ReceiverAccount['type']];
+  return { ...(branch !== '' ? { branch } : {}), account, type };
 }
 
 export type PspConfig = { kind: 'simulated' } | EfiConfig;
@@ -328,6 +348,11 @@ function specs() {
     PSP_KEY: text({ default: undefined, desc: 'a PEM file of the client certificate\'s key (required with PSP=efi)', example: '/etc/pixgate/efi-key.pem', requiredWhen: efi }),
     PSP_CA: text({ default: undefined, desc: 'a PEM file of the CA of the provider\'s server certificate (default: the system CAs)', example: '/etc/pixgate/efi-ca.pem' }),
     PSP_PIX_KEY: text({ default: undefined, desc: 'PixGate\'s own Pix key at the provider (required with PSP=efi)', example: 'pagamentos@pixgate.com.br', requiredWhen: efi }),
+    PSP_RECEIVER_ACCOUNT: text({
+      default: undefined,
+      desc: 'agencia/conta/tipoConta (tipoConta CORRENTE, POUPANCA or PAGAMENTO; agencia may be empty): PixGate\'s account at the provider, the receiver of Pix Automático\'s charges (without it recurrences are refused)',
+      example: '0001/1234567/CORRENTE',
+    }),
     PSP_WEBHOOK_HOST: text({ default: '0.0.0.0', desc: 'an address for the provider callback listener', example: '0.0.0.0' }),
     PSP_WEBHOOK_PORT: integer(0, 65535)({ default: 3443, desc: 'a TCP port 0..65535 of the provider callback listener', example: '3443' }),
     PSP_WEBHOOK_CERT: text({ default: undefined, desc: 'a PEM file of the callback listener\'s certificate (required with PSP=efi)', example: '/etc/pixgate/webhook-cert.pem', requiredWhen: efi }),
@@ -412,6 +437,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+function receiverAccountOf(value: string | undefined): ReceiverAccount | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const account = parseReceiverAccount(value);
+  if (!account) {
+    throw new ConfigError([`PSP_RECEIVER_ACCOUNT=${JSON.stringify(value)} is invalid: expected agencia/conta/tipoConta, agencia at most 4 characters (may be empty), conta 1-20, tipoConta CORRENTE, POUPANCA or PAGAMENTO (e.g. 0001/1234567/CORRENTE)`]);
+  }
+  return account;
+}
+
 function pspConfig(clean: ReturnType<typeof cleanEnv<ReturnType<typeof specs>>>): PspConfig {
   const kind = clean.PSP;
   if (kind !== 'efi' && kind !== 'apipix') return { kind: 'simulated' };
@@ -433,6 +467,7 @@ function pspConfig(clean: ReturnType<typeof cleanEnv<ReturnType<typeof specs>>>)
     keyFile: resolve(required('PSP_KEY', clean.PSP_KEY)),
     caFile: clean.PSP_CA === undefined ? undefined : resolve(clean.PSP_CA),
     pixKey: required('PSP_PIX_KEY', clean.PSP_PIX_KEY),
+    receiverAccount: receiverAccountOf(clean.PSP_RECEIVER_ACCOUNT),
     webhook: {
       host: clean.PSP_WEBHOOK_HOST,
       port: clean.PSP_WEBHOOK_PORT,

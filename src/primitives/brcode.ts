@@ -85,6 +85,18 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
   return assemble(accountInfo, input, true);
 }
 
+/**
+ * A QR code of Pix Automático: the recurrence's location in field 80 (GUI and sub-field 25), after the
+ * charge's field 26 when the code also pays an immediate charge (journey 3, a composite QR code), else
+ * alone (journey 2). The simulated provider's shape: a real provider gives its own (API Pix
+ * `dadosQR.pixCopiaECola`), which PixGate shows as it comes.
+ */
+export function buildRecurrenceBrCode(input: CommonBrCodeInput & { recurrenceLocationUrl: string; chargeLocationUrl?: string | undefined }): string {
+  const recurrenceInfo = encodeTlv('00', PIX_GUI) + encodeTlv('25', locationWithoutScheme(input.recurrenceLocationUrl));
+  const chargeInfo = input.chargeLocationUrl === undefined ? undefined : encodeTlv('00', PIX_GUI) + encodeTlv('25', locationWithoutScheme(input.chargeLocationUrl));
+  return assemble(chargeInfo, input, true, encodeTlv('80', recurrenceInfo));
+}
+
 /** Builds a static BR Code for `pixKey` (field 01 omitted, as in the central bank's static sample). */
 export function buildStaticBrCode(input: StaticBrCodeInput): string {
   const normalize = input.normalizeText ?? true;
@@ -101,14 +113,14 @@ export function buildStaticBrCode(input: StaticBrCodeInput): string {
   return assemble(accountInfo, input, false);
 }
 
-function assemble(accountInfo: string, input: CommonBrCodeInput, dynamic: boolean): string {
+function assemble(accountInfo: string | undefined, input: CommonBrCodeInput, dynamic: boolean, trailing = ''): string {
   const normalize = input.normalizeText ?? true;
   const name = merchantText('merchantName', input.merchantName, MERCHANT_NAME_MAX_LENGTH, normalize);
   const city = merchantText('merchantCity', input.merchantCity, MERCHANT_CITY_MAX_LENGTH, normalize);
   const parts = [
     encodeTlv('00', '01'),
     dynamic ? encodeTlv('01', '12') : '',
-    encodeTlv('26', accountInfo),
+    accountInfo === undefined ? '' : encodeTlv('26', accountInfo),
     encodeTlv('52', '0000'),
     encodeTlv('53', '986'),
     input.amountCents === undefined ? '' : encodeTlv('54', amountText(input.amountCents)),
@@ -116,6 +128,7 @@ function assemble(accountInfo: string, input: CommonBrCodeInput, dynamic: boolea
     encodeTlv('59', name),
     encodeTlv('60', city),
     encodeTlv('62', encodeTlv('05', txidText(input.txid))),
+    trailing,
   ];
   return withCrc(parts.join(''));
 }

@@ -8,7 +8,7 @@ import { stripDocument } from './documents.ts';
 import type { RandomBytes } from './random.ts';
 import { cryptoRandomBytes, randomHex } from './random.ts';
 
-export const ID_PREFIXES = ['tx', 'acc', 'key', 'hold', 'evt', 'wh', 'dlv', 'usr', 'op', 'mail', 'rf', 'brk', 'dcb', 'sqr', 'pl'] as const;
+export const ID_PREFIXES = ['tx', 'acc', 'key', 'hold', 'evt', 'wh', 'dlv', 'usr', 'op', 'mail', 'rf', 'brk', 'dcb', 'sqr', 'pl', 'rec'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** 12 random bytes = 96 bits = 24 hex characters. */

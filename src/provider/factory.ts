@@ -76,7 +76,10 @@ export async function buildProvider(
     },
     deps,
   );
-  const provider = new EfiProvider(transport, { pixKey: efiConfig.pixKey, profile: profile.name }, deps);
+  const provider = new EfiProvider(transport, { pixKey: efiConfig.pixKey, profile: profile.name, receiverAccount: efiConfig.receiverAccount }, deps);
+  if (profile.capabilities.recurrences && !provider.capabilities.recurrences) {
+    deps.logger.warn('PSP_RECEIVER_ACCOUNT is not set: Pix Automático is off (POST /v1/recurrences answers 503, nothing is sent)', { baseUrl: efiConfig.baseUrl });
+  }
   if (!profile.capabilities.payouts) deps.logger.warn('the provider has no send API (PSP=apipix): POST /v1/withdraw answers 503, nothing is debited', { baseUrl: efiConfig.baseUrl });
   const fake = config.nodeEnv !== 'production' && (await EfiSandbox.detect(transport));
   if (fake) deps.logger.info('the provider is the fake (scripts/fakepsp): sandbox actions drive it', { baseUrl: efiConfig.baseUrl });

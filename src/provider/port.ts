@@ -3,7 +3,18 @@
  * The gateway never talks to a PSP any other way; `SimulatedProvider` is the default implementation.
  */
 
-import type { DueDebtorJson, PartyJson } from '../db/schema.ts';
+import type {
+  ActivationJourney,
+  ConsentStatus,
+  DueDebtorJson,
+  EndedBy,
+  PartyJson,
+  PayerAccountJson,
+  RecurrenceEndedJson,
+  RecurrencePeriodicity,
+  RecurrenceRetryPolicy,
+  RecurrenceStatus,
+} from '../db/schema.ts';
 import type { DiscountTerms, FineTerms, InterestTerms, RebateTerms } from '../charges/dueAmount.ts';
 
 export interface RegisterChargeInput {
@@ -108,8 +119,103 @@ export interface ReceivedPix {
   devolucoes: ReceivedDevolucao[];
 }
 
+// ---- Pix Automático (API Pix `rec`, `solicrec`, `cobr`) --------------------------------------------------
+
+/** A recurrence as the provider is asked to create it (`POST /rec`, then `solicrec` or a QR code's location). */
+export interface RegisterRecurrenceInput {
+  recurrenceId: string;
+  accountId: string;
+  /** `vinculo.devedor`. */
+  payer: { name: string; document: string; documentType: 'cpf' | 'cnpj' };
+  /** `vinculo.contrato` and `vinculo.objeto`. */
+  contract: string;
+  object?: string | undefined;
+  periodicity: RecurrencePeriodicity;
+  /** `calendario.dataInicial` and `dataFinal` (`YYYY-MM-DD`). */
+  startDate: string;
+  endDate?: string | undefined;
+  /** `valor.valorRec` (fixed), or `valor.valorMinimoRecebedor` (a floor under the payer's maximum). */
+  amountCents?: number | undefined;
+  minimumAmountCents?: number | undefined;
+  retryPolicy: RecurrenceRetryPolicy;
+  /**
+   * How the payer's consent is asked: a request to their bank (`solicrec`, `destinatario`, expiring at
+   * `expiresAtMs`); a QR code of the recurrence (journey 2); or the composite QR code of an immediate
+   * charge already registered (`chargeRef`, its txid) and the recurrence (journey 3).
+   */
+  consent:
+    | { journey: 'request'; payerAccount: PayerAccountJson; expiresAtMs: number }
+    | { journey: 'qrcode' }
+    | { journey: 'qrcode_with_payment'; chargeRef: string; firstPaymentCents: number };
+  createdAtMs: number;
+}
+
+export interface RegisteredRecurrence {
+  /** The provider's id of it (API Pix `idRec`). */
+  providerRef: string;
+  /** The consent request's id (`idSolicRec`), on the request journey. */
+  consentRef?: string | undefined;
+  /** The QR code's copy-and-paste code (`dadosQR.pixCopiaECola`), on the QR journeys. */
+  pixPayload?: string | undefined;
+  /** The recurrence's payload location (`loc.location`), from which PixGate builds the QR code when no `pixPayload` came. */
+  locationUrl?: string | undefined;
+}
+
+/** A recurrence's status at the provider, mapped to PixGate's names (API Pix `CRIADA`, `APROVADA`, ...). */
+export interface ProviderRecurrence {
+  status: RecurrenceStatus;
+  /** The consent request's status (`solicrec`), when there is one. */
+  consentStatus?: ConsentStatus | undefined;
+  /** How the payer authorised it (`ativacao.tipoJornada`), once approved. */
+  activation?: { journey: ActivationJourney; atMs: number } | undefined;
+  /** The most the payer accepts per cycle, on a variable amount (when the provider reports it). */
+  payerMaximumCents?: number | undefined;
+  /** `encerramento`: the rejection or cancellation, with its code and who asked. */
+  ended?: RecurrenceEndedJson | undefined;
+  /** `atualizacao`: every status with its time, oldest first. */
+  history: { status: RecurrenceStatus; atMs: number }[];
+}
+
+/** A cycle's charge as the provider is asked to create it (`PUT /cobr/{txid}`). */
+export interface RegisterRecurringChargeInput {
+  transactionId: string;
+  recurrenceRef: string;
+  /** `calendario.dataDeVencimento`; `ajusteDiaUtil` is always asked. */
+  dueDate: string;
+  amountCents: number;
+  retryPolicy: RecurrenceRetryPolicy;
+  /** `infoAdicional`, shown to the payer. */
+  description?: string | undefined;
+  createdAtMs: number;
+}
+
+/** One attempt to debit a cycle, as the provider reports it (`tentativas[]`). */
+export interface ProviderCycleAttempt {
+  date: string;
+  /** `AGND` the scheduled one; `NTAG` or `RIFL` another (PixGate's retries). */
+  kind: 'scheduled' | 'retry';
+  status: 'scheduled' | 'paid' | 'refused' | 'cancelled' | 'expired';
+  endToEndId?: string | undefined;
+  refusal?: { code: string; description: string } | undefined;
+}
+
+/** A cycle's charge at the provider (API Pix `CRIADA`, `ATIVA`, `CONCLUIDA`, `EXPIRADA`, `REJEITADA`, `CANCELADA`). */
+export type ProviderRecurringCharge =
+  | { state: 'not_found' }
+  | {
+      state: 'created' | 'active' | 'completed' | 'expired' | 'rejected' | 'cancelled';
+      attempts: ProviderCycleAttempt[];
+      /** `encerramento.rejeicao` or `cancelamento`. */
+      refusal?: { code: string; description: string } | undefined;
+      cancelledBy?: EndedBy | undefined;
+      /** The Pix that paid it (`pix[]`), by end-to-end id. */
+      payments: string[];
+    };
+
 /** A provider callback turned into facts, each confirmed by a read before it is reported. */
 export type ProviderFact =
+  | { kind: 'recurrence_changed'; recurrenceRef: string }
+  | { kind: 'recurring_charge_changed'; chargeRef: string }
   | { kind: 'pix_received'; pix: ReceivedPix }
   | { kind: 'refund_changed'; refundId: string }
   | { kind: 'withdrawal_changed'; transactionId: string }
@@ -251,6 +357,17 @@ export class ProviderRefusedRefund extends Error {
   }
 }
 
+/**
+ * The provider refused a cycle's charge itself (API Pix `CobROperacaoInvalida`: the recurrence is not
+ * approved there, a charge of that cycle exists, the due date is past). Nothing was created upstream.
+ */
+export class ProviderRefusedRecurringCharge extends Error {
+  constructor(message = 'provider refused the recurring charge') {
+    super(message);
+    this.name = 'ProviderRefusedRecurringCharge';
+  }
+}
+
 /** The provider did not answer in time: the outcome upstream is unknown. */
 export class ProviderTimeout extends Error {
   constructor(message = 'provider timeout') {
@@ -278,6 +395,8 @@ export interface ProviderCapabilities {
   payouts: boolean;
   balance: boolean;
   infractions: boolean;
+  /** Pix Automático (API Pix `rec`, `solicrec`, `cobr`, since 2.7.0). */
+  recurrences: boolean;
 }
 
 /** An operation the configured provider does not offer (`capability`): nothing was sent, nothing moved. */
@@ -341,4 +460,17 @@ export interface PixProvider {
   listSends(fromMs: number, toMs: number): AsyncIterable<ListedSend>;
   /** What the provider holds for PixGate now. */
   balance(): Promise<ProviderBalance>;
+  /** Creates a recurrence and asks the payer's consent by its journey (`POST /rec`, `POST /solicrec` or the QR's location). */
+  registerRecurrence(input: RegisterRecurrenceInput): Promise<RegisteredRecurrence>;
+  /** Reads a recurrence (`GET /rec/{idRec}`, and its `solicrec`); undefined when the provider does not know it. */
+  readRecurrence(input: { providerRef: string; consentRef?: string | undefined }): Promise<ProviderRecurrence | undefined>;
+  /** Cancels a recurrence as its receiver (`PATCH /rec/{idRec}` `CANCELADA`); false when it already ended there. */
+  cancelRecurrence(providerRef: string): Promise<boolean>;
+  /** Creates a cycle's charge (`PUT /cobr/{txid}`): its txid is the provider's reference. */
+  registerRecurringCharge(input: RegisterRecurringChargeInput): Promise<{ providerRef: string }>;
+  readRecurringCharge(providerRef: string): Promise<ProviderRecurringCharge>;
+  /** Asks another attempt on `date` (`POST /cobr/{txid}/retentativa/{data}`); false when the provider refuses it. */
+  retryRecurringCharge(providerRef: string, date: string): Promise<boolean>;
+  /** Cancels a cycle's charge not yet debited (`PATCH /cobr/{txid}` `CANCELADA`); false when it may no longer be. */
+  cancelRecurringCharge(providerRef: string): Promise<boolean>;
 }

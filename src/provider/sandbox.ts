@@ -21,6 +21,13 @@ export type ProviderOperation = 'registerCharge' | 'sendWithdrawal' | 'queryWith
  */
 export type FaultOutcome = 'succeed' | 'fail' | 'timeout' | 'timeout_unsent' | 'cut';
 
+/** The payer's answer to a recurrence's consent (Pix Automático), as their bank reports it. */
+export type ConsentAnswer =
+  | { outcome: 'approve'; payerMaximumCents?: number | undefined }
+  /** API Pix `encerramento.rejeicao.codigo`: `AP13`, `AP14`. */
+  | { outcome: 'reject'; code: string }
+  | { outcome: 'expire' };
+
 export interface ProviderSandbox {
   readonly kind: 'simulated' | 'fake';
   /**
@@ -64,6 +71,17 @@ export interface ProviderSandbox {
   returnTransfer(transactionId: string, amountCents: number): Promise<boolean>;
   settleRefund(refundId: string): Promise<boolean>;
   rejectRefund(refundId: string, refusedCode: string, refusedReason: string): Promise<boolean>;
+  /** Pix Automático, the payer's end: answers a consent; false when the recurrence no longer waits for one. */
+  answerConsent(recurrenceRef: string, answer: ConsentAnswer): Promise<boolean>;
+  /** The payer (or their bank) cancels an approved recurrence, with the catalogue's code; its open cycles end with it. */
+  cancelRecurrenceAsPayer(recurrenceRef: string, code: string, by?: 'payer' | 'payer_bank'): Promise<boolean>;
+  /**
+   * The payer's bank answers a cycle's open attempt now: debits it (answers the Pix's end-to-end id) or refuses
+   * it with a code (answers undefined); false when no attempt is open.
+   */
+  debitCycle(chargeRef: string, refusal?: { code: string; description?: string | undefined }): Promise<string | undefined | false>;
+  /** The payer cancels one cycle before it is debited; false when it is not open. */
+  cancelCycleAsPayer(chargeRef: string, code: string): Promise<boolean>;
   queueOutcome(operation: ProviderOperation, outcome: FaultOutcome, count?: number): void | Promise<void>;
   clearOutcomes(): void | Promise<void>;
   pendingOutcomes(): Record<string, { outcome: FaultOutcome; remaining: number }[]>;

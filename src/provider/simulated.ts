@@ -3,9 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Database, PartyJson } from '../db/schema.ts';
 import { generateEndToEndId } from '../primitives/endToEndId.ts';
-import type { FaultOutcome, ProviderOperation, ProviderSandbox } from './sandbox.ts';
+import type { ConsentAnswer, FaultOutcome, ProviderOperation, ProviderSandbox } from './sandbox.ts';
 import { changeAcceptedTransfer, findTransfer, insertAcceptedTransfer, listTransfers, recordReturn } from './simulated.repository.ts';
 import { changeAcceptedRefund, findSimRefund, insertAcceptedRefund } from './simulatedRefunds.repository.ts';
+import { SimulatedRecurrences } from './simulatedRecurrences.ts';
 import {
   devolucoesOf,
   findInfraction,
@@ -46,6 +47,12 @@ import {
   type SendRefundInput,
   type RegisteredCharge,
   type SendWithdrawalInput,
+  type ProviderRecurrence,
+  type ProviderRecurringCharge,
+  type RegisterRecurrenceInput,
+  type RegisterRecurringChargeInput,
+  type RegisteredRecurrence,
+  ProviderRefusedRecurringCharge,
 } from './port.ts';
 
 export type { FaultOutcome, ProviderOperation } from './sandbox.ts';
@@ -87,7 +94,7 @@ export interface SimulatedProviderOptions {
  * every branch of the contract can be produced on demand, and settles, rejects or returns transfers.
  */
 export class SimulatedProvider implements PixProvider, ProviderSandbox {
-  readonly capabilities = { payouts: true, balance: true, infractions: true };
+  readonly capabilities = { payouts: true, balance: true, infractions: true, recurrences: true };
   readonly name = 'simulated';
   readonly kind = 'simulated';
   readonly ispb = '99999008';
@@ -98,9 +105,12 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
   private readonly settleAfterMs: number | null;
   private readonly timeoutDelayMs: number;
 
+  private readonly recurrences: SimulatedRecurrences;
+
   constructor(db: Kysely<Database>, clock: Clock, options: SimulatedProviderOptions = {}) {
     this.db = db;
     this.clock = clock;
+    this.recurrences = new SimulatedRecurrences(db, clock, this.ispb);
     this.settleAfterMs = options.settleAfterMs ?? null;
     this.timeoutDelayMs = options.timeoutDelayMs ?? 0;
   }
@@ -505,6 +515,60 @@ export class SimulatedProvider implements PixProvider, ProviderSandbox {
   async balance(): Promise<ProviderBalance> {
     const held = await heldCents(this.db);
     return { availableCents: held.totalCents - held.blockedMedCents, blockedMedCents: held.blockedMedCents, blockedOtherCents: 0 };
+  }
+
+  // ---- Pix Automático (simulatedRecurrences.ts) -------------------------------------------------------------
+
+  async registerRecurrence(input: RegisterRecurrenceInput): Promise<RegisteredRecurrence> {
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated registerRecurrence failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
+    return this.recurrences.register(input);
+  }
+
+  readRecurrence(input: { providerRef: string }): Promise<ProviderRecurrence | undefined> {
+    return this.recurrences.read(input.providerRef);
+  }
+
+  cancelRecurrence(providerRef: string): Promise<boolean> {
+    return this.recurrences.cancel(providerRef);
+  }
+
+  async registerRecurringCharge(input: RegisterRecurringChargeInput): Promise<{ providerRef: string }> {
+    const outcome = this.nextOutcome('registerCharge');
+    if (outcome === 'fail') throw new ProviderFailure('simulated registerRecurringCharge failure');
+    if (outcome !== 'succeed') await this.timeOut('registerCharge');
+    const registered = await this.recurrences.registerCharge(input);
+    if (registered === 'refused') throw new ProviderRefusedRecurringCharge('the simulation refused the cycle\'s charge (CobROperacaoInvalida)');
+    return registered;
+  }
+
+  readRecurringCharge(providerRef: string): Promise<ProviderRecurringCharge> {
+    return this.recurrences.readCharge(providerRef);
+  }
+
+  retryRecurringCharge(providerRef: string, date: string): Promise<boolean> {
+    return this.recurrences.retry(providerRef, date);
+  }
+
+  cancelRecurringCharge(providerRef: string): Promise<boolean> {
+    return this.recurrences.cancelCharge(providerRef);
+  }
+
+  answerConsent(providerRef: string, answer: ConsentAnswer): Promise<boolean> {
+    return this.recurrences.answerConsent(providerRef, answer);
+  }
+
+  cancelRecurrenceAsPayer(providerRef: string, code: string, by: 'payer' | 'payer_bank' = 'payer'): Promise<boolean> {
+    return this.recurrences.cancelAsPayer(providerRef, code, by);
+  }
+
+  debitCycle(providerRef: string, refusal?: { code: string; description?: string | undefined }): Promise<string | undefined | false> {
+    return this.recurrences.debit(providerRef, refusal);
+  }
+
+  cancelCycleAsPayer(providerRef: string, code: string): Promise<boolean> {
+    return this.recurrences.cancelCharge(providerRef, 'payer', code);
   }
 
   private beneficiaryFor(input: SendWithdrawalInput): PartyJson {

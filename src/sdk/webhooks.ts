@@ -22,7 +22,7 @@ export { WebhookVerificationError };
 
 type Schemas = components['schemas'];
 
-/** The 21 canonical event names. */
+/** Every event name: the 21 canonical ones, and the seven `recurrence.*` ones of Pix Automático (since 2026-11-30). */
 export type EventName = Schemas['EventName'];
 
 /**
@@ -31,8 +31,11 @@ export type EventName = Schemas['EventName'];
  */
 export type WebhookEvent = Extract<Schemas['WebhookEvent'], { event: EventName }>;
 
-/** The body of one event, by name: `WebhookEventOf<'transaction.paid'>`. */
-export type WebhookEventOf<E extends EventName> = Extract<WebhookEvent, { event: E }>;
+/**
+ * The body of one event, by name: `WebhookEventOf<'transaction.paid'>`; the five `recurrence.<status>`
+ * events share one body (RecurrenceChanged), the two cycle events another (RecurrenceCycleChanged).
+ */
+export type WebhookEventOf<E extends EventName> = WebhookEvent extends infer W ? (W extends { event: infer N } ? (E extends N ? W : never) : never) : never;
 
 /**
  * The test delivery the dashboard sends (**Enviar evento de teste**, header `X-Service-Test: true`): signed

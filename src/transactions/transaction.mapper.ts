@@ -23,6 +23,7 @@ export const SHOWN_COLUMNS = [
   'external_ref',
   'static_qrcode_id',
   'payment_link_id',
+  'recurrence_id',
   'pix_payload',
   'expires_at',
   'end_to_end_id',
@@ -63,6 +64,8 @@ export function toApiTransaction(row: ShownTransaction, view: TransactionView): 
   if (row.static_qrcode_id !== null) tx.staticQrCodeId = row.static_qrcode_id;
   // A charge of a payment link names the link (since 2026-11-30).
   if (row.payment_link_id !== null) tx.paymentLinkId = row.payment_link_id;
+  // A cycle of a recurrence, or its first payment, names the recurrence (since 2026-11-30).
+  if (row.recurrence_id !== null) tx.recurrenceId = row.recurrence_id;
   if (row.type === 'pix_in') {
     if (view !== 'event') tx.pixPayload = row.pix_payload;
     if (row.expires_at) tx.expiresAt = Math.floor(row.expires_at.getTime() / 1000);

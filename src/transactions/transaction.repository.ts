@@ -73,6 +73,8 @@ export interface TransactionFilter {
   staticQrCodeId?: string | undefined;
   /** The charges of one payment link. */
   paymentLinkId?: string | undefined;
+  /** The cycles (and first payment) of one recurrence. */
+  recurrenceId?: string | undefined;
   /** Keyset position: rows strictly after (older than) this one in the list's order. */
   after?: { createdAtUs: string; id: string } | undefined;
   limit: number;
@@ -186,6 +188,7 @@ function filteredTransactions(db: Db, accountId: string, filter: TransactionFilt
   if (filter.externalRef !== undefined) query = query.where('external_ref', '=', filter.externalRef);
   if (filter.staticQrCodeId !== undefined) query = query.where('static_qrcode_id', '=', filter.staticQrCodeId);
   if (filter.paymentLinkId !== undefined) query = query.where('payment_link_id', '=', filter.paymentLinkId);
+  if (filter.recurrenceId !== undefined) query = query.where('recurrence_id', '=', filter.recurrenceId);
   if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo) query = query.where('created_at', '<', filter.createdTo);
   if (filter.after) {
@@ -213,6 +216,7 @@ const LIST_ITEM_JSON = sql<string>`concat('{"transactionId":"', id, '","type":"'
   ',"externalRef":' || to_json(external_ref),
   ',"staticQrCodeId":' || to_json(static_qrcode_id),
   ',"paymentLinkId":' || to_json(payment_link_id),
+  ',"recurrenceId":' || to_json(recurrence_id),
   CASE WHEN type = 'pix_in' THEN concat(',"pixPayload":', coalesce(to_json(pix_payload)::text, 'null'),
     ',"expiresAt":' || floor(extract(epoch from expires_at))::bigint) END,
   CASE WHEN status IN ${SETTLED_SQL} THEN concat(',"endToEndId":' || to_json(end_to_end_id),
@@ -227,7 +231,7 @@ export function listTransactionsJson(db: Db, accountId: string, filter: Transact
     .execute();
 }
 
-export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type' | 'charge_kind' | 'static_qrcode_id' | 'payment_link_id'>>;
+export type TransactionChanges = Partial<Omit<NewTransaction, 'id' | 'account_id' | 'type' | 'charge_kind' | 'static_qrcode_id' | 'payment_link_id' | 'recurrence_id'>>;
 
 export function updateTransaction(trx: Transaction<Database>, id: string, changes: TransactionChanges): Promise<TransactionRow> {
   return trx.updateTable('transactions').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();

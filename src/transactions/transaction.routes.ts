@@ -25,6 +25,7 @@ export function transactionRoutes(router: Router, deps: Deps): void {
       externalRef: query.externalRef,
       staticQrCodeId: query.staticQrCodeId,
       paymentLinkId: query.paymentLinkId,
+      recurrenceId: query.recurrenceId,
       cursor: query.cursor,
       limit: query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit),
     }));

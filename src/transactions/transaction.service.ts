@@ -23,6 +23,8 @@ export interface ListOptions {
   staticQrCodeId?: string | undefined;
   /** The charges of one payment link. */
   paymentLinkId?: string | undefined;
+  /** The cycles of one recurrence. */
+  recurrenceId?: string | undefined;
   cursor?: string | undefined;
   limit: number;
   /** The dashboard's search (issue 38): reference prefix, id prefix or amount, any of them. */
@@ -46,6 +48,7 @@ function filterOf(options: ListOptions): TransactionFilter {
     externalRef: options.externalRef,
     staticQrCodeId: options.staticQrCodeId,
     paymentLinkId: options.paymentLinkId,
+    recurrenceId: options.recurrenceId,
     ...createdRange(options.createdFrom, options.createdTo),
     after,
     limit: rowsToRead(options.limit),

@@ -5,7 +5,7 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { Database, Db, DeliveryTrigger, WebhookAttemptRow } from '../db/schema.ts';
-import type { EventEnvelope } from '../events/event.types.ts';
+import type { StoredEventBody } from '../events/event.types.ts';
 
 export interface NewDelivery {
   id: string;
@@ -57,7 +57,7 @@ export interface ClaimedDelivery {
   trigger: DeliveryTrigger;
   attempts: number;
   event: string;
-  payload: EventEnvelope;
+  payload: StoredEventBody;
   url: string;
   secret: string;
   previous_secret: string | null;

@@ -33,7 +33,7 @@ import { EventNotFound, NoWebhookUrlForEvent, ResendQuotaExhausted, WebhookUrlNo
 const LEASE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 const USER_AGENT = 'PixGate-Webhooks/1.0';
-/** The name of the dashboard's test event (not one of the contract's 21 events). */
+/** The name of the dashboard's test event (not one of the catalogue's events). */
 export const TEST_EVENT = 'webhook.test';
 /** Manual resends: a fixed UTC-hour window per account. */
 const RESEND_WINDOW = { bucket: 'webhook:resend', windowMs: HOUR_MS } as const;
@@ -234,7 +234,7 @@ export async function resendQuota(deps: Pick<Deps, 'db' | 'clock'>, accountId: s
 }
 
 /**
- * "Send a test event" from the dashboard: a `webhook.test` event (not one of the 21, never stored, never
+ * "Send a test event" from the dashboard: a `webhook.test` event (not a catalogue event, never stored, never
  * retried) signed with the URL's secret like every delivery and marked `X-Service-Test: true`, posted now;
  * the answer tells whether the receiver verified and accepted it.
  */

@@ -98,7 +98,7 @@ describe('admin CLI usage errors', () => {
   it('explains the event filter and how to clear a description in help webhooks:update', async () => {
     const result = await admin.run(['help', 'webhooks:update']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('categories (cashin, cashout, refund, dispute, chargeback)');
+    expect(result.stdout).toContain('categories (cashin, cashout, refund, dispute, chargeback, recurring)');
     expect(result.stdout).toContain("new description; '' removes it");
   });
 

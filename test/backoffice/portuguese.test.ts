@@ -6,6 +6,7 @@ import { englishWordIn } from '../support/englishWords.ts';
 const SAMPLE_ARGUMENTS: Record<string, unknown[]> = {
   methodNotAllowed: ['GET, POST'],
   chargeNotPayable: ['paid'],
+  recurrenceSandboxRefused: ['approved'],
   chargeNotPending: ['paid'],
   chargeNotRefundable: ['pending'],
   withdrawalNotPendingApproval: ['paid'],

@@ -6,6 +6,7 @@ import type { components } from '../../generated/admin-types.ts';
 import { operatorMessages } from '../../src/messages/operator.ts';
 import { bundledOperations, databaseState, fillPath } from '../support/dashboardAccounts.ts';
 import { consoleBrowser, totpNow } from '../support/dashboardClient.ts';
+import { approve, createRecurrence, recurrenceWithCycle } from '../support/recurrences.ts';
 import {
   ADMIN_TOKEN,
   createMerchant,
@@ -398,6 +399,39 @@ const cases: Record<OperationId, AdminCase> = {
     expect: 200,
     audit: { action: 'sandbox.staticqrcode.pay', before: false, after: true },
   },
+  sandboxAnswerRecurrenceConsent: {
+    prepare: async () => ({
+      method: 'POST',
+      path: admin(`/sandbox/recurrences/${(await createRecurrence(gateway, merchant)).id}/consent`),
+      body: { outcome: 'approve' },
+    }),
+    expect: 200,
+    audit: { action: 'sandbox.recurrence.consent', before: false, after: true },
+  },
+  sandboxCancelRecurrenceAsPayer: {
+    prepare: async () => {
+      const recurrence = await createRecurrence(gateway, merchant);
+      await approve(gateway, recurrence.id);
+      return { method: 'POST', path: admin(`/sandbox/recurrences/${recurrence.id}/payer-cancel`), body: {} };
+    },
+    expect: 200,
+    audit: { action: 'sandbox.recurrence.cancel', before: false, after: true },
+  },
+  sandboxDebitRecurrenceCycle: {
+    prepare: async () => ({
+      method: 'POST',
+      path: admin(`/sandbox/recurrence-cycles/${(await recurrenceWithCycle(gateway, merchant)).cycleId}/debit`),
+      body: { outcome: 'pay' },
+    }),
+    expect: 200,
+    audit: { action: 'sandbox.recurrence.debit', before: false, after: true },
+  },
+  sandboxCancelRecurrenceCycleAsPayer: {
+    prepare: async () => ({ method: 'POST', path: admin(`/sandbox/recurrence-cycles/${(await recurrenceWithCycle(gateway, merchant)).cycleId}/payer-cancel`), body: {} }),
+    expect: 200,
+    audit: { action: 'sandbox.recurrence.cycle.cancel', before: false, after: true },
+  },
+  sandboxRunRecurrences: { prepare: async () => ({ method: 'POST', path: admin('/sandbox/recurrences/run') }), expect: 200, audit: { action: 'sandbox.recurrences.run', before: false, after: true } },
   sandboxExpireCharge: {
     prepare: async () => ({ method: 'POST', path: admin(`/sandbox/charges/${await charge(merchant, false)}/expire`) }),
     expect: 200,
@@ -684,6 +718,7 @@ describe('the automation token', () => {
       endToEndId: 'E09089356202611270130000000000000',
       infractionId: '00000000',
       breakId: 'brk_000000000000000000000000',
+      recurrenceId: 'rec_000000000000000000000000',
       staticQrCodeId: 'sqr_000000000000000000000000',
     };
     for (const operation of operations) {

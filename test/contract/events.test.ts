@@ -1,6 +1,7 @@
 /**
  * generated/asyncapi.json describes every canonical webhook event of the contract as a message, and no
- * other event name (old names such as TRANSFER_PAID must not come back).
+ * other event name (old names such as TRANSFER_PAID must not come back) except the events added after the
+ * written contract, each dated by its message's `x-pixgate-since` (as added operations are).
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalEvents } from '../../scripts/lib/contract.ts';
@@ -61,7 +62,10 @@ const named = messages.map(({ where, key, message }) => ({
   key,
   name: typeof message['name'] === 'string' ? message['name'] : undefined,
   payloadEvent: payloadEvent(asyncapi, message),
+  since: typeof message['x-pixgate-since'] === 'string' ? message['x-pixgate-since'] : undefined,
 }));
+/** Messages of events added after the written contract (additive changes), dated. */
+const added = named.filter((m) => m.since !== undefined);
 
 describe('webhook events (generated/asyncapi.json)', () => {
   it('reads the 21 canonical events from the contract', () => {
@@ -79,11 +83,29 @@ describe('webhook events (generated/asyncapi.json)', () => {
     }
   });
 
-  it('has no message for an event outside the contract', () => {
+  it('has no message for an event outside the contract, except the dated additive ones', () => {
     const looksLikeEvent = (name: string | undefined) => name !== undefined && /^[a-z_]+\.[a-z_.]+$/.test(name);
     const unknown = named.filter(
-      (m) => (looksLikeEvent(m.name) && !events.includes(m.name ?? '')) || (m.payloadEvent !== undefined && !events.includes(m.payloadEvent)),
+      (m) =>
+        !added.includes(m) &&
+        ((looksLikeEvent(m.name) && !events.includes(m.name ?? '')) || (m.payloadEvent !== undefined && !events.includes(m.payloadEvent))),
     );
     expect(unknown.map((m) => `${m.where} (${m.name})`)).toEqual([]);
+  });
+
+  it('dates each added event (x-pixgate-since) and never re-dates a contract event', () => {
+    expect(added.map((m) => m.name).sort()).toEqual([
+      'recurrence.approved',
+      'recurrence.cancelled',
+      'recurrence.created',
+      'recurrence.cycle_refused',
+      'recurrence.cycle_scheduled',
+      'recurrence.expired',
+      'recurrence.rejected',
+    ]);
+    for (const m of added) {
+      expect(m.since, m.where).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(events, m.where).not.toContain(m.name);
+    }
   });
 });

@@ -80,6 +80,8 @@ describe('generated/postman-collection.json', () => {
       'POST /v1/payment-links',
       'POST /v1/pix',
       'POST /v1/recipients',
+      'POST /v1/recurrences',
+      'POST /v1/recurrences/{id}/cycles',
       'POST /v1/static-qrcodes',
       'POST /v1/transactions/{id}/refunds',
       'POST /v1/withdraw',

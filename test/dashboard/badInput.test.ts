@@ -75,6 +75,18 @@ const validRequests: Record<string, () => { params?: Record<string, string>; bod
   createDashboardDueCharge: () => ({ body: { amountCents: 1_000, dueDate: '2026-12-10', customer: { name: 'Maria da Silva', document: validCustomer.document } } }),
   createDashboardStaticQrCode: () => ({ body: { amountCents: 1_000, description: 'Caixa 1', externalRef: 'qr-ruim' } }),
   sandboxPayDashboardStaticQrCode: () => ({ params: { staticQrCodeId: 'sqr_000000000000000000000000' }, body: { amountCents: 1_000 } }),
+  createDashboardRecurrence: () => ({
+    body: {
+      payer: { name: 'Maria da Silva', document: { type: 'cpf', number: '52998224725' } },
+      contract: 'ASSINATURA-000123',
+      periodicity: 'monthly',
+      startDate: '2030-01-10',
+      amountCents: 9_990,
+      consent: { journey: 'qrcode' },
+      externalRef: 'recorrencia-ruim',
+    },
+  }),
+  sandboxDashboardRecurrenceCycleAction: () => ({ params: { transactionId: 'tx_000000000000000000000000', action: 'refuse' }, body: { refusalCode: 'AM02' } }),
   createDashboardPaymentLink: () => ({ body: { amountCents: 1_000, description: 'Camiseta azul', reusable: false, expiresInDays: 7, externalRef: 'link-ruim' } }),
   requestPasswordReset: () => ({ body: { email: world.owner.email } }),
   confirmPasswordReset: () => ({ body: { token: 'a'.repeat(43), password: DASHBOARD_PASSWORD } }),
@@ -208,6 +220,7 @@ describe('bad input on every dashboard operation with a body or parameters', () 
     endpointId: 'wh_000000000000000000000000',
     eventId: 'evt_000000000000000000000000',
     staticQrCodeId: 'sqr_000000000000000000000000',
+    recurrenceId: 'rec_000000000000000000000000',
     action: 'pay',
   };
   const withParameters = operations.filter((operation) => /\{/.test(operation.path));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentTotp } from '../../src/identity/totp.ts';
 import { messages } from '../../src/messages/merchant.ts';
+import { operatorMessages } from '../../src/messages/operator.ts';
 import { dispatchOnce } from '../../src/webhooks/delivery.service.ts';
 import { dashboardBrowser } from '../support/dashboardClient.ts';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../support/dashboardAccounts.ts';
 import { useGateway, validCustomer, type Gateway } from '../support/gateway.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { recurrenceBody } from '../support/recurrences.ts';
 
 /**
  * The route matrix of the dashboard API, driven by the bundled document (generated/dashboard-openapi.json):
@@ -51,6 +53,10 @@ interface AccountResources {
   colleague: DashboardPerson;
   /** An active fixed-amount static QR code of the account. */
   staticQrCodeId: string;
+  /** A recurrence waiting for the payer by a QR code (Pix Automático). */
+  recurrenceId: string;
+  /** The first cycle, sent and open, of another recurrence of the account, approved. */
+  recurrenceCycleId: string;
 }
 
 interface World {
@@ -108,7 +114,19 @@ async function accountResources(gw: Gateway, label: string, index: number): Prom
   if (!infraction.data) throw new Error(JSON.stringify(infraction.error));
   const staticQrCode = await merchant.POST('/v1/static-qrcodes', { body: { amountCents: 1_500, description: `Caixa ${label}` } });
   if (!staticQrCode.data) throw new Error(JSON.stringify(staticQrCode.error));
+  const recurrence = await merchant.POST('/v1/recurrences', { body: recurrenceBody(gw, { consent: { journey: 'qrcode' } }) });
+  if (!recurrence.data) throw new Error(JSON.stringify(recurrence.error));
+  const charged = await merchant.POST('/v1/recurrences', { body: recurrenceBody(gw) });
+  if (!charged.data) throw new Error(JSON.stringify(charged.error));
+  const consent = await gw.admin.POST('/admin/v1/sandbox/recurrences/{recurrenceId}/consent', { params: { path: { recurrenceId: charged.data.id } }, body: { outcome: 'approve' } });
+  if (!consent.data) throw new Error(JSON.stringify(consent.error));
+  await gw.admin.POST('/admin/v1/sandbox/recurrences/run');
+  const cycles = await merchant.GET('/v1/recurrences/{id}/cycles', { params: { path: { id: charged.data.id } } });
+  const recurrenceCycleId = cycles.data?.cycles[0]?.transactionId;
+  if (!recurrenceCycleId) throw new Error(`no cycle sent: ${JSON.stringify(cycles.data ?? cycles.error)}`);
   return {
+    recurrenceId: recurrence.data.id,
+    recurrenceCycleId,
     staticQrCodeId: staticQrCode.data.staticQrCodeId,
     infractionId: infraction.data.infractionId,
     owner,
@@ -463,6 +481,46 @@ const cases: Record<string, OperationCase> = {
       await refusedWithoutChange({ method: 'POST', path: path('/static-qrcodes/{staticQrCodeId}/deactivate', { staticQrCodeId: b.staticQrCodeId }) }, a.owner, notFound(messages.staticQrCodeNotFound));
     },
   },
+  createDashboardRecurrence: {
+    request: () => ({ method: 'POST', path: path('/recurrences'), body: recurrenceBody(gateway, { consent: { journey: 'qrcode' } }) }),
+    crossAccount: async ({ a, b }) => {
+      // B's externalRef is B's: A's recurrence with the same reference is a new one of A, never B's answered back.
+      const body = recurrenceBody(gateway, { consent: { journey: 'qrcode' }, externalRef: 'recorrencia-cruzada-1' });
+      const ofB = await rawCall(gateway, { method: 'POST', path: path('/recurrences'), body }, authOf(b.owner));
+      expect(ofB.status).toBe(201);
+      const ofA = await rawCall(gateway, { method: 'POST', path: path('/recurrences'), body }, authOf(a.owner));
+      expect(ofA.status).toBe(201);
+      expect((ofA.body as { id: string }).id).not.toBe((ofB.body as { id: string }).id);
+    },
+  },
+  listDashboardRecurrences: {
+    request: () => ({ method: 'GET', path: path('/recurrences') }),
+    crossAccount: listDoesNotShow({ method: 'GET', path: path('/recurrences'), query: { limit: '100' } }, (b) => [b.recurrenceId], (a) => [a.recurrenceId]),
+  },
+  getDashboardRecurrence: {
+    request: (a) => ({ method: 'GET', path: path('/recurrences/{recurrenceId}', { recurrenceId: a.recurrenceId }) }),
+    crossAccount: async ({ a, b }) => {
+      expect(await rawCall(gateway, { method: 'GET', path: path('/recurrences/{recurrenceId}', { recurrenceId: b.recurrenceId }) }, authOf(a.owner))).toEqual(notFound(messages.recurrenceNotFound));
+    },
+  },
+  listDashboardRecurrenceCycles: {
+    request: (a) => ({ method: 'GET', path: path('/recurrences/{recurrenceId}/cycles', { recurrenceId: a.recurrenceId }) }),
+    crossAccount: async ({ a, b }) => {
+      expect(await rawCall(gateway, { method: 'GET', path: path('/recurrences/{recurrenceId}/cycles', { recurrenceId: b.recurrenceId }) }, authOf(a.owner))).toEqual(notFound(messages.recurrenceNotFound));
+    },
+  },
+  getDashboardRecurrenceQrCode: {
+    request: (a) => ({ method: 'GET', path: path('/recurrences/{recurrenceId}/qrcode', { recurrenceId: a.recurrenceId }) }),
+    crossAccount: async ({ a, b }) => {
+      expect(await rawCall(gateway, { method: 'GET', path: path('/recurrences/{recurrenceId}/qrcode', { recurrenceId: b.recurrenceId }) }, authOf(a.owner))).toEqual(notFound(messages.recurrenceNotFound));
+    },
+  },
+  cancelDashboardRecurrence: {
+    request: (a) => ({ method: 'POST', path: path('/recurrences/{recurrenceId}/cancel', { recurrenceId: a.recurrenceId }) }),
+    crossAccount: async ({ a, b }) => {
+      await refusedWithoutChange({ method: 'POST', path: path('/recurrences/{recurrenceId}/cancel', { recurrenceId: b.recurrenceId }) }, a.owner, notFound(messages.recurrenceNotFound));
+    },
+  },
   createDashboardRefund: {
     request: (a) => ({ method: 'POST', path: path('/transactions/{transactionId}/refunds', { transactionId: a.paidChargeId }), body: { amountCents: 100, totpCode: '123456' } }),
     crossAccount: async ({ a, b }) => {
@@ -624,6 +682,30 @@ const cases: Record<string, OperationCase> = {
     crossAccount: async ({ a, b }) => {
       // B's code, "paid" by A: not found, nothing sent to the provider nor credited.
       await refusedWithoutChange({ method: 'POST', path: path('/sandbox/static-qrcodes/{staticQrCodeId}/pay', { staticQrCodeId: b.staticQrCodeId }), body: {} }, a.owner, notFound(messages.staticQrCodeNotFound));
+    },
+  },
+  sandboxRunDashboardRecurrences: {
+    request: () => ({ method: 'POST', path: path('/sandbox/recurrences/run') }),
+    crossAccount: { none: 'runs the sandbox\'s jobs now: it names no account resource' },
+  },
+  sandboxDashboardRecurrenceAction: {
+    request: (a) => ({ method: 'POST', path: path('/sandbox/recurrences/{recurrenceId}/{action}', { recurrenceId: a.recurrenceId, action: 'approve' }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const action of ['approve', 'reject', 'expire', 'payer-cancel']) {
+        await refusedWithoutChange({ method: 'POST', path: path('/sandbox/recurrences/{recurrenceId}/{action}', { recurrenceId: b.recurrenceId, action }) }, a.owner, notFound(messages.recurrenceNotFound));
+      }
+    },
+  },
+  sandboxDashboardRecurrenceCycleAction: {
+    request: (a) => ({ method: 'POST', path: path('/sandbox/recurrence-cycles/{transactionId}/{action}', { transactionId: a.recurrenceCycleId, action: 'pay' }) }),
+    crossAccount: async ({ a, b }) => {
+      for (const action of ['pay', 'refuse', 'payer-cancel']) {
+        await refusedWithoutChange(
+          { method: 'POST', path: path('/sandbox/recurrence-cycles/{transactionId}/{action}', { transactionId: b.recurrenceCycleId, action }) },
+          a.owner,
+          notFound(operatorMessages.recurrenceCycleNotFound),
+        );
+      }
     },
   },
   sandboxWithdrawalAction: {

@@ -1,7 +1,8 @@
 /**
  * The webhook contract against the spec, the AsyncAPI document, the event schemas and the catalogue:
- * the same 21 events, categories and legacy names everywhere; every message example valid (payload and
- * headers, Ajv 2020) and correctly signed; non-settled events rejecting settlement fields.
+ * the same 21 events, categories and legacy names everywhere, plus the seven `recurrence.*` events added
+ * since (2026-11-30, category `recurring`); every message example valid (payload and headers, Ajv 2020)
+ * and correctly signed; non-settled events rejecting settlement fields.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,24 +18,32 @@ import {
   EVENTS_DIR,
   loadMessages,
   readYaml,
+  SCHEMAS_DIR,
   type Example,
   type LoadedMessage,
 } from '../support/asyncapi.ts';
 import {
+  CONTRACT_EVENT_CATEGORIES,
+  CONTRACT_EVENT_NAMES,
   EVENT_CATEGORIES,
+  EVENT_CATEGORY,
   EVENT_NAMES,
   EVENT_STATUSES,
   HOLD_EVENTS,
   LEGACY_EVENT_NAMES,
   MAX_ATTEMPTS,
   REFUSABLE_EVENTS,
+  RECURRING_EVENT_NAMES,
   RETRY_DELAYS_MS,
   RETRYABLE,
   SETTLED_EVENTS,
   type EventName,
   canonicalEventName,
   categoryOf,
+  isContractEventName,
   isDelivered,
+  isEventCategory,
+  isEventName,
   matchesFilter,
   nextRetryDelayMs,
 } from '../../src/events/catalog.ts';
@@ -134,11 +143,54 @@ describe('event catalogue', () => {
   it('holds exactly the 21 canonical events of the contract, in its order', () => {
     const fromSpec = contractEventNames();
     expect(fromSpec).toHaveLength(21);
-    expect([...EVENT_NAMES]).toEqual(fromSpec);
+    expect([...CONTRACT_EVENT_NAMES]).toEqual(fromSpec);
   });
 
   it('holds exactly the five categories of the contract', () => {
-    expect([...EVENT_CATEGORIES].sort()).toEqual(contractCategories().sort());
+    expect([...CONTRACT_EVENT_CATEGORIES].sort()).toEqual(contractCategories().sort());
+  });
+
+  it('adds the seven recurrence.* events and the category recurring after the contract\'s, none of them a contract name', () => {
+    expect([...RECURRING_EVENT_NAMES]).toEqual(['recurrence.created', 'recurrence.approved', 'recurrence.rejected',
+      'recurrence.expired', 'recurrence.cancelled', 'recurrence.cycle_scheduled', 'recurrence.cycle_refused']);
+    expect([...EVENT_NAMES]).toEqual([...CONTRACT_EVENT_NAMES, ...RECURRING_EVENT_NAMES]);
+    expect([...EVENT_CATEGORIES]).toEqual([...CONTRACT_EVENT_CATEGORIES, 'recurring']);
+    expect(new Set(EVENT_NAMES).size).toBe(28);
+    for (const event of RECURRING_EVENT_NAMES) {
+      expect(isEventName(event), event).toBe(true);
+      expect(isContractEventName(event), event).toBe(false);
+      expect(canonicalEventName(event), event).toBe(event);
+      expect(Object.values(LEGACY_EVENT_NAMES), event).not.toContain(event);
+    }
+    expect(isEventCategory('recurring')).toBe(true);
+    expect(Object.keys(EVENT_CATEGORY).sort()).toEqual([...EVENT_NAMES].sort());
+    expect(Object.keys(EVENT_STATUSES).sort()).toEqual([...EVENT_NAMES].sort());
+  });
+
+  it('gives the recurrence.* events neither settlement, refusal nor hold data', () => {
+    for (const event of RECURRING_EVENT_NAMES) {
+      expect(SETTLED_EVENTS.has(event), event).toBe(false);
+      expect(REFUSABLE_EVENTS.has(event), event).toBe(false);
+      expect(HOLD_EVENTS.has(event), event).toBe(false);
+    }
+  });
+
+  it('agrees with the EventName and EventCategory schemas, the additions after the contract\'s', () => {
+    const names = readYaml(path.join(EVENTS_DIR, 'EventName.yaml')) as { enum: string[]; description: string };
+    expect(names.enum).toEqual([...EVENT_NAMES]);
+    expect(names.description).toContain('since 2026-11-30');
+    for (const event of RECURRING_EVENT_NAMES) expect(names.description).toContain(`\`${event}\``);
+    const categories = readYaml(path.join(EVENTS_DIR, 'EventCategory.yaml')) as { enum: string[]; description: string };
+    expect(categories.enum).toEqual([...EVENT_CATEGORIES]);
+    // One bullet per category: "- `name` (...): event, event, ... event." (its events, in any order).
+    const bullets = categories.description.split(/\n\s*- /).slice(1);
+    expect(bullets).toHaveLength(EVENT_CATEGORIES.length);
+    for (const category of EVENT_CATEGORIES) {
+      const bullet = bullets.find((text) => text.startsWith(`\`${category}\``)) ?? '';
+      const names = /^`[a-z]+`[^:]*:\s*([\s\S]*?)\.(?:\s|$)/.exec(bullet)?.[1] ?? '';
+      const listed = names.split(',').map((name) => name.trim()).filter(Boolean);
+      expect(listed.sort(), category).toEqual(EVENT_NAMES.filter((event) => categoryOf(event) === category).sort());
+    }
   });
 
   it('maps the May 2026 names exactly as the contract lists them', () => {
@@ -159,6 +211,7 @@ describe('event catalogue', () => {
     expect(byCategory('chargeback')).toEqual(['transaction.chargeback']);
     expect(byCategory('cashout')).toEqual(['transfer.created', 'transfer.processing', 'transfer.pending_approval',
       'transfer.approved', 'transfer.rejected', 'transfer.failed', 'transfer.cancelled', 'transfer.paid']);
+    expect(byCategory('recurring')).toEqual([...RECURRING_EVENT_NAMES]);
   });
 
   it('returns undefined for unknown names and keeps canonical names', () => {
@@ -181,6 +234,14 @@ describe('event catalogue', () => {
     expect(matchesFilter('transfer.refunded', ['cashout'])).toBe(false);
     expect(matchesFilter('transaction.paid', ['unknown.event', 'CASHIN'])).toBe(false);
     expect(matchesFilter('transaction.paid', [])).toBe(true);
+    expect(matchesFilter('recurrence.approved', ['recurring'])).toBe(true);
+    expect(matchesFilter('recurrence.cycle_refused', ['recurring'])).toBe(true);
+    expect(matchesFilter('recurrence.approved', ['cashin', 'cashout', 'refund', 'dispute', 'chargeback'])).toBe(false);
+    expect(matchesFilter('recurrence.approved', ['recurrence.approved'])).toBe(true);
+    expect(matchesFilter('recurrence.approved', ['recurrence.created'])).toBe(false);
+    expect(matchesFilter('recurrence.approved', ['recurrence.*', 'RECURRING'])).toBe(false);
+    expect(matchesFilter('transaction.paid', ['recurring'])).toBe(false);
+    expect(matchesFilter('recurrence.cycle_scheduled', [])).toBe(true);
   });
 
   it('describes the retry policy as data: 1 min, 5 min, 30 min, 2 h, 6 h; 6 attempts', () => {
@@ -209,7 +270,7 @@ describe('AsyncAPI document', () => {
   it('has one message per catalogue event, and no other', () => {
     const names = document.messages().all().map((m) => m.name());
     expect(names.slice().sort()).toEqual([...EVENT_NAMES].sort());
-    expect(new Set(names).size).toBe(21);
+    expect(new Set(names).size).toBe(EVENT_NAMES.length);
   });
 
   it('sends every message through sendWebhook (send, HTTP POST) on the merchantWebhook channel', () => {
@@ -241,7 +302,7 @@ describe('AsyncAPI document', () => {
   });
 
   it('pins category, type and status in each event schema as the catalogue does', () => {
-    for (const event of EVENT_NAMES) {
+    for (const event of CONTRACT_EVENT_NAMES) {
       const properties = eventSchema(event).properties as Record<string, Json>;
       expect(properties.event, event).toEqual({ const: event });
       expect(properties.category, event).toEqual({ const: categoryOf(event) });
@@ -250,6 +311,35 @@ describe('AsyncAPI document', () => {
       const statuses = 'const' in status ? [status.const] : (status.enum as unknown[]);
       expect(statuses, event).toEqual([...EVENT_STATUSES[event]]);
     }
+  });
+
+  it('describes the recurrence.* events with RecurrenceChanged and RecurrenceCycleChanged, dated 2026-11-30', () => {
+    const recurrenceStatuses = (readYaml(path.join(SCHEMAS_DIR, 'Recurrence.yaml')) as { properties: Record<string, Json> }).properties.status?.enum;
+    const cycleStatuses = (readYaml(path.join(SCHEMAS_DIR, 'RecurrenceCycle.yaml')) as { properties: Record<string, Json> }).properties.status?.enum;
+    for (const event of RECURRING_EVENT_NAMES) {
+      const { raw, payloadSchemaUrl } = message(event);
+      const cycleEvent = event.startsWith('recurrence.cycle_');
+      expect(path.basename(fileURLToPath(payloadSchemaUrl)), event).toBe(cycleEvent ? 'RecurrenceCycleChanged.yaml' : 'RecurrenceChanged.yaml');
+      expect((raw as unknown as Json)['x-pixgate-since'], event).toBe('2026-11-30');
+      const schema = eventSchema(event);
+      const properties = schema.properties as Record<string, Json>;
+      expect(properties.event?.enum, event).toContain(event);
+      expect(properties.category, event).toEqual({ const: 'recurring' });
+      // Not a transaction: no flattened transaction, no type or status of its own.
+      expect(schema.allOf, event).toBeUndefined();
+      expect(properties.type, event).toBeUndefined();
+      expect(properties.status, event).toBeUndefined();
+      expect(schema.required, event).toEqual(cycleEvent
+        ? ['eventId', 'event', 'category', 'occurredAt', 'recurrenceId', 'transactionId', 'cycle']
+        : ['eventId', 'event', 'category', 'occurredAt', 'recurrenceId', 'recurrence']);
+      // Each status the catalogue announces is one of the recurrence's (`recurrence.<status>`) or the cycle's.
+      if (cycleEvent) for (const status of EVENT_STATUSES[event]) expect(cycleStatuses, event).toContain(status);
+      else expect(EVENT_STATUSES[event], event).toEqual([event.slice('recurrence.'.length)]);
+      if (!cycleEvent) expect(recurrenceStatuses, event).toContain(event.slice('recurrence.'.length));
+    }
+    const changed = readYaml(path.join(EVENTS_DIR, 'RecurrenceChanged.yaml')) as { properties: { event: { enum: string[] } } };
+    const cycleChanged = readYaml(path.join(EVENTS_DIR, 'RecurrenceCycleChanged.yaml')) as { properties: { event: { enum: string[] } } };
+    expect([...changed.properties.event.enum, ...cycleChanged.properties.event.enum]).toEqual([...RECURRING_EVENT_NAMES]);
   });
 });
 
@@ -292,11 +382,44 @@ describe('message examples', () => {
     const other = event === 'transaction.paid' ? 'transfer.paid' : 'transaction.paid';
     expect(headersValidator(event)({ ...headers, 'X-Service-Event': other })).toBe(false);
   });
+
+  it.each(RECURRING_EVENT_NAMES)('%s: the example body fails under another event\'s name or category', (event) => {
+    const validate = payloadValidator(event);
+    const { payload } = exampleOf(event);
+    const sibling = RECURRING_EVENT_NAMES.find((other) => other !== event && other.startsWith('recurrence.cycle_') !== event.startsWith('recurrence.cycle_'));
+    expect(validate({ ...payload, event: sibling })).toBe(false);
+    expect(validate({ ...payload, event: 'transaction.paid' })).toBe(false);
+    expect(validate({ ...payload, category: 'cashin' })).toBe(false);
+    const { recurrenceId: _recurrenceId, ...withoutRecurrenceId } = payload;
+    expect(validate(withoutRecurrenceId)).toBe(false);
+  });
+
+  it.each(RECURRING_EVENT_NAMES)('%s: the example is consistent (ids, status, no recentCycles)', (event) => {
+    const { payload } = exampleOf(event);
+    expect(payload).not.toHaveProperty('type');
+    expect(payload).not.toHaveProperty('status');
+    if (event.startsWith('recurrence.cycle_')) {
+      const cycle = payload.cycle as Json;
+      expect(cycle.transactionId).toBe(payload.transactionId);
+      expect(cycle.recurrenceId).toBe(payload.recurrenceId);
+      expect(EVENT_STATUSES[event]).toContain(cycle.status);
+    } else {
+      const recurrence = payload.recurrence as Json;
+      expect(payload).not.toHaveProperty('transactionId');
+      expect(recurrence.id).toBe(payload.recurrenceId);
+      expect(EVENT_STATUSES[event]).toContain(recurrence.status);
+      expect(recurrence).not.toHaveProperty('recentCycles');
+      expect(recurrence).not.toHaveProperty('idempotent');
+      const history = recurrence.history as { status: string; at: number }[];
+      expect(history.at(-1)).toEqual({ status: recurrence.status, at: payload.occurredAt });
+    }
+  });
 });
 
 describe('settlement and refusal fields', () => {
-  const notSettled = EVENT_NAMES.filter((event) => !SETTLED_EVENTS.has(event));
-  const settled = EVENT_NAMES.filter((event) => SETTLED_EVENTS.has(event));
+  // The transaction events (the recurrence.* bodies carry no transaction: see the AsyncAPI tests above).
+  const notSettled = CONTRACT_EVENT_NAMES.filter((event) => !SETTLED_EVENTS.has(event));
+  const settled = CONTRACT_EVENT_NAMES.filter((event) => SETTLED_EVENTS.has(event));
   const partyOf = (event: EventName) => (event.startsWith('transaction.') ? 'payer' : 'beneficiary');
 
   it('splits the 21 events into 11 settled and 10 not settled, as the contract lists them', () => {
@@ -335,7 +458,7 @@ describe('settlement and refusal fields', () => {
     expect(payloadValidator(event)({ ...payload, [other]: payload[partyOf(event)] })).toBe(false);
   });
 
-  it.each(EVENT_NAMES.filter((event) => !REFUSABLE_EVENTS.has(event)))(
+  it.each(CONTRACT_EVENT_NAMES.filter((event) => !REFUSABLE_EVENTS.has(event)))(
     '%s: refusedCode is rejected',
     (event) => {
       const { payload } = exampleOf(event);

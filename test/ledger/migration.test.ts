@@ -145,12 +145,14 @@ async function writeOldBalances(db: Kysely<Database>): Promise<void> {
 async function transactionsAsText(db: Kysely<Database>, when: 'before' | 'after'): Promise<string[]> {
   const { rows } = await sql<Record<string, unknown>>`SELECT * FROM transactions ORDER BY id ${sql.raw(`/* ${when} */`)}`.execute(db);
   // Columns later migrations add (each at its neutral value here: nothing in flight, no provider word yet).
-  return rows.map(({ status_changed_xid: _stamp, refunding_cents: _refunding, provider_status: _word, provider_status_at: _wordAt, pending_transfer_id: _pending, charge_kind: _kind, static_qrcode_id: _code, payment_link_id: _link, ...row }) => {
+  return rows.map(({ status_changed_xid: _stamp, refunding_cents: _refunding, provider_status: _word, provider_status_at: _wordAt, pending_transfer_id: _pending, charge_kind: _kind, static_qrcode_id: _code, payment_link_id: _link, recurrence_id: _recurrence, ...row }) => {
     if (when === 'after') expect({ refunding: _refunding, word: _word }).toEqual({ refunding: 0, word: null });
     // Migrations 026 and 027: every charge before them an immediate one, no static QR code's payment.
     if (when === 'after') expect({ kind: _kind, code: _code }).toEqual({ kind: null, code: null });
     // Migration 029: no charge of a payment link before it.
     if (when === 'after') expect(_link).toBeNull();
+    // Migration 030: no cycle of a recurrence before it.
+    if (when === 'after') expect(_recurrence).toBeNull();
     // Migration 025 names the reservation of every withdrawal that made one (009 replayed them all).
     if (when === 'after' && row.type === 'withdrawal') expect(_pending !== null, `${String(row.id)} ${String(row.status)}`).toBe(!['pending_approval', 'cancelled'].includes(String(row.status)) && !(row.status === 'failed' && row.provider_state === null));
     return JSON.stringify(row);

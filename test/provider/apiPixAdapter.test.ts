@@ -36,10 +36,10 @@ beforeAll(async () => {
 });
 
 describe('the standard profile (PSP=apipix)', () => {
-  it('speaks below the base URL that ends with the version, and offers no send, balance or infraction API', () => {
+  it('speaks below the base URL that ends with the version, and offers no send, balance or infraction API (Pix Automático it does)', () => {
     expect(fake().profile).toBe('standard');
     expect(efi().config).toMatchObject({ kind: 'apipix', baseUrl: `${fake().url}/api/v2`, tokenFormat: 'form' });
-    expect(efi().adapter.capabilities).toEqual({ payouts: false, balance: false, infractions: false });
+    expect(efi().adapter.capabilities).toEqual({ payouts: false, balance: false, infractions: false, recurrences: true });
     const paths = fake().requests.map((r) => r.path);
     expect(paths.length).toBeGreaterThan(0);
     expect(paths.filter((path) => !path.startsWith('/api/v2/') && path !== '/oauth/token')).toEqual([]);

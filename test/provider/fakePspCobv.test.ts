@@ -23,7 +23,10 @@ const PIX_KEY = 'cobrancas@pixgate.test';
 const CLIENT_ID = 'Client_Id_fakepsp_cobv';
 const CLIENT_SECRET = 'Client_Secret_fakepsp_cobv';
 const PROBLEM_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
-const ALL_SCOPES = 'cob.write cob.read pix.write pix.read webhook.write webhook.read cobv.write cobv.read lotecobv.write lotecobv.read payloadlocation.write payloadlocation.read';
+/** Every scope the fake serves (a token request without `scope` gets them all): API Pix's, cobv's and Pix Automático's. */
+const ALL_SCOPES =
+  'cob.write cob.read pix.write pix.read webhook.write webhook.read cobv.write cobv.read lotecobv.write lotecobv.read payloadlocation.write payloadlocation.read ' +
+  'rec.write rec.read solicrec.write solicrec.read cobr.write cobr.read payloadlocationrec.write payloadlocationrec.read webhookrec.write webhookrec.read webhookcobr.write webhookcobr.read';
 /** Monday 2026-03-02, 09:00 in São Paulo. */
 const START_MS = Date.UTC(2026, 2, 2, 12, 0, 0);
 

@@ -35,6 +35,18 @@ const STANDARD_SCOPES = [
   'lotecobv.read',
   'payloadlocation.write',
   'payloadlocation.read',
+  'rec.write',
+  'rec.read',
+  'solicrec.write',
+  'solicrec.read',
+  'cobr.write',
+  'cobr.read',
+  'payloadlocationrec.write',
+  'payloadlocationrec.read',
+  'webhookrec.write',
+  'webhookrec.read',
+  'webhookcobr.write',
+  'webhookcobr.read',
 ];
 const PROBLEM_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { inject } from 'vitest';
-import { startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
+import { RECEBEDOR_CONTA, startFakePsp, type FakePsp } from '../../scripts/fakepsp/index.ts';
 import { openUnmatchedCents } from '../../src/charges/receivedPix.repository.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { pspSettlementCents } from '../../src/ledger/ledger.repository.ts';
@@ -109,6 +109,8 @@ export async function startEfiTestProvider(
     keyFile: files.gatewayClientKey,
     caFile: files.ca,
     pixKey: TEST_PIX_KEY,
+    // The fake's own account: the only `cobr.recebedor` it takes (PSP_RECEIVER_ACCOUNT).
+    receiverAccount: { branch: RECEBEDOR_CONTA.agencia, account: RECEBEDOR_CONTA.conta, type: RECEBEDOR_CONTA.tipoConta },
     webhook: { host: '127.0.0.1', port: 0, certFile: files.webhookServerCert, keyFile: files.webhookServerKey, clientCaFile: files.webhookClientCa, url: undefined },
     timeoutMs: 2_000,
     attempts: 3,
@@ -130,7 +132,7 @@ export async function startEfiTestProvider(
     },
     deps,
   );
-  const adapter = new EfiProvider(transport, { pixKey: TEST_PIX_KEY, profile: profile.name }, deps);
+  const adapter = new EfiProvider(transport, { pixKey: TEST_PIX_KEY, profile: profile.name, receiverAccount: config.receiverAccount }, deps);
   const sandbox = new EfiSandbox(transport, db, (transactionId) => expectedBeneficiary({ db }, transactionId));
   let listener: CallbackListener | undefined;
   return {

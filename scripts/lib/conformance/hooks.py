@@ -361,6 +361,44 @@ DOCUMENTED_REFUSALS: dict[str, dict[int, list[str]]] = {
         403: _ACCOUNT_REFUSALS,
     },
     "listStaticQrCodes": {400: [r"cursor inválido: use o nextCursor da página anterior\."]},
+    # Pix Automático: rules across fields and against today, the account's range, the payer's document.
+    "createRecurrence": {
+        400: [
+            r"payer\.document\.number não é um (CPF|CNPJ) válido \(dígito verificador incorreto\)\.",
+            r"payer\.document\.number deve ter (11 dígitos para cpf|14 dígitos para cnpj)\. Recebido: \d+ dígitos\.",
+            r"payer\.document\.number deve conter apenas dígitos, pontos, traços e barras\.",
+            rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\.",
+            r"startDate deve ser a partir de \d{4}-\d{2}-\d{2} \(o ciclo chega ao banco do pagador com ao menos 2 dias de antecedência\)\.",
+            r"startDate deve ser no máximo \d{4}-\d{2}-\d{2}\.",
+            r"startDate deve ser uma data AAAA-MM-DD\. Recebido: '.*'\.",
+            r"endDate deve ser uma data AAAA-MM-DD\. Recebido: '.*'\.",
+            r"endDate deve ser igual ou posterior a startDate\.",
+            r"Envie amountCents \(valor fixo\) ou minimumAmountCents \(valor variável\), não os dois\.",
+            r"consent\.\w+ é obrigatório na jornada \w+\.",
+            r"consent\.\w+ não se aplica à jornada '\w+'\.",
+        ],
+        403: _ACCOUNT_REFUSALS,
+    },
+    "cancelRecurrence": {
+        403: _ACCOUNT_REFUSALS,
+        409: [r"Recorrência com status '.*' não pode ser cancelada: apenas recorrências criadas ou aprovadas \(created, approved\)\."],
+    },
+    "listRecurrences": {400: [r"cursor inválido: use o nextCursor da página anterior\."]},
+    "sendRecurrenceCycle": {
+        400: [
+            rf"Valor (abaixo do mínimo|acima do máximo)( permitido)? \({_BRL}\)\.",
+            rf"Valor acima do máximo aceito pelo pagador \({_BRL}\)\.",
+            rf"Valor abaixo do mínimo da recorrência \({_BRL}\)\.",
+        ],
+        403: _ACCOUNT_REFUSALS,
+        409: [
+            r"Recorrência de valor fixo: seus ciclos são enviados automaticamente\.",
+            r"Recorrência com status '.*' não envia ciclos: apenas recorrências aprovadas \(approved\)\.",
+            r"Não há próximo ciclo: a recorrência chegou à data final\.",
+            r"O próximo ciclo \(vencimento \d{4}-\d{2}-\d{2}\) só pode ser enviado a partir de \d{4}-\d{2}-\d{2}\.",
+        ],
+    },
+    "listRecurrenceCycles": {400: [r"cursor inválido: use o nextCursor da página anterior\."]},
     # A cursor this server did not issue, and a period whose end is not after its start.
     "listTransactions": {
         400: [r"cursor inválido: use o nextCursor da página anterior\.", r"createdTo deve ser maior que createdFrom\."],

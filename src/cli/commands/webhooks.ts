@@ -35,7 +35,7 @@ const webhooksPath = (input: CommandInput) => `${accountPath(input)}/webhooks`;
 const webhookPath = (input: CommandInput) => `${webhooksPath(input)}/${segment(arg(input, 1))}`;
 
 const EVENTS_HELP =
-  'event names (transaction.paid), categories (cashin, cashout, refund, dispute, chargeback) or pre-May-2026 names, comma-separated; all: every event';
+  'event names (transaction.paid), categories (cashin, cashout, refund, dispute, chargeback, recurring) or pre-May-2026 names, comma-separated; all: every event';
 
 const SECRET_WARNING =
   'the only time this signing secret is shown; it cannot be retrieved again. Store it now in a secret manager ' +

@@ -87,13 +87,16 @@ export interface TransactionsTable {
   status_changed_xid: ColumnType<string | null, never, never>;
   /**
    * Charges: NULL an immediate charge (API Pix `cob`), `due` a charge with a due date (`cobv`, table
-   * due_charges), `static` a payment of a static QR code (`static_qrcode_id`, migration 027).
+   * due_charges), `static` a payment of a static QR code (`static_qrcode_id`, migration 027), `recurring` a
+   * cycle of a recurrence (API Pix `cobr`, table recurrence_cycles, migration 030).
    */
-  charge_kind: ColumnType<'due' | 'static' | null, 'due' | 'static' | null | undefined, never>;
+  charge_kind: ColumnType<'due' | 'static' | 'recurring' | null, 'due' | 'static' | 'recurring' | null | undefined, never>;
   /** A payment of a static QR code: the code (set with `charge_kind = 'static'`, at creation, for good). */
   static_qrcode_id: ColumnType<string | null, string | null | undefined, never>;
   /** A charge made for a payer of a payment link (migration 029): the link, set at creation, for good. */
   payment_link_id: ColumnType<string | null, string | null | undefined, never>;
+  /** A cycle of a recurrence, or the first payment of its `qrcode_with_payment` consent (migration 030): set at creation, for good. */
+  recurrence_id: ColumnType<string | null, string | null | undefined, never>;
   /** Withdrawals: the pending transfer of its reservation (migration 025), written by the ledger step that makes it. */
   pending_transfer_id: ColumnType<string | null, never, never>;
 }

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { EventEnvelope } from '../../events/event.types.ts';
+import type { StoredEventBody } from '../../events/event.types.ts';
 import type { Json } from './json.ts';
 
 /** Webhook events (the outbox), URLs, deliveries and the attempt history. */
@@ -9,7 +9,8 @@ export interface OutboxEventsTable {
   account_id: string;
   event: string;
   transaction_id: string | null;
-  payload: Json<EventEnvelope>;
+  /** The body as delivered: a transaction event (EventBase), or a `recurrence.*` event (no transaction). */
+  payload: Json<StoredEventBody>;
   created_at: Date;
   /** Whether the delivery worker has created its deliveries (migration 010). */
   fanned_out: Generated<boolean>;

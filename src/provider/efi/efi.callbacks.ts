@@ -1,11 +1,12 @@
 /**
- * The provider's callbacks (`POST {PSP_WEBHOOK_URL}/pix`, `{"pix": [...]}`): an HTTPS listener of its own
+ * The provider's callbacks (`POST {PSP_WEBHOOK_URL}/pix`, `{"pix": [...]}`; Pix Automático's `POST .../rec`,
+ * `{"recs": [...]}`, and `POST .../cobr`, `{"cobsr": [...]}`): an HTTPS listener of its own
  * that requires a client certificate signed by PSP_WEBHOOK_CLIENT_CA, so anything else is refused at the
  * TLS handshake (API Pix callbacks carry no signature: mutual TLS is their only protection). It answers
  * 200 at once and hands the body to `onCallback` afterwards, one body at a time: the provider gives up
  * after 60 s and retries anything but a 2xx, and the body is only a trigger (every item is confirmed by a
  * read before it changes anything). Any path is accepted (Efí appends `/pix` to the registered URL, which
- * may end with `?ignorar=`): a body with a `pix` array is a callback; any other POST (the provider's probe
+ * may end with `?ignorar=`): a body with a `pix`, `recs` or `cobsr` array is a callback; any other POST (the provider's probe
  * at registration, its test call) is answered 200 and ignored.
  */
 import { createServer, type Server } from 'node:https';
@@ -69,7 +70,8 @@ export async function startCallbackListener(
           res.writeHead(400, { 'Content-Type': 'application/json' }).end('{"erro":"corpo inválido"}');
           return;
         }
-        if (!Array.isArray((body as { pix?: unknown } | undefined)?.pix)) {
+        const envelope = body as { pix?: unknown; recs?: unknown; cobsr?: unknown } | undefined;
+        if (!Array.isArray(envelope?.pix) && !Array.isArray(envelope?.recs) && !Array.isArray(envelope?.cobsr)) {
           // The registration probe or the provider's test call: acknowledged, nothing to do.
           res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
           return;

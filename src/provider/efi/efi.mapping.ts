@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../../generated/upstream-types.ts';
 import type { DiscountTerms, InterestTerms } from '../../charges/dueAmount.ts';
-import type { DueDebtorJson, PartyJson } from '../../db/schema.ts';
+import type { ActivationJourney, ConsentStatus, DueDebtorJson, EndedBy, PartyJson, RecurrencePeriodicity, RecurrenceRetryPolicy, RecurrenceStatus } from '../../db/schema.ts';
 import type { BeneficiaryFacts, ChargeKind, DueChargeTerms } from '../port.ts';
 
 type CobVValor = components['schemas']['CobVValor'];
@@ -216,4 +216,90 @@ export function refusalOf(code: string | undefined, motivo?: string): { code: st
   if (known) return known;
   if (PIXGATE_CODES.has(code)) return { code, reason: motivo || 'Recusado pelo provedor.' };
   return { code: 'PROVIDER_REJECTED', reason: motivo ? `${motivo} (${code})`.slice(0, 300) : `Recusado pelo provedor (${code}).` };
+}
+
+// ---- Pix Automático ----------------------------------------------------------------------------------------
+
+/** `weekly` -> `SEMANAL`, ... (API Pix `calendario.periodicidade`). */
+export const PERIODICIDADE: Readonly<Record<RecurrencePeriodicity, 'SEMANAL' | 'MENSAL' | 'TRIMESTRAL' | 'SEMESTRAL' | 'ANUAL'>> = {
+  weekly: 'SEMANAL',
+  monthly: 'MENSAL',
+  quarterly: 'TRIMESTRAL',
+  half_yearly: 'SEMESTRAL',
+  yearly: 'ANUAL',
+};
+
+/** `none` -> `NAO_PERMITE`, `three_in_seven_days` -> `PERMITE_3R_7D` (API Pix `politicaRetentativa`). */
+export const POLITICA_RETENTATIVA: Readonly<Record<RecurrenceRetryPolicy, 'NAO_PERMITE' | 'PERMITE_3R_7D'>> = {
+  none: 'NAO_PERMITE',
+  three_in_seven_days: 'PERMITE_3R_7D',
+};
+
+/** API Pix `rec.status` -> PixGate's. */
+export const REC_STATUS: Readonly<Record<string, RecurrenceStatus>> = {
+  CRIADA: 'created',
+  APROVADA: 'approved',
+  REJEITADA: 'rejected',
+  EXPIRADA: 'expired',
+  CANCELADA: 'cancelled',
+};
+
+/** API Pix `solicrec.status` -> the consent's: the request on its way to the payer is pending. */
+export const SOLICREC_STATUS: Readonly<Record<string, ConsentStatus>> = {
+  CRIADA: 'pending',
+  ENVIADA: 'pending',
+  RECEBIDA: 'pending',
+  ACEITA: 'accepted',
+  REJEITADA: 'rejected',
+  EXPIRADA: 'expired',
+  CANCELADA: 'cancelled',
+};
+
+/** API Pix `ativacao.tipoJornada` -> how the payer authorised it (`AGUARDANDO_DEFINICAO`: not yet). */
+export const TIPO_JORNADA: Readonly<Record<string, ActivationJourney>> = {
+  JORNADA_1: 'request',
+  JORNADA_2: 'qrcode',
+  JORNADA_3: 'qrcode_with_payment',
+  JORNADA_4: 'due_charge_qrcode',
+};
+
+/** API Pix `encerramento.cancelamento.solicitante` -> who ended it. */
+export const SOLICITANTE: Readonly<Record<string, EndedBy>> = {
+  USUARIO_RECEBEDOR: 'merchant',
+  USUARIO_PAGADOR: 'payer',
+  PSP_PAGADOR: 'payer_bank',
+  PSP_RECEBEDOR: 'provider',
+};
+
+/** API Pix `cobr.status` -> the cycle's charge's state. */
+export const COBR_STATUS: Readonly<Record<string, 'created' | 'active' | 'completed' | 'expired' | 'rejected' | 'cancelled'>> = {
+  CRIADA: 'created',
+  ATIVA: 'active',
+  CONCLUIDA: 'completed',
+  EXPIRADA: 'expired',
+  REJEITADA: 'rejected',
+  CANCELADA: 'cancelled',
+};
+
+/** API Pix `tentativas[].status` -> the attempt's (SOLICITADA and AGENDADA are both still to be debited). */
+export const TENTATIVA_STATUS: Readonly<Record<string, 'scheduled' | 'paid' | 'refused' | 'cancelled' | 'expired'>> = {
+  SOLICITADA: 'scheduled',
+  AGENDADA: 'scheduled',
+  PAGA: 'paid',
+  REJEITADA: 'refused',
+  CANCELADA: 'cancelled',
+  EXPIRADA: 'expired',
+};
+
+const COBR_TXID = /^[a-zA-Z0-9]{26,35}$/;
+
+/**
+ * The txid of a cycle's charge (`cobr`, 26-35 alphanumerics): `pga` + the transaction id's own characters
+ * (`tx_<24 hex>` -> 27 characters), its own prefix so it never meets a cob's or a cobv's txid (a txid is unique
+ * per receiver across them); any other transaction id is hashed into one. The same on every retry.
+ */
+export function cobrTxidFor(transactionId: string): string {
+  const own = `pga${transactionId.replace(/^tx_/, '')}`;
+  if (COBR_TXID.test(own)) return own;
+  return `pga${createHash('sha256').update(`cobr\n${transactionId}`).digest('hex').slice(0, 32)}`;
 }

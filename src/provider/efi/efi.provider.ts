@@ -33,6 +33,13 @@ import {
   type RemovedCharge,
   type SendRefundInput,
   type SendWithdrawalInput,
+  ProviderRefusedRecurringCharge,
+  type ProviderCycleAttempt,
+  type ProviderRecurrence,
+  type ProviderRecurringCharge,
+  type RegisterRecurrenceInput,
+  type RegisterRecurringChargeInput,
+  type RegisteredRecurrence,
 } from '../port.ts';
 import { UpstreamUnavailable, type Answer, type EfiTransport } from './efi.client.ts';
 import {
@@ -48,9 +55,20 @@ import {
   toValor,
   transactionIdOfEnvio,
   txidFor,
+  cobrTxidFor,
+  COBR_STATUS,
+  PERIODICIDADE,
+  POLITICA_RETENTATIVA,
+  REC_STATUS,
+  SOLICITANTE,
+  SOLICREC_STATUS,
+  TENTATIVA_STATUS,
+  TIPO_JORNADA,
 } from './efi.mapping.ts';
 import { providerProfile, type ProfileName, type ProviderProfile } from './provider.profiles.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { ReceiverAccount } from '../../platform/config.ts';
+import type { RecurrenceEndedJson, RecurrenceStatus } from '../../db/schema.ts';
 import type { Logger } from '../../platform/logger.ts';
 
 /** A batch item's txid: its transaction's own (see registerDueChargeBatch). */
@@ -63,6 +81,57 @@ type PixEnviado = components['schemas']['PixEnviado'];
 type Devolucao = components['schemas']['Devolucao'];
 type ItemCallback = components['schemas']['ItemCallback'];
 type Infracao = components['schemas']['Infracao'];
+type Rec = components['schemas']['Rec'];
+type SolicRec = components['schemas']['SolicRec'];
+type CobR = components['schemas']['CobR'];
+type PayloadLocationRec = components['schemas']['PayloadLocationRec'];
+
+/** A history (`atualizacao[]`) in PixGate's names, oldest first; entries with an unknown status or time are left out. */
+function historyOf<S extends string>(entries: unknown, names: Readonly<Record<string, S>>): { status: S; atMs: number }[] {
+  if (!Array.isArray(entries)) return [];
+  const history: { status: S; atMs: number }[] = [];
+  for (const entry of entries as { status?: unknown; data?: unknown }[]) {
+    const status = typeof entry?.status === 'string' ? names[entry.status] : undefined;
+    const atMs = typeof entry?.data === 'string' ? Date.parse(entry.data) : Number.NaN;
+    if (status !== undefined && Number.isFinite(atMs)) history.push({ status, atMs });
+  }
+  return history.sort((a, b) => a.atMs - b.atMs);
+}
+
+/** How a recurrence ended (`encerramento`): the payer's rejection, a cancellation by whoever asked, an expiry. */
+function endedOf(status: Exclude<RecurrenceStatus, 'created' | 'approved'>, encerramento: Rec['encerramento']): RecurrenceEndedJson {
+  if (status === 'expired') return { reason: 'expired' };
+  if (status === 'rejected') {
+    const rejeicao = encerramento?.rejeicao;
+    return { reason: 'rejected', by: 'payer', ...(rejeicao?.codigo ? { code: rejeicao.codigo } : {}), ...(rejeicao?.descricao ? { description: rejeicao.descricao } : {}) };
+  }
+  const cancelamento = encerramento?.cancelamento;
+  const by = cancelamento?.solicitante === undefined ? undefined : SOLICITANTE[cancelamento.solicitante];
+  return {
+    reason: 'cancelled',
+    ...(by !== undefined ? { by } : {}),
+    ...(cancelamento?.codigo ? { code: cancelamento.codigo } : {}),
+    ...(cancelamento?.descricao ? { description: cancelamento.descricao } : {}),
+  };
+}
+
+/** A cobr's attempts (`tentativas[]`), by settlement date (stable): AGND the scheduled one, NTAG or RIFL another. */
+function attemptsOf(tentativas: CobR['tentativas']): ProviderCycleAttempt[] {
+  const attempts: ProviderCycleAttempt[] = [];
+  for (const tentativa of Array.isArray(tentativas) ? tentativas : []) {
+    const status = typeof tentativa?.status === 'string' ? TENTATIVA_STATUS[tentativa.status] : undefined;
+    if (status === undefined || typeof tentativa.dataLiquidacao !== 'string') continue;
+    const rejeicao = tentativa.rejeicao;
+    attempts.push({
+      date: tentativa.dataLiquidacao,
+      kind: tentativa.tipo === 'AGND' ? 'scheduled' : 'retry',
+      status,
+      ...(status === 'paid' && typeof tentativa.endToEndId === 'string' ? { endToEndId: tentativa.endToEndId } : {}),
+      ...(status === 'refused' && rejeicao?.codigo ? { refusal: { code: rejeicao.codigo, description: rejeicao.descricao ?? '' } } : {}),
+    });
+  }
+  return attempts.map((attempt, index) => ({ attempt, index })).sort((a, b) => (a.attempt.date < b.attempt.date ? -1 : a.attempt.date > b.attempt.date ? 1 : a.index - b.index)).map(({ attempt }) => attempt);
+}
 
 const NATURES: readonly DevolucaoNature[] = ['ORIGINAL', 'RETIRADA', 'MED_OPERACIONAL', 'MED_FRAUDE', 'MED_PIX_AUTOMATICO'];
 const INFRACTION_STATUSES: readonly ProviderInfraction['status'][] = ['ABERTA', 'EM_DEFESA', 'ACEITA', 'REJEITADA', 'CANCELADA_EFI'];
@@ -108,6 +177,8 @@ export interface EfiProviderOptions {
   ispb?: string;
   /** Which provider profile it speaks (default efi). */
   profile?: ProfileName;
+  /** PSP_RECEIVER_ACCOUNT: the receiver of Pix Automático's charges (`cobr.recebedor`); without it, no recurrences. */
+  receiverAccount?: ReceiverAccount | undefined;
 }
 
 /** Any answer that is not a success becomes the port's failure vocabulary. */
@@ -127,6 +198,7 @@ export class EfiProvider implements PixProvider {
   readonly receivingKey: string;
   private readonly profile: ProviderProfile;
   private readonly pixKey: string;
+  private readonly receiverAccount: ReceiverAccount | undefined;
   private readonly transport: EfiTransport;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -135,7 +207,9 @@ export class EfiProvider implements PixProvider {
     this.transport = transport;
     this.profile = providerProfile(options.profile ?? 'efi');
     this.name = this.profile.name;
-    this.capabilities = this.profile.capabilities;
+    this.receiverAccount = options.receiverAccount;
+    // Pix Automático needs the receiver's account at the provider (`cobr.recebedor`): without it, none.
+    this.capabilities = { ...this.profile.capabilities, recurrences: this.profile.capabilities.recurrences && options.receiverAccount !== undefined };
     this.pixKey = options.pixKey;
     this.receivingKey = options.pixKey;
     this.ispb = options.ispb ?? '09089356';
@@ -411,11 +485,27 @@ export class EfiProvider implements PixProvider {
    * "changed", and the withdrawal's or refund's own sync reads it from the provider.
    */
   async verifyCallback(body: unknown): Promise<ProviderFact[]> {
-    const items = (body as { pix?: unknown }).pix;
-    if (!Array.isArray(items)) return [];
+    if (typeof body !== 'object' || body === null) return [];
     const facts: ProviderFact[] = [];
     const seen = new Set<string>();
     const once = (key: string) => (seen.has(key) ? false : (seen.add(key), true));
+    // Pix Automático (`{"recs": [...]}`, `{"cobsr": [...]}`): only the ids are taken, never the status the
+    // body claims; whoever applies the fact reads the recurrence or the charge back.
+    const { recs, cobsr } = body as { recs?: unknown; cobsr?: unknown };
+    if (Array.isArray(recs)) {
+      for (const item of recs as unknown[]) {
+        const idRec = (item as { idRec?: unknown } | null)?.idRec;
+        if (typeof idRec === 'string' && idRec !== '' && once(`rec:${idRec}`)) facts.push({ kind: 'recurrence_changed', recurrenceRef: idRec });
+      }
+    }
+    if (Array.isArray(cobsr)) {
+      for (const item of cobsr as unknown[]) {
+        const txid = (item as { txid?: unknown } | null)?.txid;
+        if (typeof txid === 'string' && txid !== '' && once(`cobr:${txid}`)) facts.push({ kind: 'recurring_charge_changed', chargeRef: txid });
+      }
+    }
+    const items = (body as { pix?: unknown }).pix;
+    if (!Array.isArray(items)) return facts;
     for (const raw of items as ItemCallback[]) {
       if (typeof raw !== 'object' || raw === null) continue;
       const idEnvio = raw.gnExtras?.idEnvio;
@@ -710,6 +800,275 @@ export class EfiProvider implements PixProvider {
     return { availableCents: free, blockedMedCents: med, blockedOtherCents: Math.max(0, total - med) };
   }
 
+  // ---- Pix Automático ----------------------------------------------------------------------------------
+  // API Pix's `rec`, `solicrec`, `locrec` and `cobr` (2.7.0 and later), the same on both profiles. Every read
+  // is mapped field by field and anything the standard allows to be absent is optional here.
+
+  /** Refused before anything is sent when the profile lacks it or PSP_RECEIVER_ACCOUNT is not set. */
+  private recurrenceAccount(): ReceiverAccount {
+    this.lacking('recurrences');
+    if (!this.receiverAccount) throw new ProviderLacks('recurrences', this.name);
+    return this.receiverAccount;
+  }
+
+  /**
+   * `POST /rec`, then the consent's journey: `POST /solicrec` to the payer's account (journey 1), or a
+   * location (`POST /locrec`, named as `loc`) read back as the QR code's `dadosQR` (`GET /rec/{idRec}`, with
+   * `?txid=` for the composite code of journey 3). `POST /rec` and `POST /solicrec` are sent once: neither
+   * is idempotent. A consent request that fails cancels the recurrence it was for (best effort), so a
+   * failure leaves nothing that could be approved.
+   */
+  async registerRecurrence(input: RegisterRecurrenceInput): Promise<RegisteredRecurrence> {
+    this.recurrenceAccount();
+    const consent = input.consent;
+    let location: PayloadLocationRec | undefined;
+    if (consent.journey !== 'request') {
+      const created = await this.transport.call<PayloadLocationRec>('createLocRec', true, (init) => this.api.POST('/v2/locrec', init)).catch(unavailable);
+      if (created.status !== 201 && created.status !== 200) throw this.unexpected('createLocRec', created);
+      if (!created.data || !Number.isSafeInteger(created.data.id)) throw this.unexpected('createLocRec', created);
+      location = created.data;
+    }
+    const payer = input.payer;
+    const valor =
+      input.amountCents !== undefined
+        ? { valorRec: toValor(input.amountCents) }
+        : input.minimumAmountCents !== undefined
+          ? { valorMinimoRecebedor: toValor(input.minimumAmountCents) }
+          : undefined;
+    const body: components['schemas']['RecSolicitada'] = {
+      vinculo: {
+        ...(input.object !== undefined && input.object !== '' ? { objeto: input.object.slice(0, 35) } : {}),
+        contrato: input.contract.slice(0, 35),
+        devedor: { nome: payer.name.slice(0, 140), ...(payer.documentType === 'cpf' ? { cpf: payer.document } : { cnpj: payer.document }) },
+      },
+      calendario: { dataInicial: input.startDate, ...(input.endDate !== undefined ? { dataFinal: input.endDate } : {}), periodicidade: PERIODICIDADE[input.periodicity] },
+      ...(valor ? { valor } : {}),
+      politicaRetentativa: POLITICA_RETENTATIVA[input.retryPolicy],
+      ...(location ? { loc: location.id } : {}),
+      ...(consent.journey === 'qrcode_with_payment' ? { ativacao: { dadosJornada: { txid: consent.chargeRef } } } : {}),
+    };
+    const created = await this.transport
+      .call<Rec>('createRec', false, (init) => this.api.POST('/v2/rec', { body, ...init }))
+      .catch(unavailable);
+    if ((created.status !== 201 && created.status !== 200) || typeof created.data?.idRec !== 'string') throw this.unexpected('createRec', created);
+    const idRec = created.data.idRec;
+
+    if (consent.journey === 'request') {
+      const account = consent.payerAccount;
+      const destinatario = {
+        conta: account.account,
+        ispbParticipante: account.ispb,
+        ...(account.branch ? { agencia: account.branch } : {}),
+        ...(payer.documentType === 'cpf' ? { cpf: payer.document } : { cnpj: payer.document }),
+      };
+      let asked: Answer<SolicRec>;
+      try {
+        asked = await this.transport.call<SolicRec>('createSolicRec', false, (init) =>
+          this.api.POST('/v2/solicrec', {
+            body: { idRec, calendario: { dataExpiracaoSolicitacao: new Date(consent.expiresAtMs).toISOString() }, destinatario },
+            ...init,
+          }),
+        );
+      } catch (error) {
+        await this.abandonRecurrence(idRec);
+        if (error instanceof UpstreamUnavailable) throw new ProviderFailure(`createSolicRec: ${error.message}; the recurrence was cancelled`);
+        throw error;
+      }
+      if ((asked.status !== 201 && asked.status !== 200) || typeof asked.data?.idSolicRec !== 'string') {
+        await this.abandonRecurrence(idRec);
+        throw this.unexpected('createSolicRec', asked);
+      }
+      return { providerRef: idRec, consentRef: asked.data.idSolicRec };
+    }
+
+    // The QR code: the recurrence's own (journey 2) or the cob's and the recurrence's (journey 3). A read that
+    // fails leaves the location, from which PixGate builds the code itself.
+    const txid = consent.journey === 'qrcode_with_payment' ? consent.chargeRef : undefined;
+    let pixPayload: string | undefined;
+    try {
+      const read = await this.readRec(idRec, txid);
+      const code = read?.dadosQR?.pixCopiaECola;
+      if (typeof code === 'string' && code !== '') pixPayload = code;
+    } catch (error) {
+      this.logger.warn('recurrence created but its QR code could not be read; built from its location', { idRec, error: error instanceof Error ? error.message : String(error) });
+    }
+    const locationUrl = location?.location ?? created.data.loc?.location;
+    return { providerRef: idRec, ...(pixPayload !== undefined ? { pixPayload } : locationUrl ? { locationUrl } : {}) };
+  }
+
+  /** A recurrence whose consent could not be asked for is cancelled, so nobody can approve it later. */
+  private async abandonRecurrence(idRec: string): Promise<void> {
+    try {
+      await this.cancelRecurrence(idRec);
+    } catch (error) {
+      this.logger.warn('recurrence left CRIADA at the provider after its consent request failed', { idRec, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private async readRec(idRec: string, txid?: string): Promise<Rec | undefined> {
+    const read = await this.transport
+      .call<Rec>('readRec', true, (init) => this.api.GET('/v2/rec/{idRec}', { params: { path: { idRec }, ...(txid !== undefined ? { query: { txid } } : {}) }, ...init }))
+      .catch(unavailable);
+    if (read.status === 404) return undefined;
+    if (read.status !== 200 || !read.data) throw this.unexpected('readRec', read);
+    return read.data;
+  }
+
+  private async readSolicRec(idSolicRec: string): Promise<SolicRec | undefined> {
+    const read = await this.transport
+      .call<SolicRec>('readSolicRec', true, (init) => this.api.GET('/v2/solicrec/{idSolicRec}', { params: { path: { idSolicRec } }, ...init }))
+      .catch(unavailable);
+    if (read.status === 404) return undefined;
+    if (read.status !== 200 || !read.data) throw this.unexpected('readSolicRec', read);
+    return read.data;
+  }
+
+  /**
+   * `GET /rec/{idRec}` mapped to PixGate's names; the consent request is the one named (from the rec's
+   * `solicitacao[]`, else `GET /solicrec/{id}`), or the rec's latest. Undefined when the provider does not
+   * know the recurrence.
+   */
+  async readRecurrence(input: { providerRef: string; consentRef?: string | undefined }): Promise<ProviderRecurrence | undefined> {
+    this.recurrenceAccount();
+    const rec = await this.readRec(input.providerRef);
+    if (!rec) return undefined;
+    const status = REC_STATUS[rec.status];
+    if (status === undefined) throw new ProviderFailure(`readRec answered an unknown status ${String(rec.status)}`);
+    const requests = Array.isArray(rec.solicitacao) ? rec.solicitacao : [];
+    let request: SolicRec | undefined;
+    if (input.consentRef !== undefined) {
+      request = requests.find((item) => item?.idSolicRec === input.consentRef) ?? (await this.readSolicRec(input.consentRef));
+    } else {
+      request = requests.at(-1);
+    }
+    const consentStatus = request ? SOLICREC_STATUS[request.status] : undefined;
+    const history = historyOf(rec.atualizacao, REC_STATUS);
+    const journey = rec.ativacao?.tipoJornada === undefined ? undefined : TIPO_JORNADA[rec.ativacao.tipoJornada];
+    const approvedAtMs = history.find((entry) => entry.status === 'approved')?.atMs;
+    const activation = journey !== undefined && (status !== 'created' || approvedAtMs !== undefined) ? { journey, atMs: approvedAtMs ?? this.clock.now() } : undefined;
+    return {
+      status,
+      ...(consentStatus !== undefined ? { consentStatus } : {}),
+      ...(activation ? { activation } : {}),
+      ...(status === 'rejected' || status === 'cancelled' || status === 'expired' ? { ended: endedOf(status, rec.encerramento) } : {}),
+      history,
+    };
+  }
+
+  /** `PATCH /rec/{idRec}` `CANCELADA`; false when the provider refuses it because the recurrence already ended (or knows none). */
+  async cancelRecurrence(providerRef: string): Promise<boolean> {
+    this.recurrenceAccount();
+    const patched = await this.transport
+      .call<Rec>('reviseRec', true, (init) => this.api.PATCH('/v2/rec/{idRec}', { params: { path: { idRec: providerRef } }, body: { status: 'CANCELADA' }, ...init }))
+      .catch(unavailable);
+    if (patched.status === 200) return true;
+    if (patched.status === 404) return false;
+    if (patched.status === 400) {
+      // A repeat of ours finds it CANCELADA; a rejected or expired one cannot be cancelled: either way it ended.
+      const rec = await this.readRec(providerRef);
+      if (!rec) return false;
+      if (rec.status === 'CANCELADA' || rec.status === 'REJEITADA' || rec.status === 'EXPIRADA') return false;
+    }
+    throw this.unexpected('reviseRec', patched);
+  }
+
+  /**
+   * `PUT /cobr/{txid}`, the txid derived from the cycle's transaction (efi.mapping.ts `cobrTxidFor`). A refusal
+   * (400 `CobROperacaoInvalida`, or Efí's 409) is read back first: a cobr of this recurrence under the txid is a
+   * retry of this request (the first answer lost) and is this charge; otherwise the provider refused it.
+   */
+  async registerRecurringCharge(input: RegisterRecurringChargeInput): Promise<{ providerRef: string }> {
+    const account = this.recurrenceAccount();
+    const txid = cobrTxidFor(input.transactionId);
+    const body: components['schemas']['CobRSolicitada'] = {
+      idRec: input.recurrenceRef,
+      ...(input.description !== undefined && input.description !== '' ? { infoAdicional: input.description.slice(0, 140) } : {}),
+      calendario: { dataDeVencimento: input.dueDate },
+      valor: { original: toValor(input.amountCents) },
+      ajusteDiaUtil: true,
+      recebedor: { conta: account.account, tipoConta: account.type, ...(account.branch !== undefined ? { agencia: account.branch } : {}) },
+    };
+    const created = await this.transport
+      .call<CobR>('createCobR', true, (init) => this.api.PUT('/v2/cobr/{txid}', { params: { path: { txid } }, body, ...init }))
+      .catch(unavailable);
+    if (created.status === 201 || created.status === 200) return { providerRef: txid };
+    if (created.status === 400 || created.status === 409) {
+      const existing = await this.readCobR(txid);
+      if (existing && (existing.idRec === undefined || existing.idRec === input.recurrenceRef)) return { providerRef: txid };
+      this.logger.info('payment provider refused a recurring charge', {
+        transactionId: input.transactionId,
+        status: created.status,
+        type: created.error?.name,
+        correlationId: created.error?.correlationId,
+        detail: created.error?.message?.slice(0, 200),
+      });
+      throw new ProviderRefusedRecurringCharge(`createCobR answered ${created.status} ${created.error?.name ?? ''}: ${created.error?.message?.slice(0, 200) ?? ''}`);
+    }
+    throw this.unexpected('createCobR', created);
+  }
+
+  private async readCobR(txid: string): Promise<CobR | undefined> {
+    const read = await this.transport.call<CobR>('readCobR', true, (init) => this.api.GET('/v2/cobr/{txid}', { params: { path: { txid } }, ...init })).catch(unavailable);
+    if (read.status === 404) return undefined;
+    if (read.status !== 200 || !read.data) throw this.unexpected('readCobR', read);
+    return read.data;
+  }
+
+  /** `GET /cobr/{txid}`: its state, attempts (oldest date first), end and the Pix that paid it. */
+  async readRecurringCharge(providerRef: string): Promise<ProviderRecurringCharge> {
+    this.recurrenceAccount();
+    const cobr = await this.readCobR(providerRef);
+    if (!cobr) return { state: 'not_found' };
+    const state = COBR_STATUS[cobr.status];
+    if (state === undefined) throw new ProviderFailure(`readCobR answered an unknown status ${String(cobr.status)}`);
+    const attempts = attemptsOf(cobr.tentativas);
+    const rejeicao = cobr.encerramento?.rejeicao;
+    const cancelamento = cobr.encerramento?.cancelamento;
+    const ending = rejeicao?.codigo ? rejeicao : cancelamento?.codigo ? cancelamento : undefined;
+    const cancelledBy = cancelamento?.solicitante === undefined ? undefined : SOLICITANTE[cancelamento.solicitante];
+    const payments = [...new Set((cobr.pix ?? []).map((pix) => pix?.endToEndId).filter((id): id is string => typeof id === 'string' && id !== ''))];
+    return {
+      state,
+      attempts,
+      ...(ending?.codigo ? { refusal: { code: ending.codigo, description: ending.descricao ?? '' } } : {}),
+      ...(cancelledBy !== undefined ? { cancelledBy } : {}),
+      payments,
+    };
+  }
+
+  /** `POST /cobr/{txid}/retentativa/{data}`: true when scheduled (201), false when the provider refuses it (400). */
+  async retryRecurringCharge(providerRef: string, date: string): Promise<boolean> {
+    this.recurrenceAccount();
+    const asked = await this.transport
+      .call<CobR>('retryCobR', true, (init) => this.api.POST('/v2/cobr/{txid}/retentativa/{data}', { params: { path: { txid: providerRef, data: date } }, ...init }))
+      .catch(unavailable);
+    if (asked.status === 201 || asked.status === 200) return true;
+    if (asked.status === 400) {
+      // A repeat whose first answer was lost finds the attempt it asked for: that is a yes.
+      const cobr = await this.readCobR(providerRef);
+      const scheduled = attemptsOf(cobr?.tentativas).some((attempt) => attempt.kind === 'retry' && attempt.date === date && attempt.status === 'scheduled');
+      if (scheduled) return true;
+      this.logger.info('payment provider refused a retry of a recurring charge', { txid: providerRef, date, type: asked.error?.name, detail: asked.error?.message?.slice(0, 200) });
+      return false;
+    }
+    throw this.unexpected('retryCobR', asked);
+  }
+
+  /** `PATCH /cobr/{txid}` `CANCELADA`: true when cancelled (a repeat finds it cancelled by us), false when it may no longer be. */
+  async cancelRecurringCharge(providerRef: string): Promise<boolean> {
+    this.recurrenceAccount();
+    const patched = await this.transport
+      .call<CobR>('reviseCobR', true, (init) => this.api.PATCH('/v2/cobr/{txid}', { params: { path: { txid: providerRef } }, body: { status: 'CANCELADA' }, ...init }))
+      .catch(unavailable);
+    if (patched.status === 200) return true;
+    if (patched.status === 400 || patched.status === 404) {
+      const cobr = await this.readCobR(providerRef);
+      if (cobr?.status === 'CANCELADA' && cobr.encerramento?.cancelamento?.solicitante === 'USUARIO_RECEBEDOR') return true;
+      return false;
+    }
+    throw this.unexpected('reviseCobR', patched);
+  }
+
   // ---- Setup ------------------------------------------------------------------------------------------
 
   /** Registers the callback URL of PixGate's key (`PUT /v2/webhook/{chave}`); the provider appends `/pix`. */
@@ -718,6 +1077,34 @@ export class EfiProvider implements PixProvider {
       .call('configureWebhook', true, (init) => this.api.PUT('/v2/webhook/{chave}', { params: { path: { chave: this.pixKey } }, body: { webhookUrl }, ...init }))
       .catch(unavailable);
     if (answer.status >= 300) throw this.unexpected('configureWebhook', answer);
+    if (this.capabilities.recurrences) await this.registerRecurrenceWebhooks(webhookUrl);
+  }
+
+  /**
+   * The same URL for Pix Automático (`PUT /webhookrec`, `PUT /webhookcobr`; the provider appends `/rec` and
+   * `/cobr`). Their callbacks are triggers only (the recurrences are read back anyway), so a refusal is
+   * logged and does not stop the start.
+   */
+  private async registerRecurrenceWebhooks(webhookUrl: string): Promise<void> {
+    const webhooks = [
+      ['configureWebhookRec', () => (init: { signal: AbortSignal; headers: Record<string, string> }) => this.api.PUT('/v2/webhookrec', { body: { webhookUrl }, ...init })],
+      ['configureWebhookCobR', () => (init: { signal: AbortSignal; headers: Record<string, string> }) => this.api.PUT('/v2/webhookcobr', { body: { webhookUrl }, ...init })],
+    ] as const;
+    for (const [operation, send] of webhooks) {
+      try {
+        const answer = await this.transport.call(operation, true, send());
+        if (answer.status >= 300) {
+          this.logger.warn('payment provider refused a Pix Automático webhook; recurrences are followed by their reads only', {
+            operation,
+            status: answer.status,
+            type: answer.error?.name,
+            detail: answer.error?.message?.slice(0, 200),
+          });
+        }
+      } catch (error) {
+        this.logger.warn('Pix Automático webhook not registered; recurrences are followed by their reads only', { operation, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
   }
 
 }

@@ -11,8 +11,9 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database, PartyJson } from '../../db/schema.ts';
+import type { components } from '../../../generated/upstream-types.ts';
 import type { ChargeKind, DevolucaoNature } from '../port.ts';
-import type { FaultOutcome, ProviderOperation, ProviderSandbox } from '../sandbox.ts';
+import type { ConsentAnswer, FaultOutcome, ProviderOperation, ProviderSandbox } from '../sandbox.ts';
 import { endToEndIdOfRefund } from '../../refunds/refund.repository.ts';
 import type { EfiTransport } from './efi.client.ts';
 import { devolucaoIdFor, idEnvioFor, toValor } from './efi.mapping.ts';
@@ -157,6 +158,65 @@ export class EfiSandbox implements ProviderSandbox {
 
   async reject(transactionId: string, refusedCode: string, refusedReason: string): Promise<boolean> {
     return (await this.post(`/_fake/envios/${idEnvioFor(transactionId)}/reject`, { codigo: refusedCode, motivo: refusedReason })).status === 200;
+  }
+
+  // ---- Pix Automático: the payer's bank (control.ts: `/_fake/solicrec`, `/_fake/rec`, `/_fake/cobr`) ----------
+
+  /** The recurrence as the provider holds it (`GET /rec/{idRec}`), to know how its consent is asked. */
+  private async readRec(idRec: string): Promise<components['schemas']['Rec'] | undefined> {
+    const read = await this.transport.call<components['schemas']['Rec']>('readRec', true, (init) =>
+      this.transport.client.GET('/v2/rec/{idRec}', { params: { path: { idRec } }, ...init }),
+    );
+    return read.status === 200 ? read.data : undefined;
+  }
+
+  /**
+   * The request journey answers the recurrence's pending consent request (`/_fake/solicrec/:id/...`: an
+   * expired request leaves the recurrence CRIADA at the fake); the QR journeys answer the recurrence itself
+   * (`/_fake/rec/:idRec/...`, JORNADA_3 when it names a cob, which the approval pays, else JORNADA_2).
+   */
+  async answerConsent(recurrenceRef: string, answer: ConsentAnswer): Promise<boolean> {
+    const rec = await this.readRec(recurrenceRef);
+    if (!rec || rec.status !== 'CRIADA') return false;
+    const pending = (rec.solicitacao ?? []).filter((item) => item.status === 'CRIADA' || item.status === 'ENVIADA' || item.status === 'RECEBIDA').at(-1);
+    const maximum = answer.outcome === 'approve' && answer.payerMaximumCents !== undefined ? { valorMaximo: toValor(answer.payerMaximumCents) } : {};
+    const rejection = answer.outcome === 'reject' ? { codigo: answer.code } : {};
+    let path: string;
+    let body: Record<string, unknown>;
+    if (pending) {
+      const verb = answer.outcome === 'approve' ? 'accept' : answer.outcome;
+      path = `/_fake/solicrec/${encodeURIComponent(pending.idSolicRec)}/${verb}`;
+      body = { ...maximum, ...rejection };
+    } else {
+      path = `/_fake/rec/${encodeURIComponent(recurrenceRef)}/${answer.outcome}`;
+      const txid = rec.ativacao?.dadosJornada?.txid;
+      body = answer.outcome === 'approve' ? { jornada: txid !== undefined ? 'JORNADA_3' : 'JORNADA_2', ...(txid !== undefined ? { txid } : {}), ...maximum } : rejection;
+    }
+    return (await this.post(path, body)).status === 200;
+  }
+
+  async cancelRecurrenceAsPayer(recurrenceRef: string, code: string, by: 'payer' | 'payer_bank' = 'payer'): Promise<boolean> {
+    const answer = await this.post(`/_fake/rec/${encodeURIComponent(recurrenceRef)}/cancel`, { codigo: code, solicitante: by === 'payer_bank' ? 'PSP_PAGADOR' : 'USUARIO_PAGADOR' });
+    return answer.status === 200;
+  }
+
+  /** Pays the open attempt (answers the end-to-end id of its PAGA attempt) or refuses it (undefined); false when none is open. */
+  async debitCycle(chargeRef: string, refusal?: { code: string; description?: string | undefined }): Promise<string | undefined | false> {
+    const txid = encodeURIComponent(chargeRef);
+    if (refusal) {
+      const refused = await this.post(`/_fake/cobr/${txid}/refuse`, { codigo: refusal.code, ...(refusal.description !== undefined ? { descricao: refusal.description } : {}) });
+      if (refused.status === 400) throw new Error(`fake provider refused the refusal code ${refusal.code}: ${JSON.stringify(refused.body)}`);
+      return refused.status === 200 ? undefined : false;
+    }
+    const paid = await this.post(`/_fake/cobr/${txid}/pay`, {});
+    if (paid.status !== 200) return false;
+    const cobr = paid.body as components['schemas']['CobR'];
+    const attempt = (cobr.tentativas ?? []).filter((tentativa) => tentativa.status === 'PAGA').at(-1);
+    return attempt?.endToEndId ?? cobr.pix?.[0]?.endToEndId ?? false;
+  }
+
+  async cancelCycleAsPayer(chargeRef: string, code: string): Promise<boolean> {
+    return (await this.post(`/_fake/cobr/${encodeURIComponent(chargeRef)}/cancel`, { codigo: code })).status === 200;
   }
 
   async returnTransfer(transactionId: string, amountCents: number): Promise<boolean> {

@@ -13,6 +13,10 @@
  *   revises an ATIVA cob and answers 400 `CobOperacaoInvalida` otherwise, so a txid is read before it is
  *   used; no send API, no balance, no infraction listing (the standard has none): withdrawals are refused
  *   before any money moves, and the reconciliation compares what the standard lets it compare.
+ *
+ * Both speak Pix Automático (`rec`, `solicrec`, `locrec`, `cobr` and their webhooks, the standard's own on
+ * each) once PSP_RECEIVER_ACCOUNT names the receiver's account (`cobr.recebedor`): the adapter turns
+ * `recurrences` off without it.
  */
 import type { ProviderCapabilities } from '../port.ts';
 
@@ -41,7 +45,7 @@ export interface ProviderProfile {
 
 const EFI: ProviderProfile = {
   name: 'efi',
-  capabilities: { payouts: true, infractions: true, balance: true },
+  capabilities: { payouts: true, infractions: true, balance: true, recurrences: true },
   reusedTxid: 'conflict',
   tokenFormat: 'json',
   apiPixUrl: (baseUrl) => `${baseUrl}/v2`,
@@ -50,7 +54,7 @@ const EFI: ProviderProfile = {
 
 const API_PIX: ProviderProfile = {
   name: 'apipix',
-  capabilities: { payouts: false, infractions: false, balance: false },
+  capabilities: { payouts: false, infractions: false, balance: false, recurrences: true },
   reusedTxid: 'revises',
   tokenFormat: 'form',
   apiPixUrl: (baseUrl) => baseUrl,

@@ -19,6 +19,9 @@ import { OverviewPage } from './pages/Overview.tsx';
 import { PaymentLinkPage } from './pages/PaymentLink.tsx';
 import { PaymentLinksPage } from './pages/PaymentLinks.tsx';
 import { RecipientsPage } from './pages/Recipients.tsx';
+import { NewRecurrencePage } from './pages/NewRecurrence.tsx';
+import { RecurrencePage } from './pages/Recurrence.tsx';
+import { RecurrencesPage } from './pages/Recurrences.tsx';
 import { SecurityPage } from './pages/Security.tsx';
 import { StatementPage } from './pages/Statement.tsx';
 import { NewStaticQrCodePage } from './pages/NewStaticQrCode.tsx';
@@ -36,6 +39,7 @@ const PUBLIC = new Set(['/entrar', '/cadastro', '/verificar-email', '/esqueci-a-
 const NAV = [
   ['/visao-geral', 'Visão geral'],
   ['/transacoes', 'Transações'],
+  ['/recorrencias', 'Recorrências'],
   ['/extrato', 'Extrato'],
   ['/chaves-de-api', 'Chaves de API'],
   ['/webhooks', 'Webhooks'],
@@ -214,6 +218,7 @@ export function App() {
   const paymentLinkId = /^\/links-de-pagamento\/(?!novo$)([^/]+)$/.exec(route.path)?.[1];
   const linkJustCreated = route.query.has('criado') ? 'created' : route.query.has('repetido') ? 'repeated' : undefined;
   const staticQrCodeId = /^\/qr-codes-estaticos\/(?!novo$)([^/]+)$/.exec(route.path)?.[1];
+  const recurrenceId = /^\/recorrencias\/(?!nova$)([^/]+)$/.exec(route.path)?.[1];
   const qrCodeJustCreated = route.query.has('criado') ? 'created' : route.query.has('repetido') ? 'repeated' : undefined;
   // The account requires two-factor of the whole team: a user without it sees only the enrolment (issue 22).
   const mustEnrol = current.teamTwoFactorRequired === true && !current.user.twoFactorEnabled;
@@ -271,6 +276,12 @@ export function App() {
           <StaticQrCodePage key={staticQrCodeId} staticQrCodeId={staticQrCodeId} session={current} justCreated={qrCodeJustCreated} />
         ) : route.path === '/qr-codes-estaticos' ? (
           <StaticQrCodesPage session={current} />
+        ) : route.path === '/recorrencias/nova' ? (
+          <NewRecurrencePage session={current} />
+        ) : recurrenceId ? (
+          <RecurrencePage key={recurrenceId} recurrenceId={recurrenceId} session={current} justCreated={justCreated} />
+        ) : route.path === '/recorrencias' ? (
+          <RecurrencesPage session={current} />
         ) : route.path.startsWith('/transacoes') ? (
           <TransactionsPage />
         ) : route.path === '/extrato' ? (

@@ -50,8 +50,9 @@ export function ReferenceField(props: { value: string; onChange: (event: { targe
   );
 }
 
-/** The payer's document: its type (CPF or CNPJ), then the number masked as that type. */
+/** The payer's document: its type (CPF or CNPJ), then the number masked as that type; `at` is the request's payer object (`customer`, or `payer` for a recurrence). */
 export function PayerDocumentFields(props: {
+  at?: 'customer' | 'payer';
   documentType: string;
   document: string;
   onDocumentType: (documentType: string) => void;
@@ -62,7 +63,7 @@ export function PayerDocumentFields(props: {
     <>
       <SelectField
         label="Tipo de documento do pagador"
-        name="customer.document.type"
+        name={`${props.at ?? 'customer'}.document.type`}
         value={props.documentType}
         onChange={props.onDocumentType}
         problem={props.problem}
@@ -74,7 +75,7 @@ export function PayerDocumentFields(props: {
       <DocumentField
         key={props.documentType}
         label="CPF ou CNPJ do pagador"
-        name="customer.document.number"
+        name={`${props.at ?? 'customer'}.document.number`}
         kind={props.documentType === 'cnpj' ? 'cnpj' : 'cpf'}
         value={props.document}
         onChange={props.onDocument}

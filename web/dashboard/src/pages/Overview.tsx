@@ -65,6 +65,21 @@ export function OverviewPage({ session }: { session: Session }) {
                 </div>
               </div>
             </section>
+            <section className="metrics" aria-label="Recorrências (Pix Automático)">
+              <div className="metric">
+                <div className="label">Recorrências ativas</div>
+                <div className="value" data-testid="recurrences-active">
+                  <a href="#/recorrencias">{overview.recurrences.activeCount.toLocaleString('pt-BR')}</a>
+                </div>
+              </div>
+              <div className="metric">
+                <div className="label">Ciclos a vencer em 7 dias</div>
+                <div className="value" data-testid="recurrence-cycles-due">
+                  {overview.recurrences.dueNext7Days.count.toLocaleString('pt-BR')}
+                </div>
+                {overview.recurrences.dueNext7Days.count > 0 ? <p className="hint">{formatBrl(overview.recurrences.dueNext7Days.amountCents)} a receber</p> : null}
+              </div>
+            </section>
             <p className="actions">
               <a className="button" href="#/cobrancas/nova">
                 Nova cobrança

@@ -7,7 +7,7 @@ import { attempt, attemptAction, useInvalidate } from '../data.ts';
 import { may } from '../roles.ts';
 
 type Webhook = Schemas['DashboardWebhook'];
-const FILTER_HINT = 'Separados por vírgula: nomes de eventos (transaction.paid) ou categorias (cashin, cashout, refund, dispute, chargeback). Vazio: todos os eventos.';
+const FILTER_HINT = 'Separados por vírgula: nomes de eventos (transaction.paid) ou categorias (cashin, cashout, refund, dispute, chargeback, recurring). Vazio: todos os eventos.';
 
 const parseFilter = (text: string): string[] =>
   text
