@@ -4655,6 +4655,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /**
+             * @description This installation's payment provider offers no Pix Automático (an API Pix provider configured without the
+             *     receiver's account the recurring charges name). Nothing was created.
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getRecurrence: {

@@ -7,7 +7,7 @@
 import type { components } from '../../generated/api-types.ts';
 import type { AccountContext } from '../accounts/auth.ts';
 import { ChargeRateLimited, InvalidCustomerDocument, InvalidCustomerDocumentType, ProviderUnavailable } from '../charges/charge.errors.ts';
-import { chargePayload, checkAmount, merchantCityOf, merchantNameOf } from '../charges/charge.service.ts';
+import { chargePayload, checkAmount, dropUnshownCharge, merchantCityOf, merchantNameOf } from '../charges/charge.service.ts';
 import { normalizeCustomerDocument } from '../charges/charge.validation.ts';
 import { requireCalendarDate } from '../charges/dueCharge.service.ts';
 import type { AccountRow, PayerAccountJson, RecurrenceStatus } from '../db/schema.ts';
@@ -209,6 +209,9 @@ export async function createRecurrence(deps: Deps, auth: AccountContext, body: C
     if (!released) await release(deps.db, auth.accountId, slot);
     released = true;
   };
+  // What the provider holds that nobody will be shown if this request stores nothing: removed (not awaited).
+  let unshown: { chargeId: string; chargeRef: string } | undefined;
+  let unstoredRecurrenceRef: string | undefined;
   try {
     const { input } = prepared;
     let firstPayment: { id: string; registered: RegisteredCharge; amountCents: number; feeCents: number } | undefined;
@@ -224,12 +227,14 @@ export async function createRecurrence(deps: Deps, auth: AccountContext, body: C
         debtor: input.payer,
       });
       firstPayment = { id, registered, amountCents, feeCents: input.consent.feeCents };
+      unshown = { chargeId: id, chargeRef: registered.providerRef };
     }
     const consent: RegisterRecurrenceInput['consent'] =
       input.consent.journey === 'qrcode_with_payment'
         ? { journey: 'qrcode_with_payment', chargeRef: firstPayment?.registered.providerRef ?? '', firstPaymentCents: input.consent.firstPaymentCents }
         : input.consent;
     const registered = await deps.provider.registerRecurrence({ ...input, consent });
+    unstoredRecurrenceRef = registered.providerRef;
     const pixPayload =
       registered.pixPayload ??
       (registered.locationUrl === undefined
@@ -295,11 +300,12 @@ export async function createRecurrence(deps: Deps, auth: AccountContext, body: C
     });
     if (!claimed) {
       await giveBack();
-      void deps.provider.cancelRecurrence(registered.providerRef).catch(() => undefined);
       const replayed = await replay();
       if (replayed) return replayed;
       throw new Error(`externalRef ${externalRef} claimed by a recurrence that is not readable`);
     }
+    unshown = undefined;
+    unstoredRecurrenceRef = undefined;
     const stored = await findRecurrence(deps.db, auth.accountId, input.recurrenceId);
     if (!stored) throw new Error(`recurrence ${input.recurrenceId} stored but not readable`);
     deps.logger.info('recurrence created', { recurrenceId: stored.id, journey: stored.consent_journey });
@@ -313,6 +319,12 @@ export async function createRecurrence(deps: Deps, auth: AccountContext, body: C
       throw new ProviderUnavailable();
     }
     throw error;
+  } finally {
+    if (unshown) dropUnshownCharge(deps, unshown.chargeId, unshown.chargeRef);
+    if (unstoredRecurrenceRef !== undefined) {
+      const ref = unstoredRecurrenceRef;
+      void deps.provider.cancelRecurrence(ref).catch((error: unknown) => deps.logger.warn('unused recurrence not cancelled at the provider', { providerRef: ref, error: String(error) }));
+    }
   }
 }
 

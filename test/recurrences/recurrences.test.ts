@@ -124,6 +124,19 @@ describe('POST /v1/recurrences', () => {
     expect((await read('/v1/recurrences?limit=100')).body.count).toBe(before.body.count);
   });
 
+  // The simulation's scripted answers (the fake provider's faults name its own operations, not these).
+  it.skipIf(process.env.PIXGATE_TEST_PSP !== undefined)('answers 502 when the provider fails, storing nothing, and a retry with the same externalRef creates it once', async () => {
+    const before = (await read('/v1/recurrences?limit=100')).body.count;
+    await gateway.provider.queueOutcome('registerCharge', 'succeed', 1);
+    await gateway.provider.queueOutcome('registerCharge', 'fail', 1);
+    const failed = await create({ consent: { journey: 'qrcode_with_payment', firstPaymentCents: 2500 }, externalRef: 'falha-provedor' });
+    expect(failed).toEqual({ status: 502, body: { error: messages.chargeProviderError } });
+    expect((await read('/v1/recurrences?limit=100')).body.count).toBe(before);
+    const retried = await create({ consent: { journey: 'qrcode_with_payment', firstPaymentCents: 2500 }, externalRef: 'falha-provedor' });
+    expect(retried.status).toBe(201);
+    expect((await create({ consent: { journey: 'qrcode' }, externalRef: 'falha-provedor' })).body).toMatchObject({ id: retried.body.id, idempotent: true });
+  });
+
   it('answers an unknown id 404 and a malformed one 400, on every read', async () => {
     for (const path of ['', '/cycles']) {
       expect(await read(`/v1/recurrences/rec_000000000000000000000000${path}`)).toEqual({ status: 404, body: { error: messages.recurrenceNotFound } });
