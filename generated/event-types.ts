@@ -1169,7 +1169,7 @@ export interface components {
          * RecurrencePayer
          * @description Who pays the recurrence (API Pix `vinculo.devedor`): shown to the payer by their bank when they authorise
          *     it, and the holder of the account the cycles are debited from. Closed object: an unknown field is
-         *     answered with 400 `Campo não permitido: '<path>'.`.
+         *     refused with 400 (the field named in the message).
          */
         RecurrencePayer: {
             /**

@@ -71,9 +71,10 @@ describe('generated/docs/webhooks.html', () => {
     await screen(page, 'docs-webhooks');
   });
 
-  it('has a navigation listing the 21 events, and every link lands on its section', async () => {
+  it('has a navigation listing the 28 events (the contract\'s 21 and the 7 recurrence.* since 2026-11-30), and every link lands on its section', async () => {
     const events = await page.locator('.page-nav-events code').allInnerTexts();
-    expect(events).toHaveLength(21);
+    expect(events).toHaveLength(28);
+    expect(events).toContain('recurrence.cycle_refused');
     expect(events).toContain('transaction.paid');
     expect(events).toContain('transfer.partially_refunded');
     const hrefs = await page.locator('.page-nav a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
