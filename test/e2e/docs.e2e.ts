@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LANGUAGES } from '../../scripts/lib/codeSamples.ts';
 import { GENERATED_DIR } from '../../scripts/lib/paths.ts';
 import { VERIFICATION_LANGUAGES, WEBHOOK_TEST_VECTOR } from '../../scripts/lib/webhookSamples.ts';
-import { launchChromium, screen } from './support.ts';
+import { launchChromium, screen, screenOf } from './support.ts';
 
 /**
  * The generated merchant docs, opened from disk in Chromium with every network request refused: the
@@ -128,7 +128,7 @@ describe('generated/docs/api.html', () => {
     expect(tabs.length).toBeGreaterThanOrEqual(SAMPLE_LANGUAGES.length);
     await operation.locator('[role="tab"]', { hasText: 'TypeScript (pixgate/client)' }).click();
     await expect.poll(() => operation.innerText()).toContain("pixgate.POST('/v1/pix'");
-    await screen(page, 'docs-api-code-samples');
+    await screenOf(operation, 'docs-api-code-samples');
   });
 });
 

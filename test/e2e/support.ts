@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { currentTotp } from '../../src/identity/totp.ts';
 import { makeCnpj, makeCpf } from '../support/gateway.ts';
@@ -100,6 +100,15 @@ export function launchChromium(): Promise<Browser> {
     executablePath: chromiumPath(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
+}
+
+/**
+ * A screenshot of one element into reports/screens/: for a page too long to shoot whole in time (the API
+ * reference renders every operation; a full-page shot of it passed 30 s in CI beside the other browser tests).
+ */
+export async function screenOf(element: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  await element.screenshot({ path: path.join(SCREENS_DIR, `${name}.png`) });
 }
 
 /** A full-page screenshot into reports/screens/ (git-ignored). */
