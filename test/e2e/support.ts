@@ -235,10 +235,14 @@ export async function outboxLinkToken(gateway: RunningGateway, email: string, pa
 
 export const outboxVerificationToken = (gateway: RunningGateway, email: string): Promise<string> => outboxLinkToken(gateway, email, 'verificar-email');
 
-/** The message shown beside a field (its `aria-describedby` error), once the field is marked invalid. */
+/**
+ * The message shown beside a field (its `aria-describedby` error), once the field is marked invalid. Waits up
+ * to 20 s for the server's answer: a password refusal (its hashing and strength check) took over the default
+ * 5 s in CI, where the browser tests share two cores with the failover test's cluster.
+ */
 export async function fieldError(page: Page, label: string): Promise<string> {
   const input = page.getByLabel(label, { exact: true });
-  await expect.poll(() => input.getAttribute('aria-invalid')).toBe('true');
+  await expect.poll(() => input.getAttribute('aria-invalid'), { timeout: 20_000 }).toBe('true');
   const describedBy = (await input.getAttribute('aria-describedby')) ?? '';
   const errorId = describedBy.split(' ').find((id) => id.endsWith('-error')) ?? '';
   return (await page.locator(`[id="${errorId}"]`).textContent()) ?? '';
