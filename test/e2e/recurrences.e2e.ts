@@ -14,6 +14,8 @@ const PASSWORD = 'uma senha bem longa 2026';
 
 const phone = usePhoneDashboard({ legalName: 'Provedor Fibra Exemplo Ltda', documentSeed: 3705, name: 'Caio', email: 'caio.fibra@fibraexemplo.com.br', password: PASSWORD });
 
+// Each poll waits up to 20 s for the server: in CI the browser tests share two cores with the failover test,
+// and a sandbox debit (provider, ledger, events) passed the default 5 s there.
 describe('recurrences on a phone (issue 37)', () => {
   it('creates one with the QR journey, shows its QR code and copy code, approves it, runs the jobs, debits the cycle and sees it paid', async () => {
     const { context, page } = await phone.open({ clipboard: true });
@@ -45,7 +47,7 @@ describe('recurrences on a phone (issue 37)', () => {
     await page.getByRole('heading', { level: 1, name: 'Recorrência de Maria da Silva' }).waitFor();
     const image = page.getByRole('img', { name: 'QR code Pix Automático para o pagador autorizar' });
     await image.waitFor();
-    await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth), { timeout: 20_000 }).toBeGreaterThan(0);
     const payload = (await page.getByTestId('recurrence-qr-payload').textContent()) ?? '';
     expect(payload).toMatch(/^000201/);
     await page.getByRole('button', { name: 'Copiar código' }).click();
@@ -65,28 +67,28 @@ describe('recurrences on a phone (issue 37)', () => {
     const cycles = page.getByTestId('recurrence-cycles');
     const row = cycles.getByRole('row', { name: /1º/ });
     await row.waitFor();
-    await expect.poll(() => row.textContent()).toContain('Agendado');
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('Agendado');
     expect(await row.textContent()).toContain('R$ 99,90');
     expect(await row.textContent()).toContain(start.split('-').reverse().join('/'));
     await expectNoSidewaysScroll(page);
     await screen(page, 'issue37-phone-recorrencia-ciclo');
 
     await page.getByRole('button', { name: 'Debitar ciclo 1' }).click();
-    await expect.poll(() => row.textContent()).toContain('Pago');
-    await expect.poll(() => page.getByTestId('recurrence-paid').textContent()).toBe('1');
+    await expect.poll(() => row.textContent(), { timeout: 20_000 }).toContain('Pago');
+    await expect.poll(() => page.getByTestId('recurrence-paid').textContent(), { timeout: 20_000 }).toBe('1');
     await expectNoSidewaysScroll(page);
     await screen(page, 'issue37-phone-recorrencia-paga');
 
     await page.getByRole('link', { name: '← Recorrências' }).click();
     const listed = page.getByTestId('recurrences').getByRole('row', { name: /Maria da Silva/ });
     await listed.waitFor();
-    await expect.poll(() => listed.textContent()).toContain('Ativa');
+    await expect.poll(() => listed.textContent(), { timeout: 20_000 }).toContain('Ativa');
     expect(await listed.textContent()).toContain('R$ 99,90');
     await expectNoSidewaysScroll(page);
     await screen(page, 'issue37-phone-recorrencias');
 
     await page.getByRole('navigation', { name: 'Seções do painel' }).getByRole('link', { name: 'Visão geral' }).click();
-    await expect.poll(() => page.getByTestId('recurrences-active').textContent()).toBe('1');
+    await expect.poll(() => page.getByTestId('recurrences-active').textContent(), { timeout: 20_000 }).toBe('1');
     await expectNoSidewaysScroll(page);
     await context.close();
   });
