@@ -3,6 +3,7 @@
  * A charge with a due date is stored with its row, its terms and its externalRef's claim in one database
  * transaction; read with its row; listed newest first by keyset.
  */
+import { splitJoinedRow } from '../db/joinedRow.ts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, DueChargesTable, DueDebtorJson, TransactionRow } from '../db/schema.ts';
 import { claimIdempotencyKey, type Claim } from '../transactions/transaction.repository.ts';
@@ -97,13 +98,8 @@ export function insertDueCharge(db: Db, charge: NewDueCharge, key: { expiresAt: 
 }
 
 function record(row: Record<string, unknown>): DueChargeRecord {
-  const due: Record<string, unknown> = {};
-  const charge: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith('d__')) due[key.slice(3)] = value;
-    else charge[key] = value;
-  }
-  return { charge: charge as unknown as TransactionRow, due: due as unknown as DueChargeRow };
+  const { own, transaction } = splitJoinedRow(row, 'd__');
+  return { charge: transaction as unknown as TransactionRow, due: own as unknown as DueChargeRow };
 }
 
 const DUE_COLUMNS = [

@@ -2,6 +2,7 @@
  * Owner of `recurrences` and `recurrence_cycles` (migration 030). A cycle is also a `pix_in` transaction
  * (`charge_kind = 'recurring'`), stored here with its cycle row in the caller's database transaction.
  */
+import { splitJoinedRow } from '../db/joinedRow.ts';
 import { sql, type Transaction } from 'kysely';
 import type {
   CycleAttemptJson,
@@ -224,13 +225,8 @@ const CYCLE_COLUMNS = [
 ] as const;
 
 function cycleRecord(row: Record<string, unknown>): CycleRecord {
-  const cycle: Record<string, unknown> = {};
-  const charge: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    if (key.startsWith('c__')) cycle[key.slice(3)] = value;
-    else charge[key] = value;
-  }
-  return { cycle: cycle as unknown as CycleRow, charge: charge as unknown as TransactionRow };
+  const { own, transaction } = splitJoinedRow(row, 'c__');
+  return { cycle: own as unknown as CycleRow, charge: transaction as unknown as TransactionRow };
 }
 
 export async function findCycle(db: Db, transactionId: string): Promise<CycleRecord | undefined> {
