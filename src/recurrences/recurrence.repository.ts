@@ -271,19 +271,29 @@ export async function listCycles(db: Db, recurrenceId: string, filter: { beforeS
   return rows.map(cycleRecord);
 }
 
-/** How many cycles a recurrence has, by outcome (paid: its charge paid, refunded or not). */
-export async function cycleCounts(db: Db, recurrenceId: string): Promise<{ total: number; paid: number; open: number; failed: number }> {
-  const row = await sql<{ total: string; paid: string; open: string }>`
-    SELECT count(*)::text AS total,
+export type CycleCounts = { total: number; paid: number; open: number; failed: number };
+
+/** How many cycles each recurrence has, by outcome (paid: its charge paid, refunded or not), in one query. */
+export async function cycleCountsOf(db: Db, recurrenceIds: string[]): Promise<Map<string, CycleCounts>> {
+  const counts = new Map<string, CycleCounts>(recurrenceIds.map((id) => [id, { total: 0, paid: 0, open: 0, failed: 0 }]));
+  if (recurrenceIds.length === 0) return counts;
+  const rows = await sql<{ recurrence_id: string; total: string; paid: string; open: string }>`
+    SELECT c.recurrence_id, count(*)::text AS total,
       count(*) FILTER (WHERE t.status IN ('paid', 'partially_refunded', 'refunded'))::text AS paid,
       count(*) FILTER (WHERE t.status = 'pending')::text AS open
     FROM recurrence_cycles c JOIN transactions t ON t.id = c.transaction_id
-    WHERE c.recurrence_id = ${recurrenceId}`.execute(db);
-  const counts = row.rows[0];
-  const total = Number(counts?.total ?? 0);
-  const paid = Number(counts?.paid ?? 0);
-  const open = Number(counts?.open ?? 0);
-  return { total, paid, open, failed: total - paid - open };
+    WHERE c.recurrence_id = ANY(${sql`${recurrenceIds}::text[]`})
+    GROUP BY c.recurrence_id`.execute(db);
+  for (const row of rows.rows) {
+    const [total, paid, open] = [Number(row.total), Number(row.paid), Number(row.open)];
+    counts.set(row.recurrence_id, { total, paid, open, failed: total - paid - open });
+  }
+  return counts;
+}
+
+/** How many cycles a recurrence has, by outcome. */
+export async function cycleCounts(db: Db, recurrenceId: string): Promise<CycleCounts> {
+  return (await cycleCountsOf(db, [recurrenceId])).get(recurrenceId) ?? { total: 0, paid: 0, open: 0, failed: 0 };
 }
 
 /**

@@ -26,6 +26,7 @@ import { earliestStartDate } from './recurrence.calendar.ts';
 import { ConsentField, RecurrenceAmountBoth, RecurrenceEndBeforeStart, RecurrenceNotFound, RecurrencePayerDocument, RecurrencesUnavailable, RecurrenceStartDate } from './recurrence.errors.ts';
 import {
   cycleCounts,
+  cycleCountsOf,
   findRecurrence,
   findRecurrenceByExternalRef,
   insertRecurrence,
@@ -76,7 +77,8 @@ export async function listRecurrencePage(
   const after = positionAfter(options.cursor, RECURRENCE_ID);
   const rows = await listRecurrences(deps.db, accountId, { status: options.status, after, limit: rowsToRead(options.limit) });
   const { page, nextCursor } = pageOf(rows, options.limit, (row) => ({ createdAtUs: row.createdAtUs, id: row.id }));
-  const items = await Promise.all(page.map(async ({ createdAtUs: _position, ...row }) => toRecurrenceJson(row, { cycles: await cycleCounts(deps.db, row.id) })));
+  const counts = await cycleCountsOf(deps.db, page.map((row) => row.id));
+  const items = page.map(({ createdAtUs: _position, ...row }) => toRecurrenceJson(row, { cycles: counts.get(row.id) ?? { total: 0, paid: 0, open: 0, failed: 0 } }));
   return { recurrences: items, count: items.length, ...(nextCursor !== undefined ? { nextCursor } : {}) };
 }
 
